@@ -1,0 +1,165 @@
+#include "bench/options.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/sizes.hpp"
+#include "gpunet/build_config.h"
+#include "report/busbw.hpp"
+
+namespace gpunet::bench {
+
+std::string to_string(Reduction r) {
+  switch (r) {
+    case Reduction::max: return "max";
+    case Reduction::mean: return "mean";
+    case Reduction::min: return "min";
+  }
+  return "max";
+}
+
+const std::vector<std::string>& known_suites() {
+  static const std::vector<std::string> names{"topo", "mpi"};
+  return names;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+// A CLI11 option that takes a byte size with K/M/G suffix.
+CLI::Option* add_size(CLI::App& app, const std::string& names, int64_t& target, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          names,
+          [&target, names](const std::string& v) {
+            const auto bytes = parse_size(v);
+            if (!bytes) throw CLI::ValidationError(names, "bad size '" + v + "' (use e.g. 8, 64K, 1M, 2G)");
+            target = *bytes;
+          },
+          help)
+      ->type_name("SIZE");
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls, std::string& reduction) {
+  app.set_version_flag("--version", std::string("gpunet-bench ") + GPUNET_VERSION + " (" + GPUNET_GIT_COMMIT + ")");
+  app.get_formatter()->column_width(34);
+  app.footer(
+      "Sizes take binary suffixes: K=2^10, M=2^20, G=2^30. Units in output: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, us.\n"
+      "Exit codes: 0 all good; 1 wrong result or failed verdict; 2 usage or input error;\n"
+      "3 runtime failure (dead rank, timeout, MPI error).");
+
+  app.add_option("--suites", suites, "Comma list of suites to run, in order: " + join(known_suites()))
+      ->type_name("LIST")
+      ->default_str(join(known_suites()));
+  app.add_option("--collectives", colls,
+                 "Collectives for the mpi suite: allreduce,allgather,reduce_scatter,broadcast,alltoall")
+      ->type_name("LIST")
+      ->default_str("allreduce,allgather,reduce_scatter,broadcast,alltoall");
+
+  add_size(app, "-b,--minbytes", c.min_bytes, "Smallest message size")->default_str("1K");
+  add_size(app, "-e,--maxbytes", c.max_bytes, "Largest message size")->default_str("64M");
+  app.add_option("-f,--stepfactor", c.step_factor, "Multiply the size by this factor between sizes")
+      ->check(CLI::Range(1.000001, 1e6))
+      ->capture_default_str();
+  add_size(app, "-i,--stepbytes", c.step_bytes, "Add this many bytes between sizes instead of -f");
+  app.add_option("-n,--iters", c.iters, "Minimum timed iterations per size (more if the budget allows)")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  app.add_option("-w,--warmup_iters", c.warmup_iters, "Untimed warm-up iterations per size")
+      ->check(CLI::Range(0, 100000000))
+      ->capture_default_str();
+  app.add_option("-c,--check", c.check, "Verify results (1) or not (0)")
+      ->check(CLI::Range(0, 1))
+      ->capture_default_str();
+  app.add_option("-d,--datatype", c.dtype, "Element type: float, double, int32, int64")
+      ->check(CLI::IsMember({"float", "double", "int32", "int64"}))
+      ->capture_default_str();
+  app.add_option("--op", c.op, "Reduction operation: sum, max, min")
+      ->check(CLI::IsMember({"sum", "max", "min"}))
+      ->capture_default_str();
+  app.add_option("--budget", c.budget_s,
+                 "Time budget per size in seconds; iterations grow from -n up to this budget")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  app.add_option("--max-iters", c.max_iters, "Upper bound on timed iterations per size")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  app.add_option("--reduce", reduction,
+                 "How per-iteration times combine across ranks: max (default; a collective ends when "
+                 "its slowest rank ends), mean or min")
+      ->check(CLI::IsMember({"max", "mean", "min"}))
+      ->default_str("max");
+  app.add_option("--timeout", c.timeout_s,
+                 "Seconds any single step may take before the whole job is ended (exit code 3)")
+      ->check(CLI::Range(0.1, 1e6))
+      ->capture_default_str();
+  app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");
+
+  auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
+  rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();
+  rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs");
+}
+
+}  // namespace
+
+ParseResult parse_options(const std::vector<std::string>& args) {
+  Config c;
+  c.argv = args;
+  std::string suites = join(known_suites());
+  std::string colls = "allreduce,allgather,reduce_scatter,broadcast,alltoall";
+  std::string reduction = "max";
+  CLI::App app{"gpunet-bench: GPU cluster network and PCIe benchmark. Run as: mpirun -np N gpunet-bench [options]",
+               "gpunet-bench"};
+  build_app(app, c, suites, colls, reduction);
+
+  std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+  try {
+    app.parse(rev);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, 0, app.help()};
+  } catch (const CLI::CallForAllHelp&) {
+    return {std::nullopt, 0, app.help("", CLI::AppFormatMode::All)};
+  } catch (const CLI::CallForVersion&) {
+    return {std::nullopt, 0, app.version()};
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    return {std::nullopt, 2, "gpunet-bench: error: " + msg + " (see gpunet-bench --help)"};
+  }
+
+  auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
+  c.suites = split_list(suites);
+  if (c.suites.empty()) return fail("--suites: empty list");
+  for (const auto& s : c.suites)
+    if (std::find(known_suites().begin(), known_suites().end(), s) == known_suites().end())
+      return fail("--suites: unknown suite '" + s + "' (known: " + join(known_suites()) + ")");
+  c.collectives = split_list(colls);
+  if (c.collectives.empty()) return fail("--collectives: empty list");
+  for (const auto& n : c.collectives)
+    if (!report::collective_from_string(n) || n == "reduce" || n == "sendrecv")
+      return fail("--collectives: unknown collective '" + n + "' (known: allreduce,allgather,reduce_scatter,broadcast,alltoall)");
+  if (c.max_bytes < c.min_bytes)
+    return fail("-e/--maxbytes (" + std::to_string(c.max_bytes) + ") is smaller than -b/--minbytes (" + std::to_string(c.min_bytes) + ")");
+  c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
+  if (c.output_dir.empty()) return fail("-o/--output: empty directory name");
+  return {std::move(c), 0, ""};
+}
+
+}  // namespace gpunet::bench

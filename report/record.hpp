@@ -1,0 +1,87 @@
+// The result model: typed records in SI units, and the report document that carries them.
+// Everything that measures produces Records; everything that renders consumes a Report.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpunet::report {
+
+inline constexpr int kSchemaVersion = 1;
+
+enum class Status { passed, failed, skipped, timed_out };
+
+std::string to_string(Status s);
+Status status_from_string(const std::string& s);  // throws std::invalid_argument
+
+// Statistics of per-iteration times, in microseconds.
+struct TimeStats {
+  double min = 0, p50 = 0, mean = 0, p99 = 0, max = 0, stddev = 0;
+  double cv = 0;      // stddev / mean (a fraction, not percent)
+  int64_t samples = 0;
+};
+
+// One measured (or skipped) figure. Suite-specific data goes in `extra`, with units in key names
+// (for example goodput_Gbps, rtt_us).
+struct Record {
+  std::string suite;   // mpi, topo, tcp, rdma, nccl, pcie, node
+  std::string name;    // allreduce, bandwidth, latency, ...
+  std::string variant; // out-of-place, in-place, pair label, ...
+  int64_t bytes = 0;
+  int64_t count = 0;
+  std::string dtype;
+  std::string op;
+  int ranks = 0;       // ranks that took part
+  int rank = 0;        // rank that produced the record
+  std::string host;    // host that produced the record
+  Status status = Status::passed;
+  std::string reason;  // why skipped / failed / timed out
+  TimeStats time_us;
+  double algbw_GBps = 0;
+  double busbw_GBps = 0;
+  std::string check = "off";  // ok, wrong, off
+  int64_t wrong = 0;          // wrong elements found by verification
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct Provenance {
+  std::vector<std::string> argv;
+  std::vector<std::string> hosts;      // one per rank, by rank
+  std::vector<int> ranks_per_node;     // in order of first appearance of each host
+  std::string reduction = "max";
+  std::string version;
+  std::string git_commit;
+  std::string mpi_version;
+  std::string hwloc_version;
+  std::string cuda_version;            // empty when absent
+  std::string nccl_version;            // empty when absent
+  std::string start_time;              // ISO 8601 UTC
+  std::string end_time;
+};
+
+struct Report {
+  int schema_version = kSchemaVersion;
+  Provenance provenance;
+  std::vector<Record> results;
+  nlohmann::json topology = nlohmann::json::object();  // per-node sections, filled by topo
+  nlohmann::json findings = nlohmann::json::array();   // {severity, message, ...}
+  nlohmann::json extra = nlohmann::json::object();      // verdicts, baseline, ... (later stages)
+};
+
+void to_json(nlohmann::json& j, const TimeStats& t);
+void from_json(const nlohmann::json& j, TimeStats& t);
+void to_json(nlohmann::json& j, const Record& r);
+void from_json(const nlohmann::json& j, Record& r);
+void to_json(nlohmann::json& j, const Provenance& p);
+void from_json(const nlohmann::json& j, Provenance& p);
+void to_json(nlohmann::json& j, const Report& r);
+void from_json(const nlohmann::json& j, Report& r);
+
+// ISO 8601 UTC timestamp of now, second resolution.
+std::string utc_now_iso8601();
+
+}  // namespace gpunet::report
