@@ -85,6 +85,8 @@ inline constexpr int kIbPacketOverheadBytes = 26;  // LRH 8 + BTH 12 + ICRC 4 + 
 Ceiling ib_data_rate(IbSpeed s, int width);
 // RC WRITE middle packets: data rate * m / (m + 26).
 Ceiling ib_goodput(IbSpeed s, int width, int ib_mtu);
+// The same from a port's data rate (the kernel's sysfs rate from EDR on), for ports known only by it.
+Ceiling ib_goodput_from_data_rate(double data_Gbps, int ib_mtu);
 
 // --- PCIe (§3.1, §3.2) --------------------------------------------------------------------------
 bool valid_pcie_gen(int gen);      // 1..6
@@ -116,6 +118,10 @@ std::optional<NvlinkGeneration> nvlink_generation(int gen);  // 2..5
 // links = 0 takes the GPU's full count.
 Ceiling nvlink_line_rate(int gen, int links = 0);       // per GPU, per direction
 Ceiling nvlink_nccl_effective(int gen, int links = 0);  // links * NCCL per-link model
+
+// Converts a Gb/s ceiling to GB/s (or back), extending the derivation with the conversion.
+Ceiling to_GBps(const Ceiling& c);
+Ceiling to_Gbps(const Ceiling& c);
 
 // --- NCCL bus-bandwidth model (§5.4) ------------------------------------------------------------
 // NCCL on a good NIC reaches about 0.96 of its line rate ("24GB/s per 200G NIC", nccl-tests#119).

@@ -128,6 +128,20 @@ Ceiling nvlink_nccl_effective(int gen, int links) {
                            " GB/s");
 }
 
+// --- units -----------------------------------------------------------------------------------------
+
+Ceiling to_GBps(const Ceiling& c) {
+  if (!c.known || c.unit == "GB/s") return c;
+  const double v = c.value / 8.0;
+  return known_ceiling(v, "GB/s", c.derivation + " = " + format_figure(v) + " GB/s");
+}
+
+Ceiling to_Gbps(const Ceiling& c) {
+  if (!c.known || c.unit == "Gb/s") return c;
+  const double v = c.value * 8.0;
+  return known_ceiling(v, "Gb/s", c.derivation + " = " + format_figure(v) + " Gb/s");
+}
+
 // --- NCCL bus-bandwidth model ----------------------------------------------------------------------
 
 Ceiling nccl_nic_effective(double line_rate_Gbps) {
@@ -138,6 +152,16 @@ Ceiling nccl_nic_effective(double line_rate_Gbps) {
                            format_figure(kNcclNicEfficiency) + " x " + format_figure(line_rate_Gbps / 8.0) +
                            " GB/s = " + format_figure(v) + " GB/s");
 }
+
+namespace {
+// Where the two terms come from, appended to the model's derivation.
+std::string terms(const Ceiling& intra, const Ceiling& per_nic) {
+  std::string s;
+  if (intra.known && !intra.derivation.empty()) s += "; intra-node: " + intra.derivation;
+  if (per_nic.known && !per_nic.derivation.empty()) s += "; per NIC: " + per_nic.derivation;
+  return s;
+}
+}  // namespace
 
 Ceiling ring_busbw_multi_node(const Ceiling& intra, int nics_per_node, const Ceiling& per_nic) {
   const bool net_known = per_nic.known && nics_per_node > 0;
@@ -154,17 +178,18 @@ Ceiling ring_busbw_multi_node(const Ceiling& intra, int nics_per_node, const Cei
     return known_ceiling(net, "GB/s",
                          "Ring across nodes: min(intra-node, " + net_words + "); the intra-node term is not known (" +
                              intra.unknown_reason + "), so the network term bounds it: " + format_figure(net) +
-                             " GB/s");
+                             " GB/s" + terms(intra, per_nic));
   if (!net_known)
     return known_ceiling(intra.value, "GB/s",
                          "Ring across nodes: min(intra-node " + format_figure(intra.value) +
                              " GB/s, network); the network term is not known (" +
                              (per_nic.known ? std::string("no NIC count") : per_nic.unknown_reason) +
-                             "), so the intra-node term bounds it: " + format_figure(intra.value) + " GB/s");
+                             "), so the intra-node term bounds it: " + format_figure(intra.value) + " GB/s" +
+                             terms(intra, per_nic));
   const double v = std::min(intra.value, net);
   return known_ceiling(v, "GB/s",
                        "Ring across nodes: min(intra-node " + format_figure(intra.value) + " GB/s, " + net_words +
-                           ") = " + format_figure(v) + " GB/s");
+                           ") = " + format_figure(v) + " GB/s" + terms(intra, per_nic));
 }
 
 }  // namespace gpunet::report

@@ -226,6 +226,22 @@ Ceiling ib_data_rate(IbSpeed s, int width) {
                            " Gb/s");
 }
 
+namespace {
+std::string ib_mtu_words(int ib_mtu) {
+  return std::to_string(ib_mtu) + " payload bytes per " + std::to_string(ib_mtu + kIbPacketOverheadBytes) +
+         " bytes: LRH 8, BTH 12, ICRC 4, VCRC 2";
+}
+}  // namespace
+
+Ceiling ib_goodput_from_data_rate(double data_Gbps, int ib_mtu) {
+  if (!(data_Gbps > 0)) return unknown_ceiling("the InfiniBand port rate is not known");
+  if (!valid_ib_mtu(ib_mtu)) return unknown_ceiling("IB MTU " + std::to_string(ib_mtu) + " is not one of 256..4096");
+  const double v = data_Gbps * ib_mtu / (ib_mtu + kIbPacketOverheadBytes);
+  return known_ceiling(v, "Gb/s",
+                       "InfiniBand at " + format_figure(data_Gbps) + " Gb/s data, IB MTU " + std::to_string(ib_mtu) +
+                           ": " + format_figure(v) + " Gb/s (" + ib_mtu_words(ib_mtu) + ")");
+}
+
 Ceiling ib_goodput(IbSpeed s, int width, int ib_mtu) {
   if (!valid_ib_width(width)) return unknown_ceiling("IB link width " + std::to_string(width) + "X is not valid");
   if (!valid_ib_mtu(ib_mtu)) return unknown_ceiling("IB MTU " + std::to_string(ib_mtu) + " is not one of 256..4096");
@@ -234,9 +250,7 @@ Ceiling ib_goodput(IbSpeed s, int width, int ib_mtu) {
   return known_ceiling(v, "Gb/s",
                        "InfiniBand " + std::to_string(width) + "X " + to_string(s) + " (" + format_figure(data) +
                            " Gb/s data), IB MTU " + std::to_string(ib_mtu) + ": " + format_figure(v) + " Gb/s (" +
-                           std::to_string(ib_mtu) + " payload bytes per " +
-                           std::to_string(ib_mtu + kIbPacketOverheadBytes) +
-                           " bytes: LRH 8, BTH 12, ICRC 4, VCRC 2)");
+                           ib_mtu_words(ib_mtu) + ")");
 }
 
 }  // namespace gpunet::report
