@@ -172,7 +172,7 @@ std::string svg_heatmap(const Heatmap& h) {
   const double cell = std::clamp(560.0 / static_cast<double>(std::max<size_t>(n, 1)), 4.0, 48.0);
   const double left = 120, top = 120;
   const double w = left + cell * static_cast<double>(n) + 20, hh = top + cell * static_cast<double>(n) + 44;
-  std::string out = svg_open(std::max({w, 420.0, title_width(h.title)}), hh + 8, h.title);
+  std::string out = svg_open(std::max({w, 440.0, title_width(h.title)}), hh + 8, h.title);
   const bool text = cell >= 34;
   const bool labels = cell >= 10;
   for (size_t i = 0; i < n; ++i) {
@@ -200,10 +200,10 @@ std::string svg_heatmap(const Heatmap& h) {
                "</text>";
     }
   }
-  out += "<text x=\"" + f1(left) + "\" y=\"" + f1(hh - 12) + "\" class=\"axis\">" +
+  out += "<text x=\"10\" y=\"" + f1(hh - 12) + "\" class=\"axis\">" +
          html_escape(h.row_label + " (rows) -> " + h.col_label + " (columns), " + h.unit +
                      "; colour: share of the ceiling,") +
-         "</text><text x=\"" + f1(left) + "\" y=\"" + f1(hh - 0) + "\" class=\"axis\">" +
+         "</text><text x=\"10\" y=\"" + f1(hh) + "\" class=\"axis\">" +
          html_escape("red at 50% or less, green at 100%") +
          "</text>";
   return out + "</svg>";
