@@ -82,7 +82,7 @@ std::string nic_list(const std::vector<const Device*>& nics) {
 }
 
 void locality_findings(const NodeTopology& t, std::vector<Finding>& out) {
-  Groups far, sub_numa, numa;
+  Groups far, sub_numa, numa, numa_same_package;
   for (const Device* g : t.gpus()) {
     if (const auto rdma = nearest_nics(t, *g, true); !rdma.empty()) {
       const Path p = classify_path(*g, *rdma.front(), t.format);
@@ -98,17 +98,30 @@ void locality_findings(const NodeTopology& t, std::vector<Finding>& out) {
     const bool remote = !any.empty() && g->numa() >= 0 && std::all_of(any.begin(), any.end(), [&](const Device* n) {
       return n->numa() >= 0 && n->numa() != g->numa();
     });
-    if (remote)
-      numa[" on NUMA node " + std::to_string(g->numa()) + " but the nearest NIC, " + nic_list(any) +
-           ", is on NUMA node " + std::to_string(any.front()->numa()) +
-           ", so traffic staged through host memory crosses between NUMA nodes."]
+    if (remote) {
+      std::vector<std::string> nodes;
+      for (const Device* n : any)
+        if (const auto v = std::to_string(n->numa()); std::find(nodes.begin(), nodes.end(), v) == nodes.end())
+          nodes.push_back(v);
+      const bool same_package = g->package >= 0 && std::all_of(any.begin(), any.end(), [&](const Device* n) {
+        return n->package == g->package;
+      });
+      (same_package ? numa_same_package : numa)[" on NUMA node " + std::to_string(g->numa()) + " but " +
+                                                (any.size() == 1 ? "the nearest NIC, " : "the nearest NICs, ") +
+                                                nic_list(any) + (any.size() == 1 ? ", is" : ", are") +
+                                                (nodes.size() == 1 ? " on NUMA node " : " on NUMA nodes ") +
+                                                list_text(nodes) +
+                                                (same_package ? " of the same package (sub-NUMA clustering)" : "") +
+                                                ", so traffic staged through host memory crosses between NUMA nodes."]
           .push_back(g->bus_id);
+    }
   }
   emit_groups(t, far, Severity::warning, "gpu_nic_sys", " has its nearest RDMA-capable NIC",
               " have their nearest RDMA-capable NIC", out);
   emit_groups(t, sub_numa, Severity::info, "gpu_nic_sys", " has its nearest RDMA-capable NIC",
               " have their nearest RDMA-capable NIC", out);
   emit_groups(t, numa, Severity::warning, "gpu_nic_numa", " is", " are", out);
+  emit_groups(t, numa_same_package, Severity::info, "gpu_nic_numa", " is", " are", out);
 }
 
 void nic_findings(const NodeTopology& t, const AnalyzeContext& ctx, std::vector<Finding>& out) {

@@ -82,18 +82,21 @@ std::string format_bus_id(unsigned domain, unsigned bus, unsigned dev, unsigned 
 }
 
 std::optional<std::string> parse_bus_id(const std::string& text) {
-  unsigned domain = 0, bus = 0, dev = 0, fn = 0;
-  int used = 0;
-  const char* s = text.c_str();
-  if (std::sscanf(s, "%x:%x:%x.%x%n", &domain, &bus, &dev, &fn, &used) == 4 &&
-      static_cast<size_t>(used) == text.size()) {
-  } else if (std::sscanf(s, "%x:%x.%x%n", &bus, &dev, &fn, &used) == 3 && static_cast<size_t>(used) == text.size()) {
-    domain = 0;
-  } else {
-    return std::nullopt;
+  // [domain:]bus:device.function, each part hex digits only.
+  std::vector<unsigned long> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i]))) continue;
+    const bool separator_ok = i == text.size() ? !parts.empty() : (text[i] == ':' || text[i] == '.');
+    if (i == start || i - start > 8 || !separator_ok) return std::nullopt;
+    parts.push_back(std::stoul(text.substr(start, i - start), nullptr, 16));
+    start = i + 1;
   }
-  if (domain > 0xffff || bus > 0xff || dev > 0x1f || fn > 7) return std::nullopt;
-  return format_bus_id(domain, bus, dev, fn);
+  if (parts.size() == 3) parts.insert(parts.begin(), 0);
+  if (parts.size() != 4 || text.find('.') == std::string::npos || text.find('.') < text.rfind(':')) return std::nullopt;
+  if (parts[0] > 0xffff || parts[1] > 0xff || parts[2] > 0x1f || parts[3] > 7) return std::nullopt;
+  return format_bus_id(static_cast<unsigned>(parts[0]), static_cast<unsigned>(parts[1]), static_cast<unsigned>(parts[2]),
+                       static_cast<unsigned>(parts[3]));
 }
 
 std::string cpu_list(std::vector<int> indexes) {

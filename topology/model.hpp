@@ -70,7 +70,8 @@ struct Device {
   PcieLink link;
 
   int numa() const { return numa_nodes.size() == 1 ? numa_nodes.front() : -1; }
-  bool rdma_capable() const { return !rdma_devs.empty(); }
+  // An RDMA device below it, or an InfiniBand class (0x0207, 0x0c06), which is RDMA by definition.
+  bool rdma_capable() const { return !rdma_devs.empty() || class_id == 0x0207 || class_id == 0x0c06; }
 };
 
 enum class IfKind { physical, bond, vlan, bridge, virtual_other };
