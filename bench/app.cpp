@@ -1,7 +1,9 @@
 #include "bench/app.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -16,6 +18,8 @@
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/console.hpp"
+#include "report/outputs.hpp"
+#include "report/progress.hpp"
 
 namespace gpunet::bench {
 
@@ -71,8 +75,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
-  const std::string path = cfg.output_dir + "/report.json";
-  std::ofstream(path) << nlohmann::json(rep).dump(2) << "\n";
+  report::write_all_outputs(rep, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& r : rep.results) {
     passed += r.status == report::Status::passed;
@@ -80,7 +83,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
     skipped += r.status == report::Status::skipped;
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
-            << " skipped. Report: " << path << "\n";
+            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv}\n";
   return failed ? 1 : 0;
 }
 
@@ -96,25 +99,40 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     ControlPlane control(mpi, cfg.timeout_s, sink.get());
     Runner runner(cfg, control);
     const bool print = mpi.is_root() && !cfg.quiet;
+    const bool tty = print && isatty(STDERR_FILENO);
     SuiteContext ctx{cfg, mpi, runner, control, [&](const report::Record& r) {
                        control.emit(r);
+                       if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
                        if (print)
                          std::cout << (r.suite == "mpi"   ? report::console_sweep_row(r)
                                        : r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
                                                           : report::console_note(r))
                                    << std::flush;
                      }};
+    std::string suite_now;
+    auto suite_start = std::chrono::steady_clock::now();
+    ctx.progress = [&](const std::string& step, int64_t bytes, int done, int total) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_start).count();
+      report::print_progress(std::cerr, tty,
+                             {suite_now, step, bytes, done, total, elapsed, report::estimate_remaining_s(done, total, elapsed)});
+    };
     for (const auto& name : cfg.suites) {
+      suite_now = name;
+      suite_start = std::chrono::steady_clock::now();
       if (print && name == "mpi")
         std::cout << report::console_sweep_header(name, mpi.size, mpi.num_nodes, to_string(cfg.reduction));
       suite_registry().at(name)(ctx);
+      report::end_progress(std::cerr, tty);
     }
     control.finish();
     if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, start);
-    MPI_Bcast(&code, 1, MPI_INT, 0, mpi.world);
   } catch (const std::invalid_argument&) {
     code = 2;
+  } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written
+    std::cerr << "gpunet-bench: error: " << e.what() << " (results.jsonl keeps every record)\n";
+    code = 3;
   }
+  MPI_Bcast(&code, 1, MPI_INT, 0, mpi.world);
   mpi.release();
   return code;
 }

@@ -115,7 +115,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
 
   auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
   rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();
-  rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs");
+  rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs (default: the input's directory)");
 }
 
 }  // namespace
@@ -148,6 +148,10 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   }
 
   auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
+  if (!c.report_input.empty() && app.get_subcommand("report")->count("-o") == 0) {
+    const auto slash = c.report_input.find_last_of('/');
+    c.output_dir = slash == std::string::npos ? "." : c.report_input.substr(0, slash);
+  }
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)

@@ -17,6 +17,9 @@ struct SuiteContext {
   const Runner& runner;
   ControlPlane& control;
   std::function<void(const report::Record&)> emit;  // any rank; reaches rank 0's results.jsonl
+  // Progress of a long suite (rank 0 shows it on a terminal, nowhere else): step `done` of `total`.
+  std::function<void(const std::string& step, int64_t bytes, int done, int total)> progress =
+      [](const std::string&, int64_t, int, int) {};
   // Fills suite, host, rank and ranks of a new record.
   report::Record record(const std::string& suite, const std::string& name) const {
     report::Record r;
