@@ -23,6 +23,7 @@ using SuiteFn = void (*)(const SuiteContext&);
 
 const std::map<std::string, SuiteFn>& suite_registry() {
   static const std::map<std::string, SuiteFn> suites{
+      {"topo", &run_topo_suite},
       {"mpi", &run_mpi_suite},
   };
   return suites;
@@ -64,10 +65,13 @@ report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const st
   return p;
 }
 
-int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const std::string& start) {
+int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const ReportSections& sections,
+                  const std::string& start) {
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
+  rep.topology = sections.topology;
+  rep.findings = sections.findings;
   const std::string path = cfg.output_dir + "/report.json";
   std::ofstream(path) << nlohmann::json(rep).dump(2) << "\n";
   int passed = 0, failed = 0, skipped = 0;
@@ -93,17 +97,22 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     ControlPlane control(mpi, cfg.timeout_s, sink.get());
     Runner runner(cfg, control);
     const bool print = mpi.is_root() && !cfg.quiet;
-    SuiteContext ctx{cfg, mpi, runner, control, [&](const report::Record& r) {
+    ReportSections sections;
+    SuiteContext ctx{cfg, mpi, runner, control,
+                     [&](const report::Record& r) {
                        control.emit(r);
-                       if (print) std::cout << (r.suite == "mpi" ? report::console_sweep_row(r) : report::console_note(r)) << std::flush;
-                     }};
+                       if (print && r.suite == "mpi") std::cout << report::console_sweep_row(r) << std::flush;
+                       else if (print && r.suite != "topo") std::cout << report::console_note(r) << std::flush;
+                     },
+                     sections};
     for (const auto& name : cfg.suites) {
       if (print && name == "mpi")
         std::cout << report::console_sweep_header(name, mpi.size, mpi.num_nodes, to_string(cfg.reduction));
       suite_registry().at(name)(ctx);
+      if (print && name == "topo") std::cout << render_topology_console(sections) << std::flush;
     }
     control.finish();
-    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, start);
+    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start);
     MPI_Bcast(&code, 1, MPI_INT, 0, mpi.world);
   } catch (const std::invalid_argument&) {
     code = 2;

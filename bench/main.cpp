@@ -13,5 +13,6 @@ int main(int argc, char** argv) {
     std::cerr << "gpunet-bench: error: offline re-rendering is not built yet\n";
     return 2;
   }
+  if (!parsed.config->topology_xml.empty()) return gpunet::bench::run_topology_file(*parsed.config);
   return gpunet::bench::run_benchmark(*parsed.config, argc, argv);
 }
