@@ -29,6 +29,7 @@ using SuiteFn = void (*)(const SuiteContext&);
 
 const std::map<std::string, SuiteFn>& suite_registry() {
   static const std::map<std::string, SuiteFn> suites{
+      {"topo", &run_topo_suite},
       {"mpi", &run_mpi_suite},
       {"tcp", &tcp::run_tcp_suite},  // tcp suite (issue #4)
   };
@@ -71,10 +72,13 @@ report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const st
   return p;
 }
 
-int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const std::string& start) {
+int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const ReportSections& sections,
+                  const std::string& start) {
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
+  rep.topology = sections.topology;
+  rep.findings = sections.findings;
   report::write_all_outputs(rep, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& r : rep.results) {
@@ -100,15 +104,18 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     Runner runner(cfg, control);
     const bool print = mpi.is_root() && !cfg.quiet;
     const bool tty = print && isatty(STDERR_FILENO);
-    SuiteContext ctx{cfg, mpi, runner, control, [&](const report::Record& r) {
+    ReportSections sections;
+    SuiteContext ctx{cfg, mpi, runner, control,
+                     [&](const report::Record& r) {
                        control.emit(r);
+                       if (!print || r.suite == "topo") return;
                        if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
-                       if (print)
-                         std::cout << (r.suite == "mpi"   ? report::console_sweep_row(r)
-                                       : r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
-                                                          : report::console_note(r))
-                                   << std::flush;
-                     }};
+                       std::cout << (r.suite == "mpi"   ? report::console_sweep_row(r)
+                                     : r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
+                                                        : report::console_note(r))
+                                 << std::flush;
+                     },
+                     sections};
     std::string suite_now;
     auto suite_start = std::chrono::steady_clock::now();
     ctx.progress = [&](const std::string& step, int64_t bytes, int done, int total) {
@@ -123,9 +130,10 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
         std::cout << report::console_sweep_header(name, mpi.size, mpi.num_nodes, to_string(cfg.reduction));
       suite_registry().at(name)(ctx);
       report::end_progress(std::cerr, tty);
+      if (print && name == "topo") std::cout << render_topology_console(sections) << std::flush;
     }
     control.finish();
-    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, start);
+    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start);
   } catch (const std::invalid_argument&) {
     code = 2;
   } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written

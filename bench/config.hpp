@@ -67,6 +67,7 @@ struct Config {
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline
+  std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
 };
 
 std::string to_string(Reduction r);

@@ -12,5 +12,6 @@ int main(int argc, char** argv) {
   }
   if (!parsed.config->report_input.empty())
     return gpunet::report::rerender(parsed.config->report_input, parsed.config->output_dir, std::cerr);
+  if (!parsed.config->topology_xml.empty()) return gpunet::bench::run_topology_file(*parsed.config);
   return gpunet::bench::run_benchmark(*parsed.config, argc, argv);
 }

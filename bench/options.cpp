@@ -22,7 +22,7 @@ std::string to_string(Reduction r) {
 }
 
 const std::vector<std::string>& known_suites() {
-  static const std::vector<std::string> names{"mpi", "tcp"};
+  static const std::vector<std::string> names{"topo", "mpi", "tcp"};
   return names;
 }
 
@@ -112,6 +112,10 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
   app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
       ->capture_default_str();
   app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");
+  app.add_option("--topology-xml", c.topology_xml,
+                 "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
+                 "path matrix and the findings, then exit (no MPI needed)")
+      ->type_name("FILE");
 
   auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
   rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();

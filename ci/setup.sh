@@ -15,6 +15,8 @@ packages=(
   # (other suites add their packages below)
   # report/: report.html in headless Chromium, report.json against its JSON Schema, benchmark timing
   chromium python3-jsonschema time
+  # topo: NCCL topology XML reader
+  libpugixml-dev
 )
 
 missing=()

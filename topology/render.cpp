@@ -97,7 +97,8 @@ void link_table(std::ostringstream& os, const std::vector<Labelled>& devs) {
        << pad(describe(l.upstream_max), 10) << pad(describe(l.usable()), 10) << pad(GBps > 0 ? fixed2(GBps) : "-", 8)
        << (l.hwloc_GBps ? fixed2(*l.hwloc_GBps) : "-") << "\n";
   }
-  os << "  " << kIdleLinkNote << "\n";
+  if (std::any_of(devs.begin(), devs.end(), [](const Labelled& l) { return l.device->kind == DeviceKind::gpu; }))
+    os << "  " << kIdleLinkNote << "\n";
 }
 
 void nic_table(std::ostringstream& os, const NodeTopology& t, const std::vector<Labelled>& devs) {
