@@ -7,7 +7,7 @@ bin=$1
 fc_start 4 --rate 100mbit
 
 start=$SECONDS
-fc_mpirun 120 -np 4 "$bin" --suites tcp --tcp-if eth0 --tcp-tests neighbours,latency --tcp-time 3 \
+fc_mpirun 120 -np 4 "$bin" --suites tcp --tcp-if eth0 --tcp-tests neighbours,latency --tcp-time 2 \
   --tcp-timeout 2 --tcp-lat-time 0.5 --tcp-sndbuf 512K -o "$OUT/r" >"$OUT/log" 2>&1 &
 run=$!
 fc_wait_data_connection 3 30
