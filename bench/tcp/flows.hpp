@@ -84,7 +84,7 @@ class ReceiveFlow {
   std::vector<Stream> streams_;
   std::vector<size_t> polled_;
   Clock::time_point arrival_deadline_;
-  std::optional<Clock::time_point> first_, last_;
+  std::optional<double> first_s_, last_s_;  // arrival of the first and last data (kernel stamps)
   int64_t first_chunk_ = 0;
   Timeline timeline_;
   bool finished_ = false;

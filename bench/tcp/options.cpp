@@ -40,6 +40,7 @@ std::optional<double> parse_rate(const std::string& text) {
   const double v = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || !(v > 0)) return std::nullopt;
   std::string unit(end);
+  if (unit.find('B') != std::string::npos) return std::nullopt;  // bytes: not a link rate
   std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   double mult = 1;
   if (!unit.empty() && std::string("kmgt").find(unit[0]) != std::string::npos) {

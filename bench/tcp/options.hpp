@@ -22,7 +22,8 @@ void add_options(CLI::App& app, Config& c, OptionText& text);
 // Applies and checks what the parser could not; returns the one-line error ("" when fine).
 std::string finish_options(Config& c, const OptionText& text, const CLI::App& app);
 
-// "10G", "25Gbit", "2.5Gb/s", "100M", "1000000000" (bit/s, SI): bit/s; empty when malformed or <= 0.
+// "10G", "25Gbit", "2.5Gb/s", "100M", "1000000000" (bit/s, SI): bit/s; empty when malformed, <= 0,
+// or in bytes ("10GB").
 std::optional<double> parse_rate(const std::string& text);
 
 }  // namespace gpunet::bench::tcp

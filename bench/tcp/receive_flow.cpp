@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 
@@ -45,6 +46,7 @@ std::string ReceiveFlow::take(Accepted&& a, Clock::time_point now) {
   const auto ack = encode_ack();
   if (::send(a.fd.get(), ack.data(), ack.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(ack.size()))
     return "could not acknowledge " + a.peer.to_string();
+  enable_rx_timestamps(a.fd.get());
   s.fd = std::move(a.fd);
   s.open = true;
   s.last_progress = now;
@@ -66,7 +68,8 @@ void ReceiveFlow::handle(std::span<const pollfd> fds, Clock::time_point now, std
     if (!fds[k].revents) continue;
     Stream& s = streams_[polled_[k]];
     for (int r = 0; r < 16; ++r) {
-      const ssize_t n = ::recv(s.fd.get(), buf.data(), buf.size(), 0);
+      std::optional<double> stamp;
+      const ssize_t n = recv_stamped(s.fd.get(), buf.data(), buf.size(), stamp);
       if (n < 0 && would_block(errno)) break;
       if (n < 0)
         return fail(Status::failed, "receiving: " + errno_text(errno) + " after " + std::to_string(result_.bytes) + " bytes");
@@ -76,16 +79,20 @@ void ReceiveFlow::handle(std::span<const pollfd> fds, Clock::time_point now, std
         s.eof = true;
         break;
       }
-      if (!first_) {
-        first_ = now;
+      // When the data arrived, by the kernel's stamp: a reader that was not scheduled for a while
+      // does not make the link look slow and then fast. Without a sane stamp, the read time.
+      const double read_at = realtime_now_s();
+      const double at = stamp && std::abs(*stamp - read_at) < 5.0 ? std::min(*stamp, read_at) : read_at;
+      if (!first_s_) {
+        first_s_ = at;
         first_chunk_ = n;
       }
-      last_ = now;
+      last_s_ = last_s_ ? std::max(*last_s_, at) : at;
       s.last_progress = now;
       result_.bytes += n;
       result_.stream_bytes.resize(streams_.size(), 0);
       result_.stream_bytes[polled_[k]] += n;
-      timeline_.add(to_seconds(now - *first_), n);
+      timeline_.add(at - *first_s_, n);
     }
   }
   if (std::all_of(streams_.begin(), streams_.end(), [](const Stream& s) { return s.eof; })) {
@@ -121,8 +128,8 @@ void ReceiveFlow::fail(Status status, const std::string& why) {
 ReceiveResult ReceiveFlow::result() const {
   ReceiveResult r = result_;
   r.stream_bytes.resize(streams_.size(), 0);
-  if (first_ && last_) {
-    r.seconds = to_seconds(*last_ - *first_);
+  if (first_s_ && last_s_) {
+    r.seconds = *last_s_ - *first_s_;
     if (r.seconds > 0) r.goodput_bps = static_cast<double>(r.bytes - first_chunk_) * 8.0 / r.seconds;
     r.timeline_Gbps = timeline_.gbps(r.seconds);
   }

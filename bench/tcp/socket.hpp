@@ -76,6 +76,14 @@ struct TcpInfo {
 };
 std::optional<TcpInfo> read_tcp_info(int fd);
 
+// Asks the kernel to stamp the data it receives on fd (SO_TIMESTAMPNS); false if it can't.
+bool enable_rx_timestamps(int fd);
+// recv() that also gives the kernel's receive time (CLOCK_REALTIME, seconds) of the data read, when
+// stamped: the arrival time of the data, not the time this process got around to reading it.
+ssize_t recv_stamped(int fd, void* buf, size_t len, std::optional<double>& stamp_s);
+// CLOCK_REALTIME now, seconds (the clock of the receive stamps).
+double realtime_now_s();
+
 std::string errno_text(int err);
 
 }  // namespace gpunet::bench::tcp

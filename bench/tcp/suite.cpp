@@ -121,49 +121,73 @@ void TcpSuite::neighbours() {
 }
 
 std::vector<Cell> TcpSuite::retest(const std::vector<Cell>& suspects, double best) {
-  // Suspect directions grouped by pair; each pair is re-tested alone, its suspect directions at once.
+  // Each suspect direction is re-tested alone (with --tcp-bidir, a pair's suspect directions at once).
   std::map<std::pair<int, int>, std::vector<FlowSpec>> by_pair;
   for (const auto& c : suspects) by_pair[{std::min(c.src, c.dst), std::max(c.src, c.dst)}].push_back({c.src, c.dst});
   std::vector<Cell> cells;
   for (const auto& [pair, flows] : by_pair) {
-    BandwidthTest t;
-    t.variant = "retest";
-    t.label = "tcp matrix re-test " + s_.nodes[static_cast<size_t>(pair.first)].host + " - " +
-              s_.nodes[static_cast<size_t>(pair.second)].host;
-    t.flows = flows;
-    t.streams = cfg_.streams;
-    t.bidir = flows.size() == 2;
-    auto recs = bandwidth(t);
-    for (size_t k = 0; k < recs.size() && k < flows.size(); ++k) {
-      Cell c = cell_of(recs[k], flows[k]);
-      const std::string why = slow_reason(c, best, cfg_.suspect);
-      recs[k].extra["confirmed"] = !why.empty();
-      recs[k].extra["why"] = why;
-      recs[k].extra["alone"] = true;
-      ctx_.emit(recs[k]);
-      cells.push_back(c);
+    std::vector<std::vector<FlowSpec>> parts;
+    if (cfg_.bidir)
+      parts.push_back(flows);
+    else
+      for (const auto& f : flows) parts.push_back({f});
+    for (const auto& part : parts) {
+      BandwidthTest t;
+      t.variant = "retest";
+      t.label = "tcp matrix re-test " + s_.nodes[static_cast<size_t>(part[0].src)].host +
+                (part.size() == 2 ? " <-> " : " -> ") + s_.nodes[static_cast<size_t>(part[0].dst)].host;
+      t.streams = cfg_.streams;
+      t.bidir = part.size() == 2;
+      t.flows = part;
+      auto recs = bandwidth(t);
+      for (size_t k = 0; k < recs.size() && k < part.size(); ++k) {
+        Cell c = cell_of(recs[k], part[k]);
+        const std::string why = slow_reason(c, best, cfg_.suspect);
+        recs[k].extra["confirmed"] = !why.empty();
+        recs[k].extra["why"] = why;
+        recs[k].extra["alone"] = true;
+        ctx_.emit(recs[k]);
+        cells.push_back(c);
+      }
     }
   }
   return cells;
 }
 
 void TcpSuite::matrix() {
+  // Each round's pairs run at the same time: both directions at once with --tcp-bidir, else one
+  // direction and then the other (a node then only sends or only receives, which measures each
+  // direction without the other's load on the same CPUs and queues).
   const auto rounds = all_pairs_rounds(size());
   std::vector<Cell> cells;
   for (size_t i = 0; i < rounds.size(); ++i) {
-    BandwidthTest t;
-    t.variant = "matrix";
-    t.label = "tcp matrix round " + std::to_string(i + 1) + "/" + std::to_string(rounds.size());
-    t.streams = cfg_.streams;
-    t.bidir = true;
-    for (const auto& p : rounds[i]) {
-      t.flows.push_back({p.a, p.b});
-      t.flows.push_back({p.b, p.a});
+    const std::string round = "tcp matrix round " + std::to_string(i + 1) + "/" + std::to_string(rounds.size());
+    std::vector<BandwidthTest> tests;
+    auto test = [&](const std::string& label) {
+      BandwidthTest t;
+      t.variant = "matrix";
+      t.label = label;
+      t.streams = cfg_.streams;
+      t.bidir = cfg_.bidir;
+      return t;
+    };
+    if (cfg_.bidir) {
+      tests.push_back(test(round));
+      for (const auto& p : rounds[i]) tests[0].flows.insert(tests[0].flows.end(), {{p.a, p.b}, {p.b, p.a}});
+    } else {
+      tests.push_back(test(round + ", forward"));
+      tests.push_back(test(round + ", reverse"));
+      for (const auto& p : rounds[i]) {
+        tests[0].flows.push_back({p.a, p.b});
+        tests[1].flows.push_back({p.b, p.a});
+      }
     }
-    const auto recs = bandwidth(t);
-    for (size_t k = 0; k < recs.size(); ++k) {
-      cells.push_back(cell_of(recs[k], t.flows[k]));
-      ctx_.emit(recs[k]);
+    for (const auto& t : tests) {
+      const auto recs = bandwidth(t);
+      for (size_t k = 0; k < recs.size(); ++k) {
+        cells.push_back(cell_of(recs[k], t.flows[k]));
+        ctx_.emit(recs[k]);
+      }
     }
   }
   // Rank 0 names the suspects; everyone re-tests them.
