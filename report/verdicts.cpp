@@ -160,8 +160,11 @@ Verdict spread(const Report& report, const SpreadPromise& s, std::size_t i) {
   }
   const std::string unit = figure_unit(s.sel.figure);
   const std::string measured = fmt_num(far * 100) + " % (" + far_host + " at " + fmt_num(far_value) + " " + unit + ", median " + fmt_num(mid) + " " + unit + ")";
-  if (far * 100 > s.max_spread_pct)
-    return {p.label, VerdictStatus::fail, measured, limit, far_host + " differs most from the other " + std::to_string(by_host.size() - 1) + " hosts"};
+  std::string listing;
+  for (const auto& [host, v] : by_host) listing += (listing.empty() ? "" : ", ") + host + " " + fmt_num(median(v));
+  const std::string which = by_host.size() == 2 ? "the 2 hosts differ (" + listing + " " + unit + ")"
+                                                : far_host + " differs most from the other " + std::to_string(by_host.size() - 1) + " hosts";
+  if (far * 100 > s.max_spread_pct) return {p.label, VerdictStatus::fail, measured, limit, which};
   return {p.label, VerdictStatus::pass, measured, limit, "all " + std::to_string(by_host.size()) + " hosts are within it"};
 }
 
