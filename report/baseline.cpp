@@ -122,11 +122,12 @@ json baseline_to_json(const Baseline& b) {
 
 Baseline baseline_from_json(const json& doc, const std::string& source) {
   const Reader rd(source);
-  rd.object(doc, "", {"gpunet_baseline", "created", "git_commit", "hosts", "rule", "figures"});
+  if (!doc.is_object()) rd.fail("", "expected an object, got " + Reader::got(doc));
   const auto* version = json_field(doc, "gpunet_baseline");
   if (!version) rd.fail("gpunet_baseline", "missing (this is not a gpunet-bench baseline; make one with --save-baseline)");
   if (rd.integer(*version, "gpunet_baseline", 0, INT64_MAX) != kBaselineVersion)
     rd.fail("gpunet_baseline", Reader::got(*version) + " is not supported (this program reads version 1)");
+  rd.object(doc, "", {"gpunet_baseline", "created", "git_commit", "hosts", "rule", "figures"});
   Baseline b;
   if (const auto* v = json_field(doc, "created")) b.created = rd.string(*v, "created", true);
   if (const auto* v = json_field(doc, "git_commit")) b.git_commit = rd.string(*v, "git_commit", true);

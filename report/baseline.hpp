@@ -11,7 +11,8 @@
 //   - fewer than rule.min_samples timed iterations on either side  -> UNCERTAIN (never a verdict from
 //     one noisy sample);
 //   - |median change| < rule.min_effect_pct                       -> SAME;
-//   - with samples: two-sided Mann-Whitney U test, p < rule.alpha  -> SLOWER or FASTER, else UNCERTAIN;
+//   - with samples: two-sided Mann-Whitney U test, p < rule.alpha / (figures tested with the U test
+//     in this comparison, Bonferroni)                              -> SLOWER or FASTER, else UNCERTAIN;
 //   - without samples: the p50 change must exceed twice the larger coefficient of variation of the two
 //     runs to count (SLOWER or FASTER), else UNCERTAIN.
 // Iterations of one run share that run's conditions, so the test alone would call small steady
@@ -41,7 +42,7 @@ class BaselineError : public std::runtime_error {
 
 struct CompareRule {
   int min_samples = 5;          // timed iterations needed on each side
-  double alpha = 0.01;          // significance level of the U test
+  double alpha = 0.01;          // family-wise significance level of the U tests of one comparison
   double min_effect_pct = 5.0;  // smallest median change that counts
 };
 
@@ -85,7 +86,7 @@ struct Comparison {
 };
 
 struct BaselineComparison {
-  std::vector<Comparison> rows;  // figures of the baseline, in key order
+  std::vector<Comparison> rows;  // figures of the baseline: suite, name, variant, then by size
   std::size_t new_figures = 0;   // figures of this run that the baseline lacks
 };
 

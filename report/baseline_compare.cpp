@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <tuple>
 
 #include "report/baseline.hpp"
 #include "report/baseline_stats.hpp"
@@ -36,11 +37,17 @@ std::string p_str(double p) {
   return buf;
 }
 
-Comparison judge(const std::string& key, const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule) {
+bool testable(const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule) {
+  return static_cast<int>(b.samples_us.size()) >= rule.min_samples && static_cast<int>(n.samples_us.size()) >= rule.min_samples;
+}
+
+// `tests` is the number of figures compared with the U test: the significance level is divided by it
+// (Bonferroni), so that a night with hundreds of figures does not raise false alarms at rate alpha each.
+Comparison judge(const std::string& key, const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule,
+                 std::size_t tests) {
   Comparison c;
   c.key = key;
-  const bool with_samples = static_cast<int>(b.samples_us.size()) >= rule.min_samples &&
-                            static_cast<int>(n.samples_us.size()) >= rule.min_samples;
+  const bool with_samples = testable(b, n, rule);
   const double base = with_samples ? median_of(b.samples_us) : b.time_us.p50;
   const double now = with_samples ? median_of(n.samples_us) : n.time_us.p50;
   c.base_p50_us = base;
@@ -70,9 +77,11 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
     return c;
   }
   if (with_samples) {
-    const bool significant = *c.p_value < rule.alpha;
+    const double alpha = rule.alpha / static_cast<double>(std::max<std::size_t>(tests, 1));
+    const bool significant = *c.p_value < alpha;
     c.change = significant ? direction : Change::uncertain;
-    c.reason = (significant ? "significant (" : "not significant (") + p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) + ")";
+    c.reason = (significant ? "significant (" : "not significant (") + p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) +
+               (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
     return c;
   }
   const double noise = std::max(b.time_us.cv, n.time_us.cv) * 100;
@@ -109,7 +118,20 @@ Cells cells(const Comparison& r) {
 
 BaselineComparison compare(const Baseline& base, const Baseline& now) {
   BaselineComparison out;
-  for (const auto& [key, b] : base.figures) {
+  std::size_t tests = 0;
+  for (const auto& [key, b] : base.figures)
+    if (const auto it = now.figures.find(key); it != now.figures.end() && testable(b, it->second, base.rule)) ++tests;
+  // Rows in reading order: suite, name, variant, dtype, op, then sizes by number, ranks and host.
+  std::vector<const std::pair<const std::string, BaselineFigure>*> order;
+  for (const auto& entry : base.figures) order.push_back(&entry);
+  std::sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
+    const auto& a = x->second;
+    const auto& b = y->second;
+    return std::tie(a.suite, a.name, a.variant, a.dtype, a.op, a.bytes, a.ranks, a.host, x->first) <
+           std::tie(b.suite, b.name, b.variant, b.dtype, b.op, b.bytes, b.ranks, b.host, y->first);
+  });
+  for (const auto* entry : order) {
+    const auto& [key, b] = *entry;
     const auto it = now.figures.find(key);
     if (it == now.figures.end()) {
       Comparison c;
@@ -119,7 +141,7 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
       out.rows.push_back(c);
       continue;
     }
-    out.rows.push_back(judge(key, b, it->second, base.rule));
+    out.rows.push_back(judge(key, b, it->second, base.rule, tests));
   }
   for (const auto& [key, f] : now.figures)
     if (!base.figures.count(key)) ++out.new_figures;
