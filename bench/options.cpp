@@ -21,7 +21,7 @@ std::string to_string(Reduction r) {
 }
 
 const std::vector<std::string>& known_suites() {
-  static const std::vector<std::string> names{"topo", "mpi"};
+  static const std::vector<std::string> names{"mpi"};
   return names;
 }
 

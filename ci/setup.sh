@@ -11,7 +11,7 @@ packages=(
   # RDMA (compiled in when present; the suite skips without a device)
   libibverbs-dev ibverbs-providers rdma-core
   # network namespaces, shaping, reference tools
-  iproute2 ethtool iperf3 sockperf procps
+  iproute2 ethtool iperf3 sockperf procps python3
   # (other suites add their packages below)
 )
 

@@ -1,0 +1,43 @@
+// The MPI world as the harness sees it: ranks, hosts, per-node and node-leader communicators.
+// MpiSession owns MPI_Init_thread/MPI_Finalize; MpiContext is built once and then read-only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+namespace gpunet::bench {
+
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);  // requires MPI_THREAD_MULTIPLE (the watchdog thread uses MPI)
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+struct MpiContext {
+  MPI_Comm world = MPI_COMM_NULL;     // duplicate of MPI_COMM_WORLD for measurements
+  MPI_Comm control = MPI_COMM_NULL;   // duplicate for the watchdog and record streaming
+  MPI_Comm node = MPI_COMM_NULL;      // ranks sharing this node (shared-memory split)
+  MPI_Comm leaders = MPI_COMM_NULL;   // one rank per node (local rank 0); MPI_COMM_NULL elsewhere
+  int rank = 0;
+  int size = 1;
+  int local_rank = 0;
+  int local_size = 1;
+  int node_index = 0;                 // index of this node, in order of first rank
+  int num_nodes = 1;
+  std::string host;
+  std::vector<std::string> hosts;     // by rank
+  std::vector<int> node_of_rank;      // node index by rank
+  std::vector<int> ranks_per_node;    // by node index
+  std::string mpi_library_version;
+
+  static MpiContext create();         // collective over MPI_COMM_WORLD
+  void release();                     // frees the communicators (before MPI_Finalize)
+  bool is_root() const { return rank == 0; }
+  std::string describe_rank(int r) const;  // "rank 3 (host-b)"
+};
+
+}  // namespace gpunet::bench

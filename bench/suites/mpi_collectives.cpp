@@ -1,0 +1,175 @@
+// The `mpi` suite: MPI collectives on host memory, swept over sizes, with nccl-tests' algbw/busbw
+// and verified data. Also the CPU-only fallback that keeps a report useful on nodes without GPUs.
+#include <cstdint>
+#include <vector>
+
+#include "bench/sizes.hpp"
+#include "bench/suite.hpp"
+#include "report/busbw.hpp"
+#include "report/stats.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+using report::Collective;
+
+template <typename T> MPI_Datatype mpi_type();
+template <> MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
+template <> MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
+template <> MPI_Datatype mpi_type<int32_t>() { return MPI_INT32_T; }
+template <> MPI_Datatype mpi_type<int64_t>() { return MPI_INT64_T; }
+
+MPI_Op mpi_op(const std::string& op) { return op == "max" ? MPI_MAX : op == "min" ? MPI_MIN : MPI_SUM; }
+
+// Input element i of rank r; small integers, so every sum is exact in every type.
+double input_value(int r, int64_t i) { return (r + 1) + static_cast<double>(i % 13); }
+// Element i of the reduction of input_value over n ranks.
+double reduced_value(const std::string& op, int n, int64_t i) {
+  const double base = static_cast<double>(i % 13);
+  if (op == "max") return n + base;
+  if (op == "min") return 1 + base;
+  return n * base + n * (n + 1) / 2.0;
+}
+// Alltoall: what rank `src` sends to rank `dst` at chunk offset i.
+double a2a_value(int src, int dst, int64_t i) { return (src + 1) * 3 + (dst + 1) * 5 + static_cast<double>(i % 11); }
+
+// Bytes of each buffer and the element count per call, following nccl-tests' size conventions.
+struct Shape {
+  int64_t send_elems = 0, recv_elems = 0, count = 0;
+};
+
+Shape shape_for(Collective c, int64_t bytes, int64_t elem, int n) {
+  const int64_t total = bytes / elem;
+  switch (c) {
+    case Collective::allreduce: return {total, total, total};
+    case Collective::broadcast: return {total, 0, total};  // in place on the send buffer
+    case Collective::allgather: { const int64_t per = total / n; return {per, per * n, per}; }
+    case Collective::reduce_scatter: { const int64_t per = total / n; return {per * n, per, per}; }
+    case Collective::alltoall: { const int64_t per = total / n; return {per * n, per * n, per}; }
+    default: return {};
+  }
+}
+
+template <typename T>
+class CollectiveCase {
+ public:
+  CollectiveCase(Collective c, const Shape& s, const SuiteContext& ctx)
+      : c_(c), s_(s), ctx_(ctx), send_(static_cast<size_t>(s.send_elems)), recv_(static_cast<size_t>(s.recv_elems)) {}
+
+  void init() {
+    const int r = ctx_.mpi.rank;
+    for (int64_t i = 0; i < s_.send_elems; ++i) {
+      const auto k = static_cast<size_t>(i);
+      if (c_ == Collective::alltoall)
+        send_[k] = static_cast<T>(a2a_value(r, static_cast<int>(i / s_.count), i % s_.count));
+      else if (c_ == Collective::broadcast)
+        send_[k] = static_cast<T>(r == 0 ? input_value(0, i) : -1);
+      else
+        send_[k] = static_cast<T>(input_value(r, i));
+    }
+    std::fill(recv_.begin(), recv_.end(), static_cast<T>(-7));
+  }
+
+  void run() {
+    const MPI_Comm comm = ctx_.mpi.world;
+    const MPI_Datatype t = mpi_type<T>();
+    const int cnt = static_cast<int>(s_.count);
+    switch (c_) {
+      case Collective::allreduce: MPI_Allreduce(send_.data(), recv_.data(), cnt, t, mpi_op(ctx_.cfg.op), comm); break;
+      case Collective::allgather: MPI_Allgather(send_.data(), cnt, t, recv_.data(), cnt, t, comm); break;
+      case Collective::reduce_scatter: MPI_Reduce_scatter_block(send_.data(), recv_.data(), cnt, t, mpi_op(ctx_.cfg.op), comm); break;
+      case Collective::broadcast: MPI_Bcast(send_.data(), cnt, t, 0, comm); break;
+      case Collective::alltoall: MPI_Alltoall(send_.data(), cnt, t, recv_.data(), cnt, t, comm); break;
+      default: break;
+    }
+  }
+
+  // Wrong elements on this rank.
+  int64_t wrong() const {
+    const int r = ctx_.mpi.rank, n = ctx_.mpi.size;
+    int64_t bad = 0;
+    auto expect = [&](const std::vector<T>& buf, int64_t i, double want) { bad += static_cast<double>(buf[static_cast<size_t>(i)]) != want; };
+    const int64_t checked = c_ == Collective::broadcast ? s_.send_elems : s_.recv_elems;
+    for (int64_t i = 0; i < checked; ++i) {
+      switch (c_) {
+        case Collective::allreduce: expect(recv_, i, reduced_value(ctx_.cfg.op, n, i)); break;
+        case Collective::allgather: expect(recv_, i, input_value(static_cast<int>(i / s_.count), i % s_.count)); break;
+        case Collective::reduce_scatter: expect(recv_, i, reduced_value(ctx_.cfg.op, n, r * s_.count + i)); break;
+        case Collective::broadcast: expect(send_, i, input_value(0, i)); break;
+        case Collective::alltoall: expect(recv_, i, a2a_value(static_cast<int>(i / s_.count), r, i % s_.count)); break;
+        default: break;
+      }
+    }
+    return bad;
+  }
+
+ private:
+  Collective c_;
+  Shape s_;
+  const SuiteContext& ctx_;
+  std::vector<T> send_, recv_;
+};
+
+template <typename T>
+void sweep(Collective c, const SuiteContext& ctx) {
+  const auto& cfg = ctx.cfg;
+  const int n = ctx.mpi.size;
+  for (int64_t bytes : size_sweep(cfg.min_bytes, cfg.max_bytes, cfg.step_factor, cfg.step_bytes)) {
+    auto rec = ctx.record("mpi", to_string(c));
+    rec.variant = "out-of-place";
+    rec.dtype = cfg.dtype;
+    rec.op = (c == Collective::allreduce || c == Collective::reduce_scatter) ? cfg.op : "none";
+    const Shape s = shape_for(c, bytes, sizeof(T), n);
+    rec.count = s.count;
+    rec.bytes = (c == Collective::allgather || c == Collective::reduce_scatter) ? s.count * n * static_cast<int64_t>(sizeof(T))
+                : c == Collective::alltoall ? s.send_elems * static_cast<int64_t>(sizeof(T))
+                                            : s.count * static_cast<int64_t>(sizeof(T));
+    if (s.count == 0) {
+      rec.bytes = bytes;
+      rec.status = report::Status::skipped;
+      rec.reason = "size " + std::to_string(bytes) + " B is smaller than one " + cfg.dtype + " per rank";
+      if (ctx.mpi.is_root()) ctx.emit(rec);
+      continue;
+    }
+    CollectiveCase<T> op(c, s, ctx);
+    op.init();
+    const auto samples = ctx.runner.time_op("mpi " + to_string(c) + " " + format_size(rec.bytes), ctx.mpi.world, [&] { op.run(); });
+    rec.time_us = report::compute_stats(samples);
+    rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
+    rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, n);
+    rec.extra["reduction"] = to_string(cfg.reduction);
+    rec.extra["nodes"] = ctx.mpi.num_nodes;
+    if (cfg.check) {
+      Step verify(ctx.control, "mpi " + to_string(c) + " " + format_size(rec.bytes) + " verify");
+      op.init();
+      op.run();
+      int64_t wrong = op.wrong();
+      MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT64_T, MPI_SUM, ctx.mpi.world);
+      rec.wrong = wrong;
+      rec.check = wrong == 0 ? "ok" : "wrong";
+      if (wrong) {
+        rec.status = report::Status::failed;
+        rec.reason = std::to_string(wrong) + " wrong elements after " + to_string(c);
+      }
+    }
+    if (ctx.mpi.is_root()) ctx.emit(rec);
+  }
+}
+
+template <typename T>
+void run_typed(const SuiteContext& ctx) {
+  for (const auto& name : ctx.cfg.collectives) sweep<T>(*report::collective_from_string(name), ctx);
+}
+
+}  // namespace
+
+void run_mpi_suite(const SuiteContext& ctx) {
+  const auto& d = ctx.cfg.dtype;
+  if (d == "double") run_typed<double>(ctx);
+  else if (d == "int32") run_typed<int32_t>(ctx);
+  else if (d == "int64") run_typed<int64_t>(ctx);
+  else run_typed<float>(ctx);
+}
+
+}  // namespace gpunet::bench

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs the mpi suite under the real mpirun (or without it for NP=0 = singleton) and checks the report.
+# Usage: mpi_suite_test.sh BINARY NP
+source "$(dirname "$0")/lib.sh"
+bin=$1 np=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+args=(--suites mpi -b 1K -e 1M -f 8 -n 3 --budget 0.02 -o "$out/r" --timeout 60)
+if [[ $np == 0 ]]; then
+  "$bin" "${args[@]}" >"$out/log" 2>&1 || { cat "$out/log"; fail "singleton run exited $?"; }
+  np=1
+else
+  "${MPIRUN[@]}" -np "$np" "$bin" "${args[@]}" >"$out/log" 2>&1 || { cat "$out/log"; fail "mpirun -np $np exited $?"; }
+fi
+grep -q "algbw(GB/s) busbw(GB/s)" "$out/log" || fail "console table missing"
+check_report "$out/r" "$np"
