@@ -5,7 +5,9 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
+#include "bench/acceptance.hpp"
 #include "bench/control.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
@@ -64,10 +66,29 @@ report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const st
   return p;
 }
 
-int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const std::string& start) {
+// Rank 0 checks --spec, --baseline and --save-baseline before anything is measured (issue #7).
+Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
+  Acceptance acc;
+  int ok = 1;
+  if (mpi.is_root()) {
+    try {
+      acc = load_acceptance(cfg, std::cerr);
+    } catch (const std::invalid_argument&) {
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, mpi.world);
+  if (!ok) throw std::invalid_argument("acceptance input");
+  return acc;
+}
+
+int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const std::string& start,
+                  const Acceptance& acc) {
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
+  std::ostringstream tables;  // verdicts and baseline comparison (issue #7), printed after the summary
+  const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
   const std::string path = cfg.output_dir + "/report.json";
   std::ofstream(path) << nlohmann::json(rep).dump(2) << "\n";
   int passed = 0, failed = 0, skipped = 0;
@@ -77,8 +98,9 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
     skipped += r.status == report::Status::skipped;
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
-            << " skipped. Report: " << path << "\n";
-  return failed ? 1 : 0;
+            << " skipped. Report: " << path << "\n"
+            << tables.str();
+  return std::max(failed ? 1 : 0, judged);
 }
 
 }  // namespace
@@ -89,6 +111,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
   const std::string start = report::utc_now_iso8601();
   int code = 0;
   try {
+    const Acceptance acc = acceptance_inputs(cfg, mpi);
     auto sink = open_sink(cfg, mpi);
     ControlPlane control(mpi, cfg.timeout_s, sink.get());
     Runner runner(cfg, control);
@@ -103,7 +126,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
       suite_registry().at(name)(ctx);
     }
     control.finish();
-    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, start);
+    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, start, acc);
     MPI_Bcast(&code, 1, MPI_INT, 0, mpi.world);
   } catch (const std::invalid_argument&) {
     code = 2;

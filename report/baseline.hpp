@@ -13,8 +13,9 @@
 //   - |median change| < rule.min_effect_pct                       -> SAME;
 //   - with samples: two-sided Mann-Whitney U test, p < rule.alpha / (figures tested with the U test
 //     in this comparison, Bonferroni)                              -> SLOWER or FASTER, else UNCERTAIN;
-//   - without samples: the p50 change must exceed twice the larger coefficient of variation of the two
-//     runs to count (SLOWER or FASTER), else UNCERTAIN.
+//   - without samples: the distributions must separate: SLOWER when tonight's fastest iteration
+//     (time_us.min) is slower than the baseline's median, FASTER when the baseline's fastest is slower
+//     than tonight's median, else UNCERTAIN. Slow outliers move neither the minimum nor the median.
 // Iterations of one run share that run's conditions, so the test alone would call small steady
 // differences between runs significant; the minimum effect (default 5 %) is what keeps run-to-run drift
 // from being called a regression.
@@ -81,7 +82,7 @@ struct Comparison {
   std::optional<double> base_p50_us, now_p50_us;
   std::optional<double> change_pct;  // (now - base) / base of the medians, percent
   std::optional<double> p_value;     // when the U test ran
-  std::string method;                // "U test", "cv interval", "" when not compared
+  std::string method;                // "U test", "min/median", "" when not compared
   std::string reason;
 };
 

@@ -69,7 +69,7 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
     c.method = "U test";
     c.p_value = mann_whitney_p(b.samples_us, n.samples_us);
   } else {
-    c.method = "cv interval";
+    c.method = "min/median";
   }
   if (std::fabs(rel) < rule.min_effect_pct) {
     c.change = Change::same;
@@ -84,10 +84,15 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
                (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
     return c;
   }
-  const double noise = std::max(b.time_us.cv, n.time_us.cv) * 100;
-  const bool beyond = std::fabs(rel) > 2 * noise;
-  c.change = beyond ? direction : Change::uncertain;
-  c.reason = std::string(beyond ? "beyond" : "within") + " twice the noise (cv " + fmt_num(noise) + " %); no per-iteration samples";
+  // No samples: the distributions must separate, judged by their robust ends. Slower means tonight's
+  // fastest iteration is slower than the baseline's median (faster: the reverse). Outliers can only
+  // keep a verdict back: slow ones move neither the minimum nor the median.
+  const bool apart = direction == Change::slower ? n.time_us.min > base : b.time_us.min > now;
+  c.change = apart ? direction : Change::uncertain;
+  c.reason = direction == Change::slower
+                 ? "fastest iteration now " + fmt_num(n.time_us.min) + (apart ? " us > " : " us <= ") + "baseline median"
+                 : "baseline fastest " + fmt_num(b.time_us.min) + (apart ? " us > " : " us <= ") + "median now";
+  c.reason += apart ? "; no per-iteration samples" : " (overlap); no per-iteration samples";
   return c;
 }
 

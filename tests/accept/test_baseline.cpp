@@ -192,21 +192,26 @@ TEST(Baseline, ASingleNoisySampleNeverDecides) {
 }
 
 TEST(Baseline, StatisticsOnlyRule) {
-  // Without per-iteration samples the p50 change must exceed twice the noise (cv).
-  const auto pair = [](double now_p50, double cv) {
+  // Without per-iteration samples the distributions must separate: tonight's fastest iteration slower
+  // than the baseline median (or the reverse for FASTER).
+  const auto pair = [](double now_min, double now_p50) {
     Report a, b;
     auto ra = record("allreduce", 1024, {1}, false), rb = ra;
-    ra.time_us = TimeStats{90, 100, 100, 110, 120, 100 * cv, cv, 50};
-    rb.time_us = TimeStats{90, now_p50, now_p50, 110, 120, now_p50 * cv, cv, 50};
+    ra.time_us = TimeStats{95, 100, 130, 110, 5000, 500, 3.8, 50};  // a 5000 us outlier: cv 380 %
+    rb.time_us = TimeStats{now_min, now_p50, now_p50, now_p50 * 1.1, now_p50 * 50, now_p50 * 4, 4, 50};
     a.results.push_back(ra), b.results.push_back(rb);
     return compare(make_baseline(a), make_baseline(b)).rows.at(0);
   };
-  auto r = pair(120, 0.02);
-  EXPECT_EQ(r.change, Change::slower);
-  EXPECT_EQ(r.method, "cv interval");
-  EXPECT_EQ(pair(120, 0.15).change, Change::uncertain);
-  EXPECT_EQ(pair(103, 0.02).change, Change::same);
-  EXPECT_EQ(pair(80, 0.02).change, Change::faster);
+  auto r = pair(115, 120);
+  EXPECT_EQ(r.change, Change::slower) << r.reason;
+  EXPECT_EQ(r.method, "min/median");
+  EXPECT_EQ(r.reason, "fastest iteration now 115 us > baseline median; no per-iteration samples");
+  r = pair(90, 120);  // a 20 % slower median, but the fast iterations still reach the old median
+  EXPECT_EQ(r.change, Change::uncertain) << r.reason;
+  EXPECT_EQ(pair(98, 103).change, Change::same);
+  EXPECT_EQ(pair(70, 80).change, Change::faster);
+  EXPECT_EQ(pair(60, 97).change, Change::same);
+  EXPECT_EQ(pair(60, 90).change, Change::faster);  // the baseline's fastest (95 us) is slower than tonight's median
 }
 
 TEST(Baseline, MissingAndNewFiguresAttachAndRender) {
