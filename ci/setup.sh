@@ -13,6 +13,8 @@ packages=(
   # network namespaces, shaping, reference tools
   iproute2 ethtool iperf3 sockperf procps python3
   # (other suites add their packages below)
+  # acceptance / launch (issue #7): ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm
+  numactl slurm-wlm slurm-wlm-basic-plugins munge openssh-client
 )
 
 missing=()
