@@ -31,39 +31,90 @@ std::optional<double> number(const json* v) {
   return v->get<double>();
 }
 
-std::optional<PcieLink> link_of(const json& j) {
-  const auto* l = any_of(j, {"pcie", "link", "pcie_link"});
+std::optional<PcieLink> flat_link(const json* l) {
   if (!l || !l->is_object()) return std::nullopt;
-  if (const auto* cur = any_of(*l, {"current"}); cur && cur->is_object()) l = cur;
   const auto gen = number(any_of(*l, {"gen", "generation"}));
   const auto width = number(any_of(*l, {"width", "lanes"}));
-  if (!gen || !width || *gen <= 0 || *width <= 0) return std::nullopt;
-  return PcieLink{static_cast<int>(*gen), static_cast<int>(*width)};
+  if (!gen && !width) return std::nullopt;
+  return PcieLink{gen ? static_cast<int>(*gen) : 0, width ? static_cast<int>(*width) : 0};
+}
+
+std::optional<PcieLink> link_of(const json& device) {
+  const auto* l = any_of(device, {"pcie", "link"});
+  if (!l || !l->is_object()) return std::nullopt;
+  const auto current = flat_link(any_of(*l, {"current"}));
+  const auto usable = flat_link(any_of(*l, {"usable"}));
+  PcieLink out;
+  if (!current && !usable) {
+    const auto flat = flat_link(l);
+    if (!flat) return std::nullopt;
+    out = *flat;
+  } else {
+    out.gen = usable && usable->gen ? usable->gen : current ? current->gen : 0;
+    const int cw = current ? current->width : 0, uw = usable ? usable->width : 0;
+    out.width = cw && uw ? std::min(cw, uw) : std::max(cw, uw);
+  }
+  if (out.gen <= 0 || out.width <= 0) return std::nullopt;
+  return out;
+}
+
+std::vector<std::string> strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  const auto* v = any_of(j, {key});
+  if (v && v->is_array())
+    for (const auto& s : *v)
+      if (s.is_string()) out.push_back(s.get<std::string>());
+  return out;
+}
+
+NicFact nic_of(const json& x, const json& interfaces) {
+  NicFact nic;
+  nic.bus_id = text(x, {"bus_id", "pci_bus_id"});
+  nic.link = link_of(x);
+  const json os = x.is_object() && x.contains("os_devices") ? x["os_devices"] : json::object();
+  const auto rdma = strings(os, "rdma");
+  const auto net = strings(os, "net");
+  nic.names = rdma;
+  nic.names.insert(nic.names.end(), net.begin(), net.end());
+  if (const auto own = text(x, {"name", "ifname"}); !own.empty()) nic.names.push_back(own);
+  nic.name = nic.names.empty() ? nic.bus_id : nic.names.front();
+  if (const auto rate = number(any_of(x, {"line_rate_Gbps"})); rate && *rate > 0) nic.speed_Gbps = *rate;
+  if (const auto mbps = number(any_of(x, {"speed_Mbps"})); !nic.speed_Gbps && mbps && *mbps > 0) nic.speed_Gbps = *mbps / 1000;
+  if (!nic.speed_Gbps && interfaces.is_array())
+    for (const auto& i : interfaces) {
+      const auto name = text(i, {"name"});
+      const bool mine = (!nic.bus_id.empty() && text(i, {"bus_id"}) == nic.bus_id) ||
+                        std::find(net.begin(), net.end(), name) != net.end();
+      const auto mbps = number(any_of(i, {"speed_Mbps"}));
+      if (mine && mbps && *mbps > 0) nic.speed_Gbps = std::max(nic.speed_Gbps.value_or(0), *mbps / 1000);
+    }
+  return nic;
 }
 
 NodeFacts node_of(const std::string& host, const json& n) {
   NodeFacts f;
-  f.host = host.empty() ? text(n, {"host", "hostname"}) : host;
+  f.host = host.empty() ? text(n, {"hostname", "host"}) : host;
   const json empty = json::array();
-  const auto* gpus = any_of(n, {"gpus"});
-  for (const auto& g : (gpus && gpus->is_array() ? *gpus : empty))
-    f.gpus.push_back({text(g, {"bus_id", "pci_bus_id", "busid"}), link_of(g)});
-  const auto* nics = any_of(n, {"nics"});
-  for (const auto& x : (nics && nics->is_array() ? *nics : empty)) {
-    NicFact nic{text(x, {"name", "ifname", "device"}), text(x, {"bus_id", "pci_bus_id", "busid"}), std::nullopt,
-                link_of(x)};
-    if (const auto mbps = number(any_of(x, {"speed_Mbps"})); mbps && *mbps > 0) nic.speed_Gbps = *mbps / 1000.0;
-    f.nics.push_back(std::move(nic));
-  }
-  const auto* paths = any_of(n, {"paths"});
-  for (const auto& p : (paths && paths->is_array() ? *paths : empty)) {
-    const auto cls = path_class_from_string(text(p, {"class", "path", "path_class"}));
-    if (cls) f.paths.push_back({text(p, {"gpu"}), text(p, {"nic"}), *cls});
+  const auto list = [&](const char* key) -> const json& {
+    const auto* v = any_of(n, {key});
+    return v && v->is_array() ? *v : empty;
+  };
+  for (const auto& g : list("gpus")) f.gpus.push_back({text(g, {"bus_id", "pci_bus_id"}), link_of(g)});
+  for (const auto& x : list("nics")) f.nics.push_back(nic_of(x, list("interfaces")));
+  const auto is_gpu = [&](const std::string& id) {
+    return std::any_of(f.gpus.begin(), f.gpus.end(), [&](const GpuFact& g) { return g.bus_id == id; });
+  };
+  for (const auto& p : list("pairs")) {
+    const auto cls = path_class_from_string(text(p, {"class"}));
+    const auto a = text(p, {"a"}), b = text(p, {"b"});
+    if (!cls) continue;
+    if (is_gpu(a) && !is_gpu(b)) f.paths.push_back({a, b, *cls});
+    else if (is_gpu(b) && !is_gpu(a)) f.paths.push_back({b, a, *cls});
   }
   return f;
 }
 
-bool looks_like_node(const json& j) { return j.is_object() && any_of(j, {"gpus", "nics", "paths"}) != nullptr; }
+bool looks_like_node(const json& j) { return j.is_object() && any_of(j, {"gpus", "nics"}) != nullptr; }
 
 }  // namespace
 

@@ -1,16 +1,17 @@
 // The inputs the verdicts read, taken out of a Report in one place so that each promise works on
 // well-defined, typed facts. Pure functions; tolerant of missing data (missing -> empty/nullopt).
 //
-// Topology (Report::topology), per node. Accepted shapes:
-//   {"nodes": [{"host": H, ...}, ...]}   or   {"nodes": {H: {...}, ...}}   or   {H: {...}, ...}
-// Per node:
-//   "gpus": [{"bus_id": "0000:17:00.0", "pcie": {"gen": 4, "width": 16}}, ...]
-//   "nics": [{"name": "mlx5_0", "bus_id": "0000:18:00.0", "speed_Mbps": 100000,
-//             "pcie": {"gen": 4, "width": 16}}, ...]
-//   "paths": [{"gpu": "0000:17:00.0", "nic": "mlx5_0", "class": "PIX"}, ...]   (nic: name or bus id)
-// The PCIe link may also be given as {"current": {"gen", "width"}, ...}; the current link is used.
-// Field spellings read: bus_id|pci_bus_id|busid, name|ifname|device, speed_Mbps, pcie|link,
-// class|path|path_class, host|hostname.
+// Topology (Report::topology): the per-node JSON of topology/ (topology/json.cpp), one per node, as
+//   {"nodes": [NODE, ...]}   or   {"nodes": {HOST: NODE, ...}}   or   {HOST: NODE, ...}
+// Fields read from NODE:
+//   hostname (or the key)
+//   gpus[]       bus_id; pcie {current: {gen, width}, usable: {gen, width}}
+//   nics[]       bus_id; name; os_devices {net: [...], rdma: [...]}; line_rate_Gbps; pcie (as gpus)
+//   interfaces[] name, bus_id, speed_Mbps: a NIC's speed when it has no line_rate_Gbps
+//   pairs[]      {a, b, class}: bus ids and the path class; the GPU-NIC pairs are used
+// PCIe link judged: generation from `usable` (the most the device and its upstream port can do: idle
+// GPUs lower their current speed, which must not fail a contract), width the smaller of `current` and
+// `usable` (a link that trained with fewer lanes shows in current). A flat {gen, width} also works.
 #pragma once
 
 #include <optional>
@@ -35,7 +36,8 @@ struct GpuFact {
 };
 
 struct NicFact {
-  std::string name;
+  std::string name;                // the one shown: first RDMA name, else netdev, else device name
+  std::vector<std::string> names;  // every name a spec's nic.match may use: RDMA, netdev, device
   std::string bus_id;
   std::optional<double> speed_Gbps;  // from speed_Mbps; nullopt when unknown or link down
   std::optional<PcieLink> link;
@@ -43,7 +45,7 @@ struct NicFact {
 
 struct PathFact {
   std::string gpu;  // bus id
-  std::string nic;  // name or bus id
+  std::string nic;  // bus id
   PathClass cls = PathClass::SYS;
 };
 

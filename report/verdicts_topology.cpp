@@ -79,7 +79,9 @@ Verdict judge_links(const std::string& promise, const std::string& what, const s
 }  // namespace
 
 bool nic_counted(const NicFact& nic, const std::string& match) {
-  return match.empty() || std::regex_search(nic.name, std::regex(match));
+  if (match.empty()) return true;
+  const std::regex re(match);
+  return std::any_of(nic.names.begin(), nic.names.end(), [&](const std::string& n) { return std::regex_search(n, re); });
 }
 
 Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
@@ -161,11 +163,10 @@ Verdict check_locality(const std::vector<NodeFacts>& nodes, PathClass worst, con
       std::string best_nic;
       for (const auto& p : node.paths) {
         if (norm_bus(p.gpu) != norm_bus(g.bus_id)) continue;
-        const auto nic = std::find_if(node.nics.begin(), node.nics.end(), [&](const NicFact& n) {
-          return n.name == p.nic || (!n.bus_id.empty() && norm_bus(n.bus_id) == norm_bus(p.nic));
-        });
+        const auto nic = std::find_if(node.nics.begin(), node.nics.end(),
+                                      [&](const NicFact& n) { return norm_bus(n.bus_id) == norm_bus(p.nic); });
+        if (nic == node.nics.end() ? !match.empty() : !nic_counted(*nic, match)) continue;
         const std::string name = nic == node.nics.end() ? p.nic : nic->name;
-        if (!match.empty() && !std::regex_search(name, std::regex(match))) continue;
         if (!best || p.cls < *best) best = p.cls, best_nic = name;
       }
       if (!best) continue;

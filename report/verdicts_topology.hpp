@@ -11,8 +11,8 @@
 
 namespace gpunet::report {
 
-// The NICs a spec counts: those whose name matches nic.match (every NIC when there is no nic section
-// or no match).
+// The NICs a spec counts: those with a name (RDMA, netdev or device name) that nic.match finds
+// (every NIC when there is no nic section or no match).
 bool nic_counted(const NicFact& nic, const std::string& match);
 
 Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec);

@@ -102,7 +102,8 @@ TEST(Verdicts, TopologyPromisesSkipWithoutTopology) {
     EXPECT_EQ(v.reason, "the report has no per-node topology (run the topo suite)") << body;
   }
   // A CPU-only node: no GPU, so GPU promises skip with a reason.
-  r.topology = json::parse(R"({"cpu-1": {"gpus": [], "nics": [{"name": "eth0", "speed_Mbps": 10000}]}})");
+  r.topology = json::parse(R"({"cpu-1": {"gpus": [], "nics": [{"bus_id": "0000:01:00.0", "line_rate_Gbps": 10,
+                                                                  "os_devices": {"net": ["eth0"]}}]}})");
   auto v = one(r, R"("pcie": {"gpu": {"gen": 3}})");
   EXPECT_EQ(v.status, VerdictStatus::skip);
   EXPECT_EQ(v.reason, "no GPU in the topology of any node");
@@ -227,22 +228,42 @@ TEST(Verdicts, ExitCodeAttachAndRender) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), static_cast<long>(verdicts.size() + 2));
 }
 
-TEST(VerdictFacts, AcceptedTopologyShapesAndSpellings) {
+TEST(VerdictFacts, TopologyFieldsRead) {
+  const auto nodes = node_facts(fixture().topology);
+  ASSERT_EQ(nodes.size(), 2u);
+  const auto& a = nodes[0];
+  EXPECT_EQ(a.host, "node-a");
+  ASSERT_EQ(a.gpus.size(), 2u);
+  // GPU 0000:17 is idle at Gen1: the usable link (Gen4) is judged, not the current speed.
+  EXPECT_EQ(a.gpus[0].link->gen, 4);
+  EXPECT_EQ(a.gpus[0].link->width, 16);
+  // node-b's GPU 0000:65 trained with 8 lanes: the current width shows it.
+  EXPECT_EQ(nodes[1].gpus[1].link->width, 8);
+  ASSERT_EQ(a.nics.size(), 3u);
+  EXPECT_EQ(a.nics[0].name, "mlx5_0");
+  EXPECT_EQ(a.nics[0].names, (std::vector<std::string>{"mlx5_0", "ens1f0np0", "MT2910 Family [ConnectX-7]"}));
+  EXPECT_DOUBLE_EQ(*a.nics[1].speed_Gbps, 100);  // no line rate: from the interface's speed_Mbps
+  EXPECT_EQ(a.nics[2].name, "eno1");
+  EXPECT_DOUBLE_EQ(*a.nics[2].speed_Gbps, 1);
+  ASSERT_EQ(a.paths.size(), 6u);  // GPU-NIC pairs only, not the GPU-GPU pair
+  EXPECT_TRUE(nic_counted(a.nics[0], "^ens1f0"));
+  EXPECT_FALSE(nic_counted(a.nics[2], "ConnectX"));
+}
+
+TEST(VerdictFacts, AcceptedShapesAndSpellings) {
   const auto topo = json::parse(R"({"nodes": {"gpu-7": {
-      "gpus": [{"pci_bus_id": "00000000:3B:00.0", "link": {"current": {"gen": 3, "width": 8}, "max": {"gen": 4, "width": 16}}}],
-      "nics": [{"ifname": "ens1f0", "busid": "0000:3c:00.0", "speed_Mbps": 25000}],
-      "paths": [{"gpu": "0000:3b:00.0", "nic": "0000:3C:00.0", "path": "PIX"}]}}})");
+      "gpus": [{"bus_id": "00000000:3B:00.0", "pcie": {"gen": 3, "width": 8}}],
+      "nics": [{"bus_id": "0000:3c:00.0", "os_devices": {"net": ["ens1f0"]}}],
+      "interfaces": [{"name": "ens1f0", "bus_id": "0000:3c:00.0", "speed_Mbps": 25000}],
+      "pairs": [{"a": "00000000:3B:00.0", "b": "0000:3C:00.0", "class": "PIX"}]}}})");
   const auto nodes = node_facts(topo);
   ASSERT_EQ(nodes.size(), 1u);
   EXPECT_EQ(nodes[0].host, "gpu-7");
-  ASSERT_EQ(nodes[0].gpus.size(), 1u);
   ASSERT_TRUE(nodes[0].gpus[0].link);
-  EXPECT_EQ(nodes[0].gpus[0].link->gen, 3);  // the current link, not the maximum
-  EXPECT_EQ(nodes[0].gpus[0].link->width, 8);
-  ASSERT_EQ(nodes[0].nics.size(), 1u);
+  EXPECT_EQ(nodes[0].gpus[0].link->gen, 3);
   EXPECT_EQ(nodes[0].nics[0].name, "ens1f0");
   EXPECT_DOUBLE_EQ(*nodes[0].nics[0].speed_Gbps, 25.0);
-  // The path names the GPU with a 4-digit domain and the NIC by an upper-case bus id: still matched.
+  // An 8-digit domain and upper case in the pair still name the same devices.
   const auto v = check_locality(nodes, PathClass::PIX, "");
   EXPECT_EQ(v.status, VerdictStatus::pass);
   EXPECT_EQ(v.measured, "PIX (gpu-7 GPU 00000000:3B:00.0 -> ens1f0)");
