@@ -4,7 +4,8 @@
 #   1. srun -n 2 hostname runs two tasks;
 #   2. sbatch launch/slurm/gpunet.sbatch (launch auto: srun --mpi=pmix when srun lists pmix) runs
 #      gpunet-bench as 2 tasks and the report names 2 ranks;
-#   3. the same with GPUNET_LAUNCH=mpirun (mpirun inside the allocation).
+#   3. the same with GPUNET_LAUNCH=mpirun (mpirun inside the allocation);
+#   4. sbatch ci/nightly.sh runs the nightly job in the allocation.
 # Usage: run_slurm_test.sh PATH/TO/gpunet-bench [gpunet-bench options...]
 # Exit 77 (skipped) when Slurm or munge is not installed or the test does not run as root.
 set -euo pipefail
@@ -119,4 +120,12 @@ assert all(r["ranks"] == 2 for r in rep["results"] if r["suite"] == "mpi")
 PY
   echo "ok: sbatch gpunet.sbatch ($launch): $(grep -o 'launching with.*' "$D/job-$launch.out")"
 done
+# 4. The nightly job inside an allocation: the first night creates the baseline and keeps artifacts.
+rc=0
+timeout 60 sbatch --wait --quiet -N 1 --ntasks-per-node=2 -o "$D/nightly.out" "$ROOT/ci/nightly.sh" \
+  --baseline "$D/nightly-base.json" --artifacts "$D/nightly" --bench "$BIN" -- "${ARGS[@]}" || rc=$?
+[[ $rc == 0 ]] || { cat "$D/nightly.out"; fail "sbatch ci/nightly.sh exited $rc"; }
+grep -q "launcher=slurm" "$D/nightly.out" && grep -q "^nightly.sh: PASS" "$D/nightly.out" || { cat "$D/nightly.out"; fail "nightly output"; }
+[[ -s $D/nightly-base.json && -s $D/nightly/report.json ]] || fail "nightly baseline or artifacts missing"
+echo "ok: sbatch ci/nightly.sh"
 echo "ok: Slurm one-host cluster"
