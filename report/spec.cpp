@@ -1,10 +1,12 @@
 #include "report/spec.hpp"
 
+#include "report/spec_match.hpp"
 #include "report/spec_reader.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <fstream>
-#include <regex>
 
 namespace gpunet::report {
 
@@ -26,7 +28,7 @@ FigureSelector selector(const Reader& r, const json& j, const std::string& path,
     const auto* v = field(j, key);
     if (!v) r.fail(Reader::join(path, key), "missing (required)");
     auto text = r.string(*v, Reader::join(path, key));
-    if (!std::regex_match(text, std::regex("[A-Za-z0-9_.:-]+")))
+    if (!std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c == ':' || c == '-'; }))
       r.fail(Reader::join(path, key), "'" + text + "' is not a suite or figure name (letters, digits, _ . : -)");
     return text;
   };
@@ -65,11 +67,7 @@ NicSpec nic(const Reader& r, const json& j) {
   if (const auto* v = field(j, "speed_Gbps")) n.speed_Gbps = r.number(*v, "nic.speed_Gbps", 0, 100000, true);
   if (const auto* v = field(j, "match")) {
     n.match = r.string(*v, "nic.match");
-    try {
-      std::regex re(n.match);
-    } catch (const std::regex_error&) {
-      r.fail("nic.match", "'" + n.match + "' is not a valid regular expression");
-    }
+    if (!valid_pattern(n.match)) r.fail("nic.match", "'" + n.match + "' is not a valid regular expression");
   }
   if (!n.count && !n.speed_Gbps) r.fail("nic", "states nothing (give count, speed_Gbps or both)");
   return n;
@@ -142,9 +140,25 @@ std::optional<PathClass> path_class_from_string(const std::string& s) {
 }
 
 bool valid_figure_path(const std::string& figure) {
-  static const std::regex re(
-      "busbw_GBps|algbw_GBps|time_us\\.(min|p50|mean|p99|max|stddev|cv)|extra(\\.[A-Za-z0-9_]+)+");
-  return std::regex_match(figure, re);
+  static constexpr const char* fixed[] = {"busbw_GBps", "algbw_GBps", "time_us.min", "time_us.p50", "time_us.mean",
+                                          "time_us.p99", "time_us.max", "time_us.stddev", "time_us.cv"};
+  for (const char* f : fixed)
+    if (figure == f) return true;
+  if (figure.rfind("extra.", 0) != 0) return false;
+  // extra.KEY[.KEY...]: keys of letters, digits and _.
+  bool key_empty = true;
+  for (std::size_t i = 6; i < figure.size(); ++i) {
+    const auto c = static_cast<unsigned char>(figure[i]);
+    if (c == '.') {
+      if (key_empty) return false;
+      key_empty = true;
+    } else if (std::isalnum(c) || c == '_') {
+      key_empty = false;
+    } else {
+      return false;
+    }
+  }
+  return !key_empty;
 }
 
 Spec parse_spec(const json& doc, const std::string& source) {

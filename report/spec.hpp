@@ -60,7 +60,7 @@ struct LinkSpec {
 struct NicSpec {
   std::optional<int> count;          // at least this many matching NICs per node (at >= speed, if set)
   std::optional<double> speed_Gbps;  // every counted NIC runs at least this link speed
-  std::string match;                 // ECMAScript regex on the NIC name; empty = every NIC
+  std::string match;                 // POSIX extended regex on the NIC names; empty = every NIC
 };
 
 struct BandwidthPromise {

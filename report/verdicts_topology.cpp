@@ -1,9 +1,10 @@
 #include "report/verdicts_topology.hpp"
 
+#include "report/spec_match.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 
 namespace gpunet::report {
 
@@ -80,8 +81,7 @@ Verdict judge_links(const std::string& promise, const std::string& what, const s
 
 bool nic_counted(const NicFact& nic, const std::string& match) {
   if (match.empty()) return true;
-  const std::regex re(match);
-  return std::any_of(nic.names.begin(), nic.names.end(), [&](const std::string& n) { return std::regex_search(n, re); });
+  return std::any_of(nic.names.begin(), nic.names.end(), [&](const std::string& n) { return pattern_found(match, n); });
 }
 
 Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
