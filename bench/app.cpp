@@ -7,7 +7,9 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
+#include "bench/acceptance.hpp"
 #include "bench/control.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
@@ -72,13 +74,31 @@ report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const st
   return p;
 }
 
+// Rank 0 checks --spec, --baseline and --save-baseline before anything is measured (issue #7).
+Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
+  Acceptance acc;
+  int ok = 1;
+  if (mpi.is_root()) {
+    try {
+      acc = load_acceptance(cfg, std::cerr);
+    } catch (const std::invalid_argument&) {
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, mpi.world);
+  if (!ok) throw std::invalid_argument("acceptance input");
+  return acc;
+}
+
 int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const ReportSections& sections,
-                  const std::string& start) {
+                  const std::string& start, const Acceptance& acc) {
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
   rep.topology = sections.topology;
   rep.findings = sections.findings;
+  std::ostringstream tables;  // verdicts and baseline comparison (issue #7), printed after the summary
+  const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
   report::write_all_outputs(rep, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& r : rep.results) {
@@ -87,8 +107,9 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
     skipped += r.status == report::Status::skipped;
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
-            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv}\n";
-  return failed ? 1 : 0;
+            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv}\n"
+            << tables.str();
+  return std::max(failed ? 1 : 0, judged);
 }
 
 }  // namespace
@@ -99,6 +120,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
   const std::string start = report::utc_now_iso8601();
   int code = 0;
   try {
+    const Acceptance acc = acceptance_inputs(cfg, mpi);
     auto sink = open_sink(cfg, mpi);
     ControlPlane control(mpi, cfg.timeout_s, sink.get());
     Runner runner(cfg, control);
@@ -133,7 +155,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
       if (print && name == "topo") std::cout << render_topology_console(sections) << std::flush;
     }
     control.finish();
-    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start);
+    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);
   } catch (const std::invalid_argument&) {
     code = 2;
   } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written

@@ -64,6 +64,10 @@ struct Config {
   // --- tcp suite (issue #4) ---
   TcpConfig tcp;
   // --- end tcp suite ---
+  // Acceptance and regression (issue #7): empty = not asked for.
+  std::string spec_path;           // --spec FILE: judge the run against an acceptance spec
+  std::string baseline_path;       // --baseline FILE: compare with a stored baseline
+  std::string save_baseline_path;  // --save-baseline FILE: store this run as a baseline
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline

@@ -116,6 +116,15 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
                  "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
                  "path matrix and the findings, then exit (no MPI needed)")
       ->type_name("FILE");
+  // --- acceptance and regression (issue #7) ---
+  app.add_option("--spec", c.spec_path,
+                 "Acceptance spec (JSON, see ci/SPEC.md): adds a PASS/FAIL/SKIP verdict table; a FAIL exits 1")
+      ->type_name("FILE");
+  app.add_option("--baseline", c.baseline_path,
+                 "Compare every figure with this stored baseline (SAME/FASTER/SLOWER/UNCERTAIN); SLOWER exits 1")
+      ->type_name("FILE");
+  app.add_option("--save-baseline", c.save_baseline_path, "Store this run's figures as a baseline in FILE")
+      ->type_name("FILE");
 
   auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
   rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();

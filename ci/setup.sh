@@ -17,6 +17,8 @@ packages=(
   chromium python3-jsonschema time
   # topo: NCCL topology XML reader
   libpugixml-dev
+  # acceptance / launch (issue #7): ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm
+  numactl slurm-wlm slurm-wlm-basic-plugins munge openssh-client
 )
 
 missing=()
