@@ -7,10 +7,13 @@
 #include <memory>
 
 #include "bench/control.hpp"
+#include "bench/counters/monitor.hpp"  // issue #8
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
 #include "bench/suite.hpp"
+#include "bench/suites/console_lines.hpp"  // issue #8
+#include "bench/suites/more_suites.hpp"    // issue #8
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/console.hpp"
@@ -23,7 +26,10 @@ using SuiteFn = void (*)(const SuiteContext&);
 
 const std::map<std::string, SuiteFn>& suite_registry() {
   static const std::map<std::string, SuiteFn> suites{
-      {"mpi", &run_mpi_suite},
+      {"mpi", &run_mpi_suite_with_scaling},  // issue #8: --scaling adds the scaling sweep
+      {"nccl", &run_nccl_suite},             // issue #8
+      {"pcie", &run_pcie_suite},             // issue #8
+      {"node", &run_node_suite},             // issue #8
   };
   return suites;
 }
@@ -68,6 +74,10 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
+  // issue #8: findings that suites attach to records (extra.findings) are the report's findings too.
+  for (const auto& r : rep.results)
+    if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
+      for (const auto& f : r.extra["findings"]) rep.findings.push_back(f);
   const std::string path = cfg.output_dir + "/report.json";
   std::ofstream(path) << nlohmann::json(rep).dump(2) << "\n";
   int passed = 0, failed = 0, skipped = 0;
@@ -95,12 +105,15 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     const bool print = mpi.is_root() && !cfg.quiet;
     SuiteContext ctx{cfg, mpi, runner, control, [&](const report::Record& r) {
                        control.emit(r);
-                       if (print) std::cout << (r.suite == "mpi" ? report::console_sweep_row(r) : report::console_note(r)) << std::flush;
+                       if (print) std::cout << console_line(r) << std::flush;  // issue #8
                      }};
+    counters::TrafficMonitor traffic(ctx);  // issue #8: which wire carried each suite's traffic
     for (const auto& name : cfg.suites) {
-      if (print && name == "mpi")
+      if (print && prints_sweep_header(name))
         std::cout << report::console_sweep_header(name, mpi.size, mpi.num_nodes, to_string(cfg.reduction));
+      traffic.begin(name);
       suite_registry().at(name)(ctx);
+      traffic.end();
     }
     control.finish();
     if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, start);
