@@ -11,12 +11,15 @@
 
 #include "bench/acceptance.hpp"
 #include "bench/control.hpp"
+#include "bench/counters/monitor.hpp"  // issue #8
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
 #include "bench/suite.hpp"
 #include "bench/tcp/console.hpp"  // tcp suite (issue #4)
 #include "bench/tcp/suite.hpp"    // tcp suite (issue #4)
+#include "bench/suites/console_lines.hpp"  // issue #8
+#include "bench/suites/more_suites.hpp"    // issue #8
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/console.hpp"
@@ -32,8 +35,11 @@ using SuiteFn = void (*)(const SuiteContext&);
 const std::map<std::string, SuiteFn>& suite_registry() {
   static const std::map<std::string, SuiteFn> suites{
       {"topo", &run_topo_suite},
-      {"mpi", &run_mpi_suite},
-      {"tcp", &tcp::run_tcp_suite},  // tcp suite (issue #4)
+      {"mpi", &run_mpi_suite_with_scaling},  // issue #8: --scaling adds the scaling sweep
+      {"tcp", &tcp::run_tcp_suite},          // tcp suite (issue #4)
+      {"nccl", &run_nccl_suite},             // issue #8
+      {"pcie", &run_pcie_suite},             // issue #8
+      {"node", &run_node_suite},             // issue #8
   };
   return suites;
 }
@@ -97,6 +103,10 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   rep.results = sink.records();
   rep.topology = sections.topology;
   rep.findings = sections.findings;
+  // issue #8: findings that suites attach to records (extra.findings) are the report's findings too.
+  for (const auto& r : rep.results)
+    if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
+      for (const auto& f : r.extra["findings"]) rep.findings.push_back(f);
   std::ostringstream tables;  // verdicts and baseline comparison (issue #7), printed after the summary
   const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
   report::write_all_outputs(rep, cfg.output_dir);
@@ -132,9 +142,8 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
                        control.emit(r);
                        if (!print || r.suite == "topo") return;
                        if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
-                       std::cout << (r.suite == "mpi"   ? report::console_sweep_row(r)
-                                     : r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
-                                                        : report::console_note(r))
+                       std::cout << (r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
+                                                      : console_line(r))      // issue #8
                                  << std::flush;
                      },
                      sections};
@@ -145,12 +154,15 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
       report::print_progress(std::cerr, tty,
                              {suite_now, step, bytes, done, total, elapsed, report::estimate_remaining_s(done, total, elapsed)});
     };
+    counters::TrafficMonitor traffic(ctx);  // issue #8: which wire carried each suite's traffic
     for (const auto& name : cfg.suites) {
       suite_now = name;
       suite_start = std::chrono::steady_clock::now();
-      if (print && name == "mpi")
+      if (print && prints_sweep_header(name))
         std::cout << report::console_sweep_header(name, mpi.size, mpi.num_nodes, to_string(cfg.reduction));
+      traffic.begin(name);
       suite_registry().at(name)(ctx);
+      traffic.end();
       report::end_progress(std::cerr, tty);
       if (print && name == "topo") std::cout << render_topology_console(sections) << std::flush;
     }

@@ -68,6 +68,18 @@ struct Config {
   std::string spec_path;           // --spec FILE: judge the run against an acceptance spec
   std::string baseline_path;       // --baseline FILE: compare with a stored baseline
   std::string save_baseline_path;  // --save-baseline FILE: store this run as a baseline
+  // --- gpu, node and counters suites (issue #8) ---
+  std::vector<std::string> nccl_collectives{"allreduce"};  // --nccl-collectives
+  bool nccl_topo_dump = false;           // --nccl-topo-dump: NCCL_TOPO_DUMP_FILE per node
+  bool scaling = false;                  // --scaling: all_reduce on 1, 2, 4, ... whole nodes (mpi, nccl)
+  int64_t scaling_bytes = 0;             // --scaling-size; 0 = -e
+  int64_t pcie_bytes = 256LL << 20;      // --pcie-size: bytes per host<->device copy
+  int64_t node_bytes = 128LL << 20;      // --node-size: bytes per array of the memory benchmarks
+  double node_min_time_s = 0.1;          // --node-min-time: Google Benchmark's minimum time per repetition
+  int node_repetitions = 3;              // --node-repetitions: repetitions = samples per figure
+  double counters_interval_s = 0.1;      // --counters-interval: seconds between counter readings; 0 = off
+  std::vector<std::string> expect_ifaces;  // --expect-if: interfaces benchmark traffic should take
+  // --- end of issue #8 block ---
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline

@@ -22,7 +22,7 @@ std::string to_string(Reduction r) {
 }
 
 const std::vector<std::string>& known_suites() {
-  static const std::vector<std::string> names{"topo", "mpi", "tcp"};
+  static const std::vector<std::string> names{"topo", "mpi", "tcp", "nccl", "pcie", "node"};
   return names;
 }
 
@@ -55,6 +55,50 @@ std::vector<std::string> split_list(const std::string& text) {
     if (!item.empty()) out.push_back(item);
   return out;
 }
+
+// --- gpu, node and counters options (issue #8) ---
+struct GpuOptionText {
+  std::string nccl_colls = "allreduce";
+  std::string expect_ifaces;
+};
+
+void add_gpu_options(CLI::App& app, Config& c, GpuOptionText& t) {
+  app.add_option("--nccl-collectives", t.nccl_colls,
+                 "Collectives for the nccl suite: allreduce,allgather,reduce_scatter,broadcast,reduce,alltoall,sendrecv")
+      ->type_name("LIST")
+      ->capture_default_str();
+  app.add_flag("--nccl-topo-dump", c.nccl_topo_dump, "Have NCCL write its topology XML per node into the output directory");
+  app.add_flag("--scaling", c.scaling,
+               "After the mpi and nccl sweeps, all_reduce on 1, 2, 4, ... whole nodes; names the node that makes busbw drop");
+  add_size(app, "--scaling-size", c.scaling_bytes, "all_reduce size of the scaling sweep")->default_str("the -e size");
+  add_size(app, "--pcie-size", c.pcie_bytes, "Bytes per host<->device copy (pcie and node suites)")->default_str("256M");
+  add_size(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")->default_str("128M");
+  app.add_option("--node-min-time", c.node_min_time_s, "Google Benchmark minimum time per repetition, seconds")
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str();
+  app.add_option("--node-repetitions", c.node_repetitions, "Repetitions per node benchmark (the samples of each figure)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--counters-interval", c.counters_interval_s,
+                 "Seconds between readings of interface, RDMA and NVML counters during each suite; 0 turns them off")
+      ->check(CLI::Range(0.0, 60.0))
+      ->capture_default_str();
+  app.add_option("--expect-if", t.expect_ifaces,
+                 "Interfaces benchmark traffic should take (names, or prefixes ending in *); traffic elsewhere is flagged")
+      ->type_name("LIST");
+}
+
+std::optional<std::string> finish_gpu_options(Config& c, const GpuOptionText& t) {
+  c.nccl_collectives = split_list(t.nccl_colls);
+  if (c.nccl_collectives.empty()) return "--nccl-collectives: empty list";
+  for (const auto& n : c.nccl_collectives)
+    if (!report::collective_from_string(n))
+      return "--nccl-collectives: unknown collective '" + n +
+             "' (known: allreduce,allgather,reduce_scatter,broadcast,reduce,alltoall,sendrecv)";
+  c.expect_ifaces = split_list(t.expect_ifaces);
+  return std::nullopt;
+}
+// --- end of issue #8 block ---
 
 void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls, std::string& reduction) {
   app.set_version_flag("--version", std::string("gpunet-bench ") + GPUNET_VERSION + " (" + GPUNET_GIT_COMMIT + ")");
@@ -144,6 +188,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   build_app(app, c, suites, colls, reduction);
   tcp::OptionText tcp_text;                 // --- tcp suite (issue #4) ---
   tcp::add_options(app, c, tcp_text);       // --- end tcp suite ---
+  GpuOptionText gpu_text;                // issue #8
+  add_gpu_options(app, c, gpu_text);     // issue #8
 
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
@@ -182,6 +228,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   // --- tcp suite (issue #4) ---
   if (const auto why = tcp::finish_options(c, tcp_text, app); !why.empty()) return fail(why);
   // --- end tcp suite ---
+  if (const auto err = finish_gpu_options(c, gpu_text)) return fail(*err);  // issue #8
   return {std::move(c), 0, ""};
 }
 
