@@ -24,6 +24,7 @@ using SuiteFn = void (*)(const SuiteContext&);
 const std::map<std::string, SuiteFn>& suite_registry() {
   static const std::map<std::string, SuiteFn> suites{
       {"mpi", &run_mpi_suite},
+      {"rdma", &run_rdma_suite},
   };
   return suites;
 }

@@ -31,5 +31,7 @@ struct SuiteContext {
 
 // Host-memory MPI collectives: allreduce, allgather, reduce_scatter, broadcast, alltoall.
 void run_mpi_suite(const SuiteContext& ctx);
+// RDMA WRITE bandwidth and latency between rank pairs over libibverbs (bench/rdma, suites/rdma.cpp).
+void run_rdma_suite(const SuiteContext& ctx);
 
 }  // namespace gpunet::bench
