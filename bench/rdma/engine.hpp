@@ -60,7 +60,7 @@ struct EndpointConfig {
   std::string device;
   int port = 1;
   GidPolicy gid;
-  size_t half_bytes = 0;      // size of each half of the buffer (the largest message)
+  size_t half_bytes = 0;      // size of each half of the buffer (the largest message, page aligned)
   MemoryKind memory = MemoryKind::host;
   int numa_node = -1;         // host memory: where to place it
   int cuda_device = -1;       // cuda memory: which GPU
@@ -98,6 +98,7 @@ class Endpoint {
   virtual bool ping(int64_t bytes) = 0;
 
   virtual Buffer& buffer() = 0;
+  virtual size_t half_bytes() const = 0;  // where the target half starts (the buffer may be larger)
   virtual const std::string& error() const = 0;
   bool failed() const { return !error().empty(); }
 };

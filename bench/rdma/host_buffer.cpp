@@ -1,6 +1,8 @@
 // Host memory for RDMA, placed on the NIC's NUMA node with libnuma when it is available.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "bench/rdma/buffer.hpp"
 

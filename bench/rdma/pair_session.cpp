@@ -100,7 +100,8 @@ void PairSession::connect(const PlanStep& s) {
     ec.device = sel.device;
     ec.port = sel.port;
     ec.gid = {ctx_.cfg.gid_index, ctx_.cfg.rdma_ipv6};
-    ec.half_bytes = static_cast<size_t>(std::max(ctx_.cfg.rdma_size, std::min(ctx_.cfg.max_bytes, kMaxMessageBytes)));
+    const int64_t largest = std::max(ctx_.cfg.rdma_size, std::min(ctx_.cfg.max_bytes, kMaxMessageBytes));
+    ec.half_bytes = static_cast<size_t>((largest + 4095) / 4096 * 4096);
     ec.memory = s.memory;
     ec.numa_node = sel.entry ? sel.entry->pci.numa_node : -1;
     ec.tx_depth = ctx_.cfg.rdma_tx_depth;
@@ -180,7 +181,7 @@ void PairSession::measure(const PlanStep& s) {
     pair = agree(state(), json(), nullptr);
     if (pair.ok && ctx_.cfg.check && !lat) {
       const bool receive = bidir || role_ == 1, send = bidir || role_ == 0;
-      const size_t half = ep.buffer().size() / 2;
+      const size_t half = ep.half_bytes();
       if (receive) ep.buffer().clear(half, static_cast<size_t>(s.bytes));
       agree({}, json(), nullptr);  // the target is clear before anything is written
       if (send) ep.write_burst(s.bytes, 1);

@@ -47,6 +47,7 @@ class VerbsEndpoint final : public Endpoint {
   bool wait_immediate() override;
   bool ping(int64_t bytes) override;
   Buffer& buffer() override { return *buf_; }
+  size_t half_bytes() const override { return cfg_.half_bytes; }
   const std::string& error() const override { return error_; }
 
  private:
@@ -66,7 +67,7 @@ class VerbsEndpoint final : public Endpoint {
   bool register_buffer();
   bool create_qp();
   bool post_recvs(int n);
-  bool post_write(int64_t bytes, bool last);
+  bool post_write(int64_t bytes, bool with_immediate, bool force_signal);
   bool reap_sends(bool block_for_room, Clock::time_point until);
   bool wait_all_sent(Clock::time_point until);
 
@@ -87,33 +88,37 @@ class VerbsEndpoint final : public Endpoint {
 };
 
 bool VerbsEndpoint::open(std::string& error) {
+  auto bail = [&error](std::string why) {
+    error = std::move(why);
+    return false;
+  };
   int count = 0;
   std::unique_ptr<ibv_device*, DeviceListFree> list(ibv_get_device_list(&count));
   for (int i = 0; list && i < count && !ctx_; ++i)
     if (cfg_.device == ibv_get_device_name(list.get()[i])) {
       ctx_.reset(ibv_open_device(list.get()[i]));
-      if (!ctx_) return (error = "ibv_open_device " + cfg_.device + ": " + std::strerror(errno)), false;
+      if (!ctx_) return bail("ibv_open_device " + cfg_.device + ": " + std::strerror(errno));
     }
-  if (!ctx_) return (error = "RDMA device " + cfg_.device + " is gone"), false;
+  if (!ctx_) return bail("RDMA device " + cfg_.device + " is gone");
   ibv_port_attr pa{};
   if (const int rc = ibv_query_port(ctx_.get(), static_cast<uint8_t>(cfg_.port), &pa); rc != 0)
-    return (error = "ibv_query_port: " + std::string(std::strerror(rc))), false;
+    return bail(std::string("ibv_query_port: ") + std::strerror(rc));
   facts_.port = convert_port_attr(port_attr_codes(pa));
-  if (!facts_.port.active) return (error = cfg_.device + ":" + std::to_string(cfg_.port) + " is " + facts_.port.state), false;
+  if (!facts_.port.active) return bail(cfg_.device + ":" + std::to_string(cfg_.port) + " is " + facts_.port.state);
   local_.lid = pa.lid;
   local_.mtu = static_cast<uint32_t>(facts_.port.active_mtu_bytes);
-  if (!choose_gid()) return (error = error_), false;
+  if (!choose_gid()) return bail(error_);
   pd_.reset(ibv_alloc_pd(ctx_.get()));
-  if (!pd_) return (error = std::string("ibv_alloc_pd: ") + std::strerror(errno)), false;
+  if (!pd_) return bail(std::string("ibv_alloc_pd: ") + std::strerror(errno));
   if (cfg_.memory == MemoryKind::cuda) {
     std::string why;
     buf_ = make_cuda_buffer(2 * cfg_.half_bytes, cfg_.cuda_device, why);
-    if (!buf_) return (error = why), false;
+    if (!buf_) return bail(why);
   } else {
     buf_ = make_host_buffer(2 * cfg_.half_bytes, cfg_.numa_node);
   }
   facts_.memory = buf_->describe();
-  if (!register_buffer() || !create_qp() || !post_recvs(cfg_.rx_depth)) return (error = error_), false;
+  if (!register_buffer() || !create_qp() || !post_recvs(cfg_.rx_depth)) return bail(error_);
   local_.qpn = qp_->qp_num;
   local_.psn = (cfg_.psn_seed * 2654435761u + 0x1234u) & 0xffffffu;
   local_.rkey = mr_->rkey;
@@ -278,7 +283,9 @@ bool VerbsEndpoint::wait_all_sent(Clock::time_point until) {
   return true;
 }
 
-bool VerbsEndpoint::post_write(int64_t bytes, bool last) {
+// Every cq_mod_-th WRITE is signalled (and any that must be waited for); one completion accounts for
+// all WRITEs before it, since an RC queue completes in order.
+bool VerbsEndpoint::post_write(int64_t bytes, bool with_immediate, bool force_signal) {
   ibv_sge sge{};
   sge.addr = reinterpret_cast<uint64_t>(buf_->data());
   sge.length = static_cast<uint32_t>(bytes);
@@ -288,9 +295,9 @@ bool VerbsEndpoint::post_write(int64_t bytes, bool last) {
   wr.wr_id = posted_;
   wr.sg_list = &sge;
   wr.num_sge = 1;
-  wr.opcode = last ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
-  if (last) wr.imm_data = htonl(++imm_seq_);
-  const bool signalled = last || (posted_ + 1) % static_cast<uint64_t>(cq_mod_) == 0;
+  wr.opcode = with_immediate ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+  if (with_immediate) wr.imm_data = htonl(++imm_seq_);
+  const bool signalled = force_signal || (posted_ + 1) % static_cast<uint64_t>(cq_mod_) == 0;
   unsigned flags = 0;
   if (signalled) flags |= IBV_SEND_SIGNALED;
   if (bytes <= facts_.max_inline) flags |= IBV_SEND_INLINE;
@@ -306,14 +313,14 @@ bool VerbsEndpoint::write_burst(int64_t bytes, int count) {
   if (failed()) return false;
   const auto until = deadline();
   for (int i = 0; i < count; ++i)
-    if (!reap_sends(true, until) || !post_write(bytes, i == count - 1)) return false;
+    if (!reap_sends(true, until) || !post_write(bytes, i == count - 1, i == count - 1)) return false;
   return wait_all_sent(until);
 }
 
 bool VerbsEndpoint::ping(int64_t bytes) {
   if (failed()) return false;
   // A ping is signalled only now and then; keep room in the send queue.
-  return reap_sends(true, deadline()) && post_write(bytes, false) ? true : false;
+  return reap_sends(true, deadline()) && post_write(bytes, true, false);
 }
 
 bool VerbsEndpoint::wait_immediate() {
