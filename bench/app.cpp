@@ -11,6 +11,8 @@
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
 #include "bench/suite.hpp"
+#include "bench/tcp/console.hpp"  // tcp suite (issue #4)
+#include "bench/tcp/suite.hpp"    // tcp suite (issue #4)
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/console.hpp"
@@ -24,6 +26,7 @@ using SuiteFn = void (*)(const SuiteContext&);
 const std::map<std::string, SuiteFn>& suite_registry() {
   static const std::map<std::string, SuiteFn> suites{
       {"mpi", &run_mpi_suite},
+      {"tcp", &tcp::run_tcp_suite},  // tcp suite (issue #4)
       {"rdma", &run_rdma_suite},
   };
   return suites;
@@ -96,7 +99,11 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     const bool print = mpi.is_root() && !cfg.quiet;
     SuiteContext ctx{cfg, mpi, runner, control, [&](const report::Record& r) {
                        control.emit(r);
-                       if (print) std::cout << (r.suite == "mpi" ? report::console_sweep_row(r) : report::console_note(r)) << std::flush;
+                       if (print)
+                         std::cout << (r.suite == "mpi"   ? report::console_sweep_row(r)
+                                       : r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
+                                                          : report::console_note(r))
+                                   << std::flush;
                      }};
     for (const auto& name : cfg.suites) {
       if (print && name == "mpi")

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/sizes.hpp"
+#include "bench/tcp/options.hpp"  // tcp suite (issue #4)
 #include "gpunet/build_config.h"
 #include "report/busbw.hpp"
 
@@ -21,7 +22,7 @@ std::string to_string(Reduction r) {
 }
 
 const std::vector<std::string>& known_suites() {
-  static const std::vector<std::string> names{"mpi", "rdma"};
+  static const std::vector<std::string> names{"mpi", "tcp", "rdma"};
   return names;
 }
 
@@ -146,6 +147,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   CLI::App app{"gpunet-bench: GPU cluster network and PCIe benchmark. Run as: mpirun -np N gpunet-bench [options]",
                "gpunet-bench"};
   build_app(app, c, suites, colls, reduction);
+  tcp::OptionText tcp_text;                 // --- tcp suite (issue #4) ---
+  tcp::add_options(app, c, tcp_text);       // --- end tcp suite ---
 
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
@@ -180,6 +183,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   // --- end rdma suite checks ---
   c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
   if (c.output_dir.empty()) return fail("-o/--output: empty directory name");
+  // --- tcp suite (issue #4) ---
+  if (const auto why = tcp::finish_options(c, tcp_text, app); !why.empty()) return fail(why);
+  // --- end tcp suite ---
   return {std::move(c), 0, ""};
 }
 

@@ -13,6 +13,8 @@ packages=(
   # network namespaces, shaping, reference tools
   iproute2 ethtool iperf3 sockperf procps python3
   # (other suites add their packages below)
+  # report/: report.html in headless Chromium, report.json against its JSON Schema, benchmark timing
+  chromium python3-jsonschema time
   # rdma suite: host buffers on the NIC's NUMA node
   libnuma-dev numactl
 )
