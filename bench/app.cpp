@@ -37,6 +37,7 @@ const std::map<std::string, SuiteFn>& suite_registry() {
       {"topo", &run_topo_suite},
       {"mpi", &run_mpi_suite_with_scaling},  // issue #8: --scaling adds the scaling sweep
       {"tcp", &tcp::run_tcp_suite},          // tcp suite (issue #4)
+      {"rdma", &run_rdma_suite},
       {"nccl", &run_nccl_suite},             // issue #8
       {"pcie", &run_pcie_suite},             // issue #8
       {"node", &run_node_suite},             // issue #8

@@ -57,6 +57,17 @@ struct Config {
   Reduction reduction = Reduction::max;
   double timeout_s = 120;   // bound on any single step (watchdog)
 
+  // --- rdma suite (bench/rdma) -----------------------------------------------------------------
+  std::string rdma_dev;            // --rdma-dev DEV[:PORT]; "" = the first ACTIVE port
+  int gid_index = -1;              // --gid-index; -1 = choose (IPv4-mapped, global, RoCE v2 first)
+  bool rdma_ipv6 = false;          // --rdma-ipv6: prefer IPv6 GIDs
+  std::string rdma_mode = "pair";  // --rdma-mode: pair (first two ranks, full sweep) or matrix (all pairs)
+  bool rdma_bidir = false;         // --rdma-bidir: also both directions at once
+  int64_t rdma_size = 1 << 20;     // --rdma-size: the one large size (headline, matrix cells)
+  int rdma_tx_depth = 128;         // --rdma-tx-depth: WRITEs in flight
+  std::string rdma_mem = "auto";   // --rdma-mem: host, cuda (GPUDirect RDMA) or auto (both when built with CUDA)
+  // --- end rdma suite ---------------------------------------------------------------------------
+
   // Output.
   std::string output_dir = "gpunet-report";
   bool quiet = false;

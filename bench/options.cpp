@@ -22,7 +22,7 @@ std::string to_string(Reduction r) {
 }
 
 const std::vector<std::string>& known_suites() {
-  static const std::vector<std::string> names{"topo", "mpi", "tcp", "nccl", "pcie", "node"};
+  static const std::vector<std::string> names{"topo", "mpi", "tcp", "rdma", "nccl", "pcie", "node"};
   return names;
 }
 
@@ -153,6 +153,24 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
                  "Seconds any single step may take before the whole job is ended (exit code 3)")
       ->check(CLI::Range(0.1, 1e6))
       ->capture_default_str();
+  // --- rdma suite options ----------------------------------------------------------------------
+  app.add_option("--rdma-dev", c.rdma_dev, "RDMA device (and port) for the rdma suite, e.g. mlx5_0 or mlx5_0:1; "
+                 "default: the first ACTIVE port")->type_name("DEV[:PORT]");
+  app.add_option("--gid-index", c.gid_index, "RoCE GID index on every rank (default: chosen per rank, "
+                 "IPv4-mapped global RoCE v2 first)")->check(CLI::Range(0, 65535));
+  app.add_flag("--rdma-ipv6", c.rdma_ipv6, "Prefer IPv6 GIDs to IPv4-mapped ones");
+  app.add_option("--rdma-mode", c.rdma_mode, "pair: the first two ranks (on different nodes when there are), "
+                 "full sweep; matrix: every pair of ranks in N-1 rounds at --rdma-size")
+      ->check(CLI::IsMember({"pair", "matrix"}))->capture_default_str();
+  app.add_flag("--rdma-bidir", c.rdma_bidir, "Also measure both directions at once");
+  add_size(app, "--rdma-size", c.rdma_size, "The one large RDMA message size (headline figure, matrix cells)")
+      ->default_str("1M");
+  app.add_option("--rdma-tx-depth", c.rdma_tx_depth, "RDMA WRITEs in flight per queue pair")
+      ->check(CLI::Range(1, 8192))->capture_default_str();
+  app.add_option("--rdma-mem", c.rdma_mem, "Memory the rdma suite registers: host (on the NIC's NUMA node), "
+                 "cuda (GPUDirect RDMA), auto (host, plus cuda when built with CUDA)")
+      ->check(CLI::IsMember({"host", "cuda", "auto"}))->capture_default_str();
+  // --- end rdma suite options ------------------------------------------------------------------
   app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
       ->capture_default_str();
   app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");
@@ -223,6 +241,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
       return fail("--collectives: unknown collective '" + n + "' (known: allreduce,allgather,reduce_scatter,broadcast,alltoall)");
   if (c.max_bytes < c.min_bytes)
     return fail("-e/--maxbytes (" + std::to_string(c.max_bytes) + ") is smaller than -b/--minbytes (" + std::to_string(c.min_bytes) + ")");
+  // --- rdma suite checks ---
+  if (c.rdma_size > (1LL << 30)) return fail("--rdma-size: RDMA messages are at most 1G here");
+  // --- end rdma suite checks ---
   c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
   if (c.output_dir.empty()) return fail("-o/--output: empty directory name");
   // --- tcp suite (issue #4) ---

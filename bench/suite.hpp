@@ -43,6 +43,8 @@ struct SuiteContext {
 
 // Host-memory MPI collectives: allreduce, allgather, reduce_scatter, broadcast, alltoall.
 void run_mpi_suite(const SuiteContext& ctx);
+// RDMA WRITE bandwidth and latency between rank pairs over libibverbs (bench/rdma, suites/rdma.cpp).
+void run_rdma_suite(const SuiteContext& ctx);
 
 // Node topology: one leader rank per node discovers and analyses it, rank 0 compares the nodes and
 // fills sections.topology and sections.findings.

@@ -19,6 +19,8 @@ packages=(
   libpugixml-dev
   # acceptance / launch (issue #7): ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm
   numactl slurm-wlm slurm-wlm-basic-plugins munge openssh-client
+  # rdma suite: host buffers on the NIC's NUMA node
+  libnuma-dev numactl
 )
 
 missing=()
