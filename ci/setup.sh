@@ -13,6 +13,8 @@ packages=(
   # network namespaces, shaping, reference tools
   iproute2 ethtool iperf3 sockperf procps python3
   # (other suites add their packages below)
+  # tcp suite and launch/fakecluster: nsenter, unshare (util-linux), ip, tc, ss, bridge (iproute2)
+  util-linux
 )
 
 missing=()
