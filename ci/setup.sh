@@ -21,6 +21,8 @@ packages=(
   numactl slurm-wlm slurm-wlm-basic-plugins munge openssh-client
   # rdma suite: host buffers on the NIC's NUMA node
   libnuma-dev numactl
+  # tcp suite and launch/fakecluster: nsenter, unshare (util-linux), ip, tc, ss, bridge (iproute2)
+  util-linux
 )
 
 missing=()

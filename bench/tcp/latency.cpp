@@ -4,6 +4,10 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -70,6 +74,30 @@ std::string recv_all(int fd, uint8_t* buf, size_t len, Clock::time_point deadlin
   return "";
 }
 
+// On a blocking socket with SO_SNDTIMEO/SO_RCVTIMEO: "" when done, "timeout", or the error.
+std::string send_blocking(int fd, const uint8_t* buf, size_t len) {
+  for (size_t done = 0; done < len;) {
+    const ssize_t n = ::send(fd, buf + done, len - done, MSG_NOSIGNAL);
+    if (n > 0) done += static_cast<size_t>(n);
+    else if (n < 0 && errno == EINTR) continue;
+    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return "timeout";
+    else return "send: " + errno_text(errno);
+  }
+  return "";
+}
+
+std::string recv_blocking(int fd, uint8_t* buf, size_t len) {
+  for (size_t done = 0; done < len;) {
+    const ssize_t n = ::recv(fd, buf + done, len - done, 0);
+    if (n > 0) done += static_cast<size_t>(n);
+    else if (n == 0) return "connection closed";
+    else if (errno == EINTR) continue;
+    else if (errno == EAGAIN || errno == EWOULDBLOCK) return "timeout";
+    else return "recv: " + errno_text(errno);
+  }
+  return "";
+}
+
 }  // namespace
 
 LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source, const Secret& secret,
@@ -106,10 +134,16 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
     return failed(e == "timeout" ? Status::timed_out : Status::failed,
                   to + " refused the hello" + (e.empty() ? "" : " (" + e + ")"));
 
+  // The round trips wait in blocking calls bounded by the kernel's socket timeouts: no poll() and
+  // no failed read per message, so the figure is the network's and not this loop's.
+  try {
+    set_blocking_with_timeout(fd.get(), params.io_timeout_s);
+  } catch (const std::system_error& e) {
+    return failed(Status::failed, e.what());
+  }
   const size_t len = static_cast<size_t>(std::max<int64_t>(1, params.msg_bytes));
   std::vector<uint8_t> msg(len), echo(len);
   res.rtt_us.reserve(static_cast<size_t>(std::min<int64_t>(params.max_iters, 1'000'000)));
-  const auto io = to_duration(params.io_timeout_s);
   Clock::time_point timed_start{};
   for (int64_t i = 0;; ++i) {
     const bool timed = i >= params.warmup;
@@ -119,8 +153,8 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
       break;
     for (size_t b = 0; b < len; ++b) msg[b] = static_cast<uint8_t>(i + static_cast<int64_t>(b));
     const auto t0 = Clock::now();
-    std::string e = send_all(fd.get(), msg.data(), len, t0 + io);
-    if (e.empty()) e = recv_all(fd.get(), echo.data(), len, t0 + io);
+    std::string e = send_blocking(fd.get(), msg.data(), len);
+    if (e.empty()) e = recv_blocking(fd.get(), echo.data(), len);
     const auto t1 = Clock::now();
     if (!e.empty())
       return failed(e == "timeout" ? Status::timed_out : Status::failed,
@@ -132,7 +166,7 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
   if (const auto info = read_tcp_info(fd.get())) res.tcp_info = *info;
   ::shutdown(fd.get(), SHUT_WR);
   uint8_t rest[64];
-  (void)recv_all(fd.get(), rest, sizeof rest, Clock::now() + io);  // wait for the server's close
+  (void)recv_blocking(fd.get(), rest, sizeof rest);  // wait for the server's close (bounded)
   if (res.wrong > 0) return failed(Status::failed, std::to_string(res.wrong) + " echoes differed from the message sent");
   return res;
 }
@@ -140,64 +174,78 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
 EchoResult run_latency_server(const Listener& listener, const Secret& secret, uint64_t test_id, uint32_t peer,
                               const LatencyParams& params) {
   EchoResult res;
+  // A gate thread keeps the listener: it hands the expected client to this thread and turns away
+  // everyone else, while this thread echoes with blocking calls and is woken by data alone.
   Acceptor acceptor(listener.fd(), secret, test_id, StreamKind::latency, params.connect_timeout_s);
-  const auto arrival_deadline = Clock::now() + to_duration(params.connect_timeout_s + 1.0);
-  const auto io = to_duration(params.io_timeout_s);
+  std::mutex mu;
+  std::condition_variable arrived;
   Fd conn;
-  auto last_progress = Clock::now();
-  std::vector<uint8_t> buf(static_cast<size_t>(std::max<int64_t>(64, params.msg_bytes)));
-  std::vector<pollfd> fds;
-  for (;;) {
-    fds.clear();
-    if (conn) fds.push_back({conn.get(), POLLIN, 0});
-    const size_t at_accept = acceptor.add_pollfds(fds);
-    ::poll(fds.data(), fds.size(), 100);
-    const auto now = Clock::now();
-    if (conn && fds[0].revents) {
-      const ssize_t n = ::recv(conn.get(), buf.data(), buf.size(), MSG_DONTWAIT);
-      if (n == 0) break;  // the client is done
-      if (n < 0 && !would_block(errno)) {
-        res.status = Status::failed;
-        res.reason = "receiving from the ping-pong client: " + errno_text(errno);
-        break;
+  std::atomic<bool> stop{false};
+  std::thread gate([&] {
+    std::vector<pollfd> fds;
+    while (!stop) {
+      fds.clear();
+      acceptor.add_pollfds(fds);
+      ::poll(fds.data(), fds.size(), 50);
+      const auto now = Clock::now();
+      for (auto& a : acceptor.handle(fds, now)) {
+        std::lock_guard lock(mu);
+        if (conn || a.hello.sender != peer) {
+          acceptor.rejections().add(a.peer.to_string() + ": sender " + std::to_string(a.hello.sender) + " is not expected now");
+          continue;
+        }
+        const auto ack = encode_ack();
+        if (::send(a.fd.get(), ack.data(), ack.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(ack.size())) {
+          acceptor.rejections().add(a.peer.to_string() + ": could not acknowledge");
+          continue;
+        }
+        conn = std::move(a.fd);
+        arrived.notify_all();
       }
-      if (n > 0) {
-        if (auto e = send_all(conn.get(), buf.data(), static_cast<size_t>(n), now + io); !e.empty()) {
+      acceptor.expire(now);
+    }
+  });
+
+  int fd = -1;
+  {
+    std::unique_lock lock(mu);
+    if (arrived.wait_until(lock, Clock::now() + to_duration(params.connect_timeout_s + 1.0), [&] { return bool(conn); }))
+      fd = conn.get();
+  }
+  if (fd < 0) {
+    res.status = Status::failed;
+    res.reason = "the ping-pong client did not connect within " + seconds_text(params.connect_timeout_s + 1.0);
+  } else {
+    std::vector<uint8_t> buf(static_cast<size_t>(std::max<int64_t>(64, params.msg_bytes)));
+    try {
+      SocketOptions opt;
+      opt.nodelay = true;
+      apply_options(fd, opt);
+      set_blocking_with_timeout(fd, params.io_timeout_s);
+      for (;;) {
+        const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
+        if (n == 0) break;  // the client is done
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          res.status = would_block(errno) ? Status::timed_out : Status::failed;
+          res.reason = would_block(errno) ? "the ping-pong client was silent for " + seconds_text(params.io_timeout_s)
+                                          : "receiving from the ping-pong client: " + errno_text(errno);
+          break;
+        }
+        if (auto e = send_blocking(fd, buf.data(), static_cast<size_t>(n)); !e.empty()) {
           res.status = e == "timeout" ? Status::timed_out : Status::failed;
           res.reason = "echo: " + e;
           break;
         }
         res.bytes += n;
-        last_progress = now;
       }
-    }
-    for (auto& a : acceptor.handle(std::span<const pollfd>(fds).subspan(at_accept), now)) {
-      const std::string from = a.peer.to_string();
-      if (conn || a.hello.sender != peer) {
-        acceptor.rejections().add(from + ": sender " + std::to_string(a.hello.sender) + " is not expected now");
-        continue;
-      }
-      const auto ack = encode_ack();
-      if (send_all(a.fd.get(), ack.data(), ack.size(), now + io).empty()) {
-        conn = std::move(a.fd);
-        SocketOptions opt;
-        opt.nodelay = true;
-        apply_options(conn.get(), opt);
-        last_progress = now;
-      }
-    }
-    acceptor.expire(now);
-    if (!conn && now > arrival_deadline) {
+    } catch (const std::system_error& e) {
       res.status = Status::failed;
-      res.reason = "the ping-pong client did not connect within " + seconds_text(params.connect_timeout_s + 1.0);
-      break;
-    }
-    if (conn && now - last_progress > io) {
-      res.status = Status::timed_out;
-      res.reason = "the ping-pong client was silent for " + seconds_text(params.io_timeout_s);
-      break;
+      res.reason = e.what();
     }
   }
+  stop = true;
+  gate.join();
   res.rejected = acceptor.rejections();
   return res;
 }

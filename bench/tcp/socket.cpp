@@ -95,6 +95,17 @@ void set_nonblocking(int fd) {
   if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) fail("fcntl O_NONBLOCK");
 }
 
+void set_blocking_with_timeout(int fd, double timeout_s) {
+  const int flags = ::fcntl(fd, F_GETFL, 0);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) fail("fcntl ~O_NONBLOCK");
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(timeout_s);
+  tv.tv_usec = static_cast<suseconds_t>((timeout_s - static_cast<double>(tv.tv_sec)) * 1e6);
+  if (tv.tv_sec == 0 && tv.tv_usec == 0) tv.tv_usec = 1000;
+  if (::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0) fail("setsockopt SO_RCVTIMEO");
+  if (::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) fail("setsockopt SO_SNDTIMEO");
+}
+
 void apply_options(int fd, const SocketOptions& opt) {
   if (opt.sndbuf > 0) set_int(fd, SOL_SOCKET, SO_SNDBUF, opt.sndbuf, "SO_SNDBUF");
   if (opt.rcvbuf > 0) set_int(fd, SOL_SOCKET, SO_RCVBUF, opt.rcvbuf, "SO_RCVBUF");

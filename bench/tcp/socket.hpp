@@ -56,6 +56,9 @@ class Listener {
 };
 
 void set_nonblocking(int fd);
+// Makes fd blocking, every send and recv bounded by timeout_s (SO_SNDTIMEO / SO_RCVTIMEO): a read
+// that waits in the kernel and wakes only for data, for the latency path.
+void set_blocking_with_timeout(int fd, double timeout_s);
 void apply_options(int fd, const SocketOptions& opt);
 
 // Non-blocking connect from `from` (port 0) to `to`; the connect may still be in progress.
