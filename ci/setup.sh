@@ -13,6 +13,8 @@ packages=(
   # network namespaces, shaping, reference tools
   iproute2 ethtool iperf3 sockperf procps python3
   # (other suites add their packages below)
+  # nccl, pcie and node suites (issue #8): NUMA placement of host buffers
+  libnuma-dev numactl
 )
 
 missing=()
