@@ -10,6 +10,29 @@ namespace gpunet::bench {
 
 enum class Reduction { max, mean, min };  // how per-iteration times combine across ranks
 
+// --- tcp suite (issue #4) ---
+struct TcpConfig {
+  std::string iface;          // --tcp-if: interface name or CIDR ("" = loopback on one node, else the
+                              // first non-loopback IPv4 address that is up)
+  std::vector<std::string> tests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
+  int streams = 1;            // parallel streams (neighbours run 1 and, when > 1, this many)
+  double time_s = 2.0;        // seconds per bandwidth measurement
+  int64_t bytes = 0;          // bytes per flow instead of a time (0 = use time_s)
+  int64_t msg_bytes = 128 << 10;
+  int64_t sndbuf = 0;         // SO_SNDBUF; 0 = kernel autotuning
+  int64_t rcvbuf = 0;         // SO_RCVBUF; 0 = kernel autotuning
+  bool bidir = false;         // neighbour pairs in both directions at once
+  double interval_s = 0.1;    // timeline interval
+  int64_t lat_bytes = 14;     // ping-pong message size
+  double lat_time_s = 1.0;    // seconds of ping-pong per pair
+  double timeout_s = 5.0;     // connect and silence timeout of every socket
+  double suspect = 0.8;       // a pair below this fraction of the best pair or of its ceiling is a suspect
+  double dip = 0.8;           // a timeline interval below this fraction of the flow's median is a dip
+  double link_rate_bps = 0;   // --link-rate: the link's rate when the NIC can't tell (0 = ask the NIC)
+  double duration_s = 0;      // --duration: stability mode, each chosen test runs this long
+};
+// --- end tcp suite ---
+
 struct Config {
   std::vector<std::string> argv;
 
@@ -34,10 +57,28 @@ struct Config {
   Reduction reduction = Reduction::max;
   double timeout_s = 120;   // bound on any single step (watchdog)
 
+  // --- rdma suite (bench/rdma) -----------------------------------------------------------------
+  std::string rdma_dev;            // --rdma-dev DEV[:PORT]; "" = the first ACTIVE port
+  int gid_index = -1;              // --gid-index; -1 = choose (IPv4-mapped, global, RoCE v2 first)
+  bool rdma_ipv6 = false;          // --rdma-ipv6: prefer IPv6 GIDs
+  std::string rdma_mode = "pair";  // --rdma-mode: pair (first two ranks, full sweep) or matrix (all pairs)
+  bool rdma_bidir = false;         // --rdma-bidir: also both directions at once
+  int64_t rdma_size = 1 << 20;     // --rdma-size: the one large size (headline, matrix cells)
+  int rdma_tx_depth = 128;         // --rdma-tx-depth: WRITEs in flight
+  std::string rdma_mem = "auto";   // --rdma-mem: host, cuda (GPUDirect RDMA) or auto (both when built with CUDA)
+  // --- end rdma suite ---------------------------------------------------------------------------
+
   // Output.
   std::string output_dir = "gpunet-report";
   bool quiet = false;
 
+  // --- tcp suite (issue #4) ---
+  TcpConfig tcp;
+  // --- end tcp suite ---
+  // Acceptance and regression (issue #7): empty = not asked for.
+  std::string spec_path;           // --spec FILE: judge the run against an acceptance spec
+  std::string baseline_path;       // --baseline FILE: compare with a stored baseline
+  std::string save_baseline_path;  // --save-baseline FILE: store this run as a baseline
   // --- gpu, node and counters suites (issue #8) ---
   std::vector<std::string> nccl_collectives{"allreduce"};  // --nccl-collectives
   bool nccl_topo_dump = false;           // --nccl-topo-dump: NCCL_TOPO_DUMP_FILE per node
@@ -53,6 +94,7 @@ struct Config {
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline
+  std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
 };
 
 std::string to_string(Reduction r);

@@ -1,0 +1,135 @@
+#include "bench/tcp/options.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <sstream>
+
+#include "bench/sizes.hpp"
+
+namespace gpunet::bench::tcp {
+
+namespace {
+
+const std::vector<std::string> kTests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+CLI::Option* size_option(CLI::App& app, const std::string& names, int64_t& target, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          names,
+          [&target, names](const std::string& v) {
+            const auto bytes = parse_size(v);
+            if (!bytes) throw CLI::ValidationError(names, "bad size '" + v + "' (use e.g. 8, 64K, 1M, 2G)");
+            target = *bytes;
+          },
+          help)
+      ->type_name("SIZE");
+}
+
+}  // namespace
+
+std::optional<double> parse_rate(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !(v > 0)) return std::nullopt;
+  std::string unit(end);
+  if (unit.find('B') != std::string::npos) return std::nullopt;  // bytes: not a link rate
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  double mult = 1;
+  if (!unit.empty() && std::string("kmgt").find(unit[0]) != std::string::npos) {
+    mult = unit[0] == 'k' ? 1e3 : unit[0] == 'm' ? 1e6 : unit[0] == 'g' ? 1e9 : 1e12;
+    unit.erase(0, 1);
+  }
+  if (!unit.empty() && unit != "bit" && unit != "b" && unit != "bps" && unit != "b/s" && unit != "bit/s") return std::nullopt;
+  return v * mult;
+}
+
+void add_options(CLI::App& app, Config& c, OptionText& text) {
+  auto& t = c.tcp;
+  const std::string g = "TCP suite";
+  app.add_option("--tcp-if", t.iface,
+                 "Interface name or CIDR the tcp suite listens on and connects from (default: loopback on one "
+                 "node, else the first non-loopback IPv4 address that is up)")
+      ->type_name("IF|CIDR")->group(g);
+  app.add_option("--tcp-tests", text.tests, "tcp tests to run: " + joined(kTests))
+      ->type_name("LIST")->default_str(joined(kTests))->group(g);
+  app.add_option("--tcp-streams", t.streams, "Parallel streams per flow; neighbour pairs run 1 and, when more, this many")
+      ->check(CLI::Range(1, 64))->capture_default_str()->group(g);
+  app.add_option("--tcp-time", t.time_s, "Seconds per bandwidth measurement")
+      ->check(CLI::Range(0.1, 3600.0))->capture_default_str()->group(g);
+  size_option(app, "--tcp-bytes", t.bytes, "Bytes per flow instead of --tcp-time")->group(g);
+  size_option(app, "--tcp-msg", t.msg_bytes, "Bytes per send() and recv()")->default_str("128K")->group(g);
+  size_option(app, "--tcp-sndbuf", t.sndbuf, "SO_SNDBUF (default: kernel autotuning)")->group(g);
+  size_option(app, "--tcp-rcvbuf", t.rcvbuf, "SO_RCVBUF (default: kernel autotuning)")->group(g);
+  app.add_flag("--tcp-bidir", t.bidir, "Neighbour pairs send in both directions at once")->group(g);
+  app.add_option("--tcp-interval", t.interval_s, "Seconds per timeline interval")
+      ->check(CLI::Range(0.001, 60.0))->capture_default_str()->group(g);
+  size_option(app, "--tcp-lat-size", t.lat_bytes, "Ping-pong message size")->default_str("14")->group(g);
+  app.add_option("--tcp-lat-time", t.lat_time_s, "Seconds of ping-pong per pair")
+      ->check(CLI::Range(0.01, 3600.0))->capture_default_str()->group(g);
+  app.add_option("--tcp-timeout", t.timeout_s,
+                 "Seconds a connect may take and a stream may stay silent before that flow is failed")
+      ->check(CLI::Range(0.1, 600.0))->capture_default_str()->group(g);
+  app.add_option("--tcp-suspect", t.suspect,
+                 "A pair below this fraction of the best pair or of its ceiling is a suspect and is re-tested alone")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str()->group(g);
+  app.add_option("--tcp-dip", t.dip, "A timeline interval below this fraction of the flow's median is a dip")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str()->group(g);
+  app.add_option("--link-rate", text.link_rate,
+                 "The link's rate when the NIC can't tell (e.g. 10G, 25Gbit, 2.5G; SI bit/s); sets the TCP ceiling")
+      ->type_name("RATE")->group(g);
+  app.add_option("--duration", t.duration_s,
+                 "Stability mode: run each chosen tcp test this many seconds (default test: neighbours) and report "
+                 "the timeline, min/p1/p50 and dips")
+      ->check(CLI::Range(0.1, 86400.0))->group(g);
+}
+
+std::string finish_options(Config& c, const OptionText& text, const CLI::App& app) {
+  auto& t = c.tcp;
+  if (app.count("--tcp-tests")) {
+    std::vector<std::string> tests;
+    std::stringstream ss(text.tests);
+    for (std::string item; std::getline(ss, item, ',');) {
+      if (item.empty()) continue;
+      if (std::find(kTests.begin(), kTests.end(), item) == kTests.end())
+        return "--tcp-tests: unknown test '" + item + "' (known: " + joined(kTests) + ")";
+      tests.push_back(item);
+    }
+    if (tests.empty()) return "--tcp-tests: empty list";
+    t.tests = tests;
+  }
+  if (!text.link_rate.empty()) {
+    const auto r = parse_rate(text.link_rate);
+    if (!r) return "--link-rate: bad rate '" + text.link_rate + "' (use e.g. 10G, 25Gbit, 2.5G)";
+    t.link_rate_bps = *r;
+  }
+  if (t.duration_s > 0) {
+    if (!app.count("--tcp-tests")) t.tests = {"neighbours"};
+    t.time_s = t.duration_s;
+    t.lat_time_s = t.duration_s;
+    if (!app.count("--timeout"))
+      c.timeout_s = std::max(c.timeout_s, t.duration_s + 2 * t.timeout_s + 60);
+    else if (c.timeout_s < t.duration_s + 2 * t.timeout_s + 10)
+      return "--duration " + std::to_string(static_cast<long long>(t.duration_s)) +
+             " s does not fit in --timeout; raise --timeout above " +
+             std::to_string(static_cast<long long>(t.duration_s + 2 * t.timeout_s + 10)) + " s";
+    if (t.bytes > 0) return "--duration and --tcp-bytes exclude each other";
+  } else if (c.timeout_s < t.time_s + 2 * t.timeout_s + 2) {
+    // Every measurement is one watchdog step; it must fit.
+    if (std::find(c.suites.begin(), c.suites.end(), "tcp") != c.suites.end())
+      return "--timeout " + std::to_string(c.timeout_s) + " s is too short for --tcp-time plus two --tcp-timeout";
+  }
+  if (t.msg_bytes > (256 << 20)) return "--tcp-msg: at most 256M";
+  if (t.lat_bytes > (1 << 20)) return "--tcp-lat-size: at most 1M";
+  if (t.sndbuf > (1LL << 30) || t.rcvbuf > (1LL << 30)) return "--tcp-sndbuf/--tcp-rcvbuf: at most 1G";
+  return "";
+}
+
+}  // namespace gpunet::bench::tcp
