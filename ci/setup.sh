@@ -19,7 +19,7 @@ packages=(
   libpugixml-dev
   # acceptance / launch (issue #7): ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm
   numactl slurm-wlm slurm-wlm-basic-plugins munge openssh-client
-  # rdma suite: host buffers on the NIC's NUMA node
+  # rdma suite, and the nccl, pcie and node suites (issue #8): host buffers on a chosen NUMA node
   libnuma-dev numactl
   # tcp suite and launch/fakecluster: nsenter, unshare (util-linux), ip, tc, ss, bridge (iproute2)
   util-linux

@@ -15,10 +15,12 @@ Sampler::~Sampler() {
   if (thread_.joinable()) stop();
 }
 
-void Sampler::take(bool with_gpu) {
-  Snapshot s = read_snapshot(sys_root_, monotonic_seconds());
+void Sampler::take() {
+  const double before = monotonic_seconds();
+  Snapshot s = read_snapshot(sys_root_, before);
+  s.t_s = (before + monotonic_seconds()) / 2;  // the readings were taken somewhere in between
   std::vector<GpuSample> g;
-  if (nvml_ && (with_gpu || s.t_s - last_gpu_t_ >= nvml_interval_s_)) {
+  if (nvml_ && s.t_s - last_gpu_t_ >= nvml_interval_s_) {
     g = nvml_->sample();
     last_gpu_t_ = s.t_s;
   }
@@ -35,7 +37,7 @@ void Sampler::start() {
     gpu_series_.clear();
   }
   last_gpu_t_ = -1e9;
-  take(false);
+  take();
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -47,7 +49,7 @@ void Sampler::loop() {
       std::unique_lock lock(mu_);
       if (wake_.wait_until(lock, next, [this] { return stop_; })) return;
     }
-    take(false);
+    take();
     next += period;
     const auto now = std::chrono::steady_clock::now();
     if (next < now) next = now + period;  // a slow reading: skip the missed ticks
@@ -61,7 +63,7 @@ TrafficSummary Sampler::stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  take(false);
+  take();
   std::lock_guard lock(mu_);
   return summarize_traffic(series_, gpu_series_);
 }

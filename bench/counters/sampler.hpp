@@ -28,7 +28,7 @@ class Sampler {
 
  private:
   void loop();
-  void take(bool with_gpu);
+  void take();
 
   const std::string sys_root_;
   const double interval_s_, nvml_interval_s_;

@@ -86,7 +86,9 @@ for r in counters:
     assert ctl["tx_bytes"] >= 0.95 * moved, (r["host"], ctl["tx_bytes"], moved)
     assert ctl["tx_bytes"] < 3 * moved + 2e6, (r["host"], ctl["tx_bytes"], moved)
     peak_bps = ctl["peak_tx_Gbps"] * 1e9
-    assert peak_bps <= 1.15 * fast_bps, (r["host"], peak_bps)
+    # tbf lets a 32 kB burst through; a sampler thread delayed on a busy machine stretches one
+    # interval and shrinks the next: allow half again the link rate (an unshaped veth gives Gb/s).
+    assert peak_bps <= 1.5 * fast_bps, (r["host"], peak_bps)
     assert peak_bps >= 0.3 * algbw * 8e9, (r["host"], peak_bps, algbw)
     f = r["extra"].get("findings", [])
     assert len(f) == 1 and "ctl0" in f[0]["message"] and "eth0" in f[0]["message"], f
