@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bench/control.hpp"
+#include "bench/rdma/console.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
@@ -102,6 +103,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
                        if (print)
                          std::cout << (r.suite == "mpi"   ? report::console_sweep_row(r)
                                        : r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
+                                       : r.suite == "rdma" ? rdma::console_line(r)  // rdma suite (issue #5)
                                                           : report::console_note(r))
                                    << std::flush;
                      }};
