@@ -12,6 +12,7 @@
 #include "bench/acceptance.hpp"
 #include "bench/control.hpp"
 #include "bench/counters/monitor.hpp"  // issue #8
+#include "bench/rdma/console.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
@@ -143,8 +144,9 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
                        control.emit(r);
                        if (!print || r.suite == "topo") return;
                        if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
-                       std::cout << (r.suite == "tcp" ? tcp::console_line(r)  // tcp suite (issue #4)
-                                                      : console_line(r))      // issue #8
+                       std::cout << (r.suite == "tcp"    ? tcp::console_line(r)   // tcp suite (issue #4)
+                                     : r.suite == "rdma" ? rdma::console_line(r)  // rdma suite (issue #5)
+                                                         : console_line(r))       // issue #8
                                  << std::flush;
                      },
                      sections};

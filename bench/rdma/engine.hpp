@@ -17,6 +17,7 @@
 #include "bench/rdma/nic_sysfs.hpp"
 #include "bench/rdma/port_attr.hpp"
 #include "bench/rdma/qp_info.hpp"
+#include "topology/model.hpp"
 
 namespace gpunet::bench::rdma {
 
@@ -50,8 +51,16 @@ struct PortSelection {
   const PortInfo* info = nullptr;
   const DeviceEntry* entry = nullptr;
   std::string reason;  // skip/fail: why; use: how it was chosen
+  int gpu_index = -1;         // the rank's GPU (CUDA ordinal) when the choice followed it
+  std::string gpu_nic_path;   // X, PIX, PXB, PHB, NODE or SYS between that GPU and the NIC
 };
 PortSelection select_port(const Discovery& d, const std::string& wanted);
+
+// The port of the RDMA NIC nearest to GPU `cuda_ordinal` in the topology model (path classes as
+// nvidia-smi topo -m names them). Several NICs equally near: the GPUs take turns (ordinal modulo
+// their count). A nearest NIC without an ACTIVE port, or a GPU the model does not know: the first
+// ACTIVE port, and the reason says why.
+PortSelection select_port_near_gpu(const Discovery& d, const topo::NodeTopology& t, int cuda_ordinal);
 
 enum class MemoryKind { host, cuda };
 

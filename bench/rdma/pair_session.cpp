@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "bench/sizes.hpp"
+#include "report/path_ceilings.hpp"
 #include "report/stats.hpp"
 
 namespace gpunet::bench::rdma {
@@ -126,7 +127,7 @@ void PairSession::connect(const PlanStep& s) {
     }
     pair = agree(mine, payload, &peer_payload);
     if (pair.ok) {
-      peer_facts_ = peer_payload.get<SideFacts>();
+      if (peer_payload.is_object()) peer_facts_ = peer_payload.get<SideFacts>();
       local_qp = ep_->local_info();
       remote_qp = exchange_qp_info(comm_, peer_in_comm_, local_qp);
       ep_->connect(remote_qp);
@@ -226,32 +227,40 @@ void PairSession::measure(const PlanStep& s) {
   }
   r.time_us = report::compute_stats(samples);
   const double bytes_per_op = static_cast<double>(s.bytes) * count * (bidir ? 2 : 1);
-  r.algbw_GBps = r.time_us.mean > 0 ? bytes_per_op / (r.time_us.mean * 1e3) : 0;
+  r.algbw_GBps = r.time_us.mean > 0 ? bytes_per_op / (r.time_us.mean * 1e3) : 0;  // all bytes moved
   r.busbw_GBps = r.algbw_GBps;
-  const double Gbps = r.algbw_GBps * 8;
-  r.extra["bw_Gbps"] = Gbps;
-  r.extra["bw_peak_Gbps"] = r.time_us.min > 0 ? bytes_per_op * 8 / (r.time_us.min * 1e3) : 0;
-  attach_ceiling(r, s, Gbps);
+  // bw_Gbps is per direction, so that it compares with the port's (per-direction) ceiling.
+  const double per_direction = r.algbw_GBps * 8 / (bidir ? 2 : 1);
+  r.extra["bw_Gbps"] = per_direction;
+  r.extra["bw_peak_Gbps"] = r.time_us.min > 0 ? bytes_per_op * 8 / (r.time_us.min * 1e3) / (bidir ? 2 : 1) : 0;
+  if (bidir) r.extra["bw_both_directions_Gbps"] = r.algbw_GBps * 8;
+  if (s.headline && (s.memory == MemoryKind::host || ctx_.cfg.rdma_mem == "cuda")) {
+    // The headline cell of the host-pair matrix (report/html_charts).
+    r.extra["src_host"] = ctx_.mpi.hosts[static_cast<size_t>(std::min(ctx_.mpi.rank, peer_))];
+    r.extra["dst_host"] = ctx_.mpi.hosts[static_cast<size_t>(std::max(ctx_.mpi.rank, peer_))];
+  }
+  attach_ceiling(r, per_direction);
   emit(r);
 }
 
-void PairSession::attach_ceiling(report::Record& r, const PlanStep& s, double Gbps) const {
-  const int dirs = s.kind == PlanStep::Kind::bidir ? 2 : 1;
-  const Ceiling a = write_ceiling(link_facts(me_), s.bytes, dirs);
-  const Ceiling b = write_ceiling(link_facts(peer_facts_), s.bytes, dirs);
-  const bool peer_binds = a.Gbps && b.Gbps && *b.Gbps < *a.Gbps;
-  const Ceiling& c = !a.Gbps ? a : !b.Gbps ? b : peer_binds ? b : a;
-  const SideFacts& side = &c == &b ? peer_facts_ : me_;
-  r.extra["rdma"] = ceiling_inputs(side);
-  if (!c.Gbps) {
+// The ceiling is report::rdma_ceiling of each end's port (the analysis computes the same from
+// extra.rdma); the lower of the two ends applies.
+void PairSession::attach_ceiling(report::Record& r, double per_direction_Gbps) const {
+  const json mine = ceiling_inputs(me_), theirs = ceiling_inputs(peer_facts_);
+  const report::Ceiling a = report::rdma_ceiling(mine), b = report::rdma_ceiling(theirs);
+  const bool peer_binds = a.known && (!b.known || b.value < a.value);
+  const report::Ceiling& c = peer_binds ? b : a;
+  const SideFacts& side = peer_binds ? peer_facts_ : me_;
+  r.extra["rdma"] = peer_binds ? theirs : mine;
+  if (!c.known) {
     r.extra["ceiling_Gbps"] = nullptr;
-    r.extra["ceiling_unknown"] = ctx_.mpi.describe_rank(side.rank) + ": " + c.derivation;
+    r.extra["ceiling_unknown"] = ctx_.mpi.describe_rank(side.rank) + ": " + c.unknown_reason;
     return;
   }
-  r.extra["ceiling_Gbps"] = *c.Gbps;
-  r.extra["ceiling_limit"] = c.limit;
-  r.extra["ceiling_derivation"] = c.derivation + (a.Gbps && b.Gbps && *a.Gbps != *b.Gbps ? " (the lower of the two ends)" : "");
-  r.extra["efficiency"] = Gbps / *c.Gbps;
+  r.extra["ceiling_Gbps"] = c.value;
+  r.extra["ceiling_derivation"] =
+      c.derivation + (a.known && b.known && a.value != b.value ? " (the lower end: " + ctx_.mpi.describe_rank(side.rank) + ")" : "");
+  r.extra["efficiency"] = per_direction_Gbps / c.value;
 }
 
 }  // namespace gpunet::bench::rdma

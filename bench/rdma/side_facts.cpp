@@ -14,6 +14,8 @@ SideFacts side_facts(int rank, const std::string& host, const PortSelection& sel
   s.active_mtu = ep.port.active_mtu_bytes;
   s.speed = describe_speed(ep.port);
   s.speed_text = ep.port.width + (ep.port.speed_name.empty() ? "" : " " + ep.port.speed_name);
+  s.ib_speed = ep.port.speed_name;
+  s.lanes = ep.port.lanes;
   s.rate_Gbps = ep.port.data_rate_Gbps;
   if (ep.gid.ok) {
     s.gid_index = ep.gid.entry.index;
@@ -33,32 +35,29 @@ SideFacts side_facts(int rank, const std::string& host, const PortSelection& sel
     s.pcie_max_gen = sel.entry->pci.max_gen;
     s.pcie_max_width = sel.entry->pci.max_width;
   }
+  s.gpu_index = sel.gpu_index;
+  s.gpu_nic_path = sel.gpu_nic_path;
   s.memory = ep.memory;
   s.registration = ep.registration;
   s.registration_notes = ep.registration_notes;
   return s;
 }
 
-LinkFacts link_facts(const SideFacts& s) {
-  LinkFacts f;
-  f.link_layer = s.link_layer;
-  f.gid_type = s.gid_type;
-  f.ib_mtu = s.active_mtu;
-  f.rate_Gbps = s.link_layer == "Ethernet" && s.netdev_rate_Gbps > 0 ? s.netdev_rate_Gbps : s.rate_Gbps;
-  f.speed_text = s.link_layer == "Ethernet" && s.netdev_rate_Gbps > 0 ? "interface speed" : s.speed_text;
-  f.ipv6 = s.ipv6;
-  f.pcie_gen = s.pcie_gen;
-  f.pcie_width = s.pcie_width;
-  return f;
-}
-
 nlohmann::json ceiling_inputs(const SideFacts& s) {
-  const LinkFacts f = link_facts(s);
-  return {{"link_layer", f.link_layer},
-          {"ib_mtu", f.ib_mtu},
-          {"rate_Gbps", f.rate_Gbps},
-          {"ipv6", f.ipv6},
-          {"pcie", {{"gen", f.pcie_gen}, {"width", f.pcie_width}}}};
+  const bool roce = s.link_layer == "Ethernet";
+  nlohmann::json j = {{"link_layer", s.link_layer}, {"device", s.device}, {"ib_mtu", s.active_mtu}, {"ipv6", s.ipv6},
+                      {"gid_type", s.gid_type}};
+  const double rate = roce && s.netdev_rate_Gbps > 0 ? s.netdev_rate_Gbps : s.rate_Gbps;
+  if (rate > 0) j["rate_Gbps"] = rate;  // absent: the report says the speed is not known
+  if (!roce && !s.ib_speed.empty() && s.lanes > 0) {
+    j["ib_speed"] = s.ib_speed;
+    j["width"] = s.lanes;
+  }
+  if (s.pcie_gen > 0 && s.pcie_width > 0) j["pcie"] = {{"gen", s.pcie_gen}, {"width", s.pcie_width}};
+  if (s.gpu_index >= 0) j["gpu_index"] = s.gpu_index;
+  if (!s.gpu_nic_path.empty()) j["gpu_nic_path"] = s.gpu_nic_path;
+  if (s.memory.rfind("cuda", 0) == 0) j["gdr"] = true;
+  return j;
 }
 
 }  // namespace gpunet::bench::rdma

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "bench/rdma/ceiling.hpp"
 #include "bench/rdma/engine.hpp"
 #include "bench/rdma/verbs_util.hpp"
 

@@ -2,18 +2,21 @@
 // pairs (RoCE or InfiniBand), with the GID chosen per rank, QP information exchanged over MPI, and
 // every figure next to its ceiling. Without a usable device it reports `skipped` with the reason.
 //
-// Device choice: --rdma-dev, else the first ACTIVE port. (The topology model's "nearest RDMA NIC of
-// the rank's GPU" takes over once it is on main.)
+// Device choice: --rdma-dev; else, for a rank with a GPU, the RDMA NIC nearest to it in the topology
+// model; else the first ACTIVE port. Pairs: the first two ranks (pair mode), or every pair in rounds
+// of disjoint pairs from the scheduler the TCP suite uses (matrix mode).
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "bench/rdma/discovery_json.hpp"
 #include "bench/rdma/engine.hpp"
-#include "bench/rdma/pair_schedule.hpp"
 #include "bench/rdma/pair_session.hpp"
 #include "bench/rdma/plan.hpp"
 #include "bench/suite.hpp"
+#include "bench/tcp/schedule.hpp"
 #include "gpunet/build_config.h"
+#include "topology/topology.hpp"
 
 namespace gpunet::bench {
 
@@ -52,10 +55,38 @@ std::string common_reason(const MpiContext& mpi, const std::vector<RankSelection
 }
 
 // Pair mode: rank 0 and the first rank on another node, else rank 1.
-rdma::Round first_pair(const MpiContext& mpi) {
+Round first_pair(const MpiContext& mpi) {
   for (int r = 1; r < mpi.size; ++r)
     if (mpi.node_of_rank[static_cast<size_t>(r)] != mpi.node_of_rank[0]) return {{0, r}};
   return {{0, 1}};
+}
+
+// This rank's place in a round: its partner and the index of its pair (the communicator's colour).
+struct Seat {
+  std::optional<int> partner;
+  int color = MPI_UNDEFINED;
+};
+Seat seat_in(const Round& round, int rank) {
+  for (size_t i = 0; i < round.size(); ++i) {
+    if (round[i].a == rank) return {round[i].b, static_cast<int>(i)};
+    if (round[i].b == rank) return {round[i].a, static_cast<int>(i)};
+  }
+  return {};
+}
+
+// --rdma-dev; else the NIC nearest to this rank's GPU; else the first ACTIVE port.
+PortSelection choose_port(const SuiteContext& ctx, const rdma::Discovery& d) {
+  if (!ctx.cfg.rdma_dev.empty() || d.devices.empty()) return rdma::select_port(d, ctx.cfg.rdma_dev);
+  std::string no_gpu;
+  const int gpu = rdma::cuda_device_for_local_rank(ctx.mpi.local_rank, no_gpu);
+  if (gpu < 0) return rdma::select_port(d, "");
+  try {
+    return rdma::select_port_near_gpu(d, topo::discover_local(), gpu);
+  } catch (const std::exception& e) {
+    PortSelection s = rdma::select_port(d, "");
+    if (s.kind == PortSelection::Kind::use) s.reason = std::string("topology discovery failed (") + e.what() + "); first ACTIVE port";
+    return s;
+  }
 }
 
 report::Record suite_note(const SuiteContext& ctx, report::Status status, const std::string& reason) {
@@ -74,19 +105,22 @@ void run_rdma_suite(const SuiteContext& ctx) {
   {
     Step guard(ctx.control, "rdma discover");
     discovery = rdma::discover_devices(local.sys_root);
+    local.discovery = &discovery;
+    local.selection = choose_port(ctx, discovery);
   }
-  local.discovery = &discovery;
-  local.selection = rdma::select_port(discovery, ctx.cfg.rdma_dev);
   const auto all = gather_selections(mpi, local.selection);
 
   if (mpi.local_rank == 0 && !discovery.devices.empty()) {
     auto r = ctx.record("rdma", "devices");
     r.variant = mpi.host;
     r.extra["devices"] = rdma::discovery_json(discovery, local.sys_root);
-    r.extra["selection"] = {{"kind", local.selection.kind == PortSelection::Kind::use ? "use" : local.selection.kind == PortSelection::Kind::skip ? "skip" : "fail"},
-                            {"device", local.selection.device},
-                            {"port", local.selection.port},
-                            {"reason", local.selection.reason}};
+    const auto& sel = local.selection;
+    r.extra["selection"] = {{"kind", sel.kind == PortSelection::Kind::use ? "use" : sel.kind == PortSelection::Kind::skip ? "skip" : "fail"},
+                            {"device", sel.device},
+                            {"port", sel.port},
+                            {"reason", sel.reason},
+                            {"gpu_index", sel.gpu_index},
+                            {"gpu_nic_path", sel.gpu_nic_path}};
     ctx.emit(r);
   }
   const bool none_usable = std::none_of(all.begin(), all.end(), [](const RankSelection& s) { return s.kind != PortSelection::Kind::skip; });
@@ -99,17 +133,15 @@ void run_rdma_suite(const SuiteContext& ctx) {
     return;
   }
 
-  const auto rounds = ctx.cfg.rdma_mode == "matrix" ? rdma::round_robin_rounds(mpi.size) : std::vector<rdma::Round>{first_pair(mpi)};
+  const auto rounds = ctx.cfg.rdma_mode == "matrix" ? all_pairs_rounds(mpi.size) : std::vector<Round>{first_pair(mpi)};
   const auto plan = rdma::build_plan(ctx.cfg, GPUNET_HAVE_CUDA != 0);
   for (const auto& round : rounds) {
-    const auto peer = rdma::partner_in(round, mpi.rank);
-    int color = MPI_UNDEFINED;
-    for (size_t i = 0; i < round.size() && peer; ++i)
-      if (round[i].a == mpi.rank || round[i].b == mpi.rank) color = static_cast<int>(i);
+    const Seat seat = seat_in(round, mpi.rank);
     MPI_Comm pair_comm = MPI_COMM_NULL;
-    MPI_Comm_split(mpi.world, color, mpi.rank, &pair_comm);
-    const std::string label = peer ? std::to_string(std::min(mpi.rank, *peer)) + "<->" + std::to_string(std::max(mpi.rank, *peer)) : "";
-    rdma::PairSession(ctx, pair_comm, peer.value_or(-1), local, label).run(plan);
+    MPI_Comm_split(mpi.world, seat.color, mpi.rank, &pair_comm);
+    const int peer = seat.partner.value_or(-1);
+    const std::string label = seat.partner ? std::to_string(std::min(mpi.rank, peer)) + "<->" + std::to_string(std::max(mpi.rank, peer)) : "";
+    rdma::PairSession(ctx, pair_comm, peer, local, label).run(plan);
     if (pair_comm != MPI_COMM_NULL) MPI_Comm_free(&pair_comm);
   }
 }

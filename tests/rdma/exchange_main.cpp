@@ -4,12 +4,14 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "bench/rdma/pair_schedule.hpp"
 #include "bench/rdma/qp_info.hpp"
+#include "bench/tcp/schedule.hpp"
 
+using namespace gpunet::bench;
 using namespace gpunet::bench::rdma;
 
 namespace {
@@ -47,7 +49,7 @@ int main(int argc, char** argv) {
     }
   };
 
-  const auto rounds = round_robin_rounds(n);
+  const auto rounds = all_pairs_rounds(n);  // the scheduler the tcp and rdma suites share
   // The schedule as numbers; every rank must hold rank 0's.
   std::vector<int> flat;
   for (const auto& r : rounds) {
@@ -64,11 +66,14 @@ int main(int argc, char** argv) {
   std::vector<int> met(static_cast<size_t>(n * n), 0);
   int exchanges = 0;
   for (int round = 0; round < static_cast<int>(rounds.size()); ++round) {
-    const auto peer = partner_in(rounds[static_cast<size_t>(round)], rank);
+    std::optional<int> peer;
     int color = MPI_UNDEFINED;
-    for (size_t i = 0; peer && i < rounds[static_cast<size_t>(round)].size(); ++i) {
+    for (size_t i = 0; i < rounds[static_cast<size_t>(round)].size(); ++i) {
       const auto& p = rounds[static_cast<size_t>(round)][i];
-      if (p.a == rank || p.b == rank) color = static_cast<int>(i);
+      if (p.a == rank || p.b == rank) {
+        peer = p.a == rank ? p.b : p.a;
+        color = static_cast<int>(i);
+      }
     }
     MPI_Comm pair = MPI_COMM_NULL;
     MPI_Comm_split(MPI_COMM_WORLD, color, rank, &pair);

@@ -1,8 +1,7 @@
-// Host memory for RDMA on a NUMA node of this machine, its pattern and check; side facts as JSON.
+// Host memory for RDMA on a NUMA node of this machine, and its pattern and check.
 #include <gtest/gtest.h>
 
 #include "bench/rdma/buffer.hpp"
-#include "bench/rdma/side_facts.hpp"
 
 using namespace gpunet::bench::rdma;
 
@@ -40,33 +39,4 @@ TEST(HostBuffer, PatternFillAndCheck) {
   int64_t zeros = 0;
   for (size_t i = 0; i < 4096; ++i) zeros += pattern_byte(7, i) == 0;
   EXPECT_EQ(b->count_wrong(7, half, 4096), 4096 - zeros);
-}
-
-TEST(SideFacts, JsonRoundTripAndCeilingInputs) {
-  SideFacts s;
-  s.rank = 3;
-  s.host = "node-b";
-  s.device = "mlx5_2";
-  s.port = 1;
-  s.link_layer = "Ethernet";
-  s.active_mtu = 4096;
-  s.rate_Gbps = 100;
-  s.netdev_rate_Gbps = 50;  // a RoCE port whose interface runs at 50G: the interface speed wins
-  s.gid_index = 3;
-  s.gid = "::ffff:10.0.0.2";
-  s.gid_type = "RoCE v2";
-  s.pcie_gen = 4;
-  s.pcie_width = 8;
-  const nlohmann::json j = s;
-  EXPECT_EQ(j.at("gid_index"), 3);
-  const SideFacts back = j.get<SideFacts>();
-  EXPECT_EQ(back.host, "node-b");
-  EXPECT_EQ(back.gid, "::ffff:10.0.0.2");
-  EXPECT_EQ(nlohmann::json::object().get<SideFacts>().gid_index, -1);
-  const nlohmann::json in = ceiling_inputs(s);
-  EXPECT_EQ(in, (nlohmann::json{{"link_layer", "Ethernet"}, {"ib_mtu", 4096}, {"rate_Gbps", 50.0}, {"ipv6", false},
-                                {"pcie", {{"gen", 4}, {"width", 8}}}}));
-  const Ceiling c = write_ceiling(link_facts(s), 1 << 20);
-  ASSERT_TRUE(c.Gbps);
-  EXPECT_NEAR(*c.Gbps, 50 * write_efficiency(false, 1 << 20, 4096, false), 1e-9);
 }

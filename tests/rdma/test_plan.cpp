@@ -1,11 +1,9 @@
-// The pair plan built from the configuration, the round-robin pair schedule, and the QP info wire form.
+// The pair plan built from the configuration, the rdma options, and the QP info wire form.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <set>
 
 #include "bench/options.hpp"
-#include "bench/rdma/pair_schedule.hpp"
 #include "bench/rdma/plan.hpp"
 #include "bench/rdma/qp_info.hpp"
 
@@ -100,34 +98,6 @@ TEST(RdmaOptions, ParsedAndChecked) {
     EXPECT_EQ(r.exit_code, 2) << bad[1];
     EXPECT_EQ(r.message.find('\n'), std::string::npos) << r.message;
   }
-}
-
-TEST(PairSchedule, EveryPairOnceInDisjointRounds) {
-  for (int n = 2; n <= 9; ++n) {
-    const auto rounds = round_robin_rounds(n);
-    EXPECT_EQ(static_cast<int>(rounds.size()), n % 2 == 0 ? n - 1 : n) << n;
-    std::set<std::pair<int, int>> seen;
-    for (const auto& round : rounds) {
-      std::set<int> busy;
-      for (const auto& p : round) {
-        EXPECT_LT(p.a, p.b);
-        EXPECT_TRUE(busy.insert(p.a).second) << "rank twice in a round";
-        EXPECT_TRUE(busy.insert(p.b).second) << "rank twice in a round";
-        EXPECT_TRUE(seen.insert({p.a, p.b}).second) << "pair twice";
-      }
-      EXPECT_EQ(static_cast<int>(busy.size()), n % 2 == 0 ? n : n - 1) << "one rank idle per round at most";
-    }
-    EXPECT_EQ(static_cast<int>(seen.size()), n * (n - 1) / 2) << n;
-  }
-  EXPECT_TRUE(round_robin_rounds(1).empty());
-  EXPECT_TRUE(round_robin_rounds(0).empty());
-}
-
-TEST(PairSchedule, PartnerLookup) {
-  const Round r{{0, 3}, {1, 2}};
-  EXPECT_EQ(partner_in(r, 3), 0);
-  EXPECT_EQ(partner_in(r, 1), 2);
-  EXPECT_FALSE(partner_in(r, 4));
 }
 
 TEST(QpInfoWire, RoundTripAndLittleEndianLayout) {
