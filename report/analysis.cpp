@@ -127,7 +127,8 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     if (r.wrong > 0 || r.check == "wrong") ++wrong;
     GapContext ctx;
     if (!keys[i].empty()) ctx.sweep = peaks.at(keys[i]);
-    if (is_pair(r)) ctx.best_pair = best_pair.at(r.suite + '\x1f' + r.name);
+    if (is_pair(r))  // pair records without an efficiency have no entry
+      if (const auto it = best_pair.find(r.suite + '\x1f' + r.name); it != best_pair.end()) ctx.best_pair = it->second;
     const auto& peak = ctx.sweep;
     std::string explanation;
     if (!a.efficiency) {
