@@ -7,7 +7,7 @@ source "$(dirname "$0")/../integration/lib.sh"
 BIN=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-RUN=("${MPIRUN[@]}" -np 2 "$BIN" -q -e 16K --budget 0.02 --collectives allreduce,broadcast)
+RUN=("${MPIRUN[@]}" -np 2 "$BIN" -q --suites mpi -e 16K --budget 0.02 --collectives allreduce,broadcast)
 
 # 1. A spec the run meets: exit 0; PASS and SKIP verdicts in report.json.
 cat > "$T/pass.json" <<'J'

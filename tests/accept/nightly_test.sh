@@ -9,7 +9,7 @@ BIN=$1
 NIGHTLY=$(cd "$(dirname "$0")/../.." && pwd)/ci/nightly.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ARGS=(-- -q -e 16K --budget 0.02 --collectives allreduce)
+ARGS=(-- -q --suites mpi -e 16K --budget 0.02 --collectives allreduce)
 nightly() { "$NIGHTLY" --launcher local --ranks 2 --bench "$BIN" "$@"; }
 
 # First night: no baseline yet; the run becomes it; outputs land in the artifacts directory.
