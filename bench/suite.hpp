@@ -17,6 +17,9 @@ namespace gpunet::bench {
 struct ReportSections {
   nlohmann::json topology = nlohmann::json::object();  // host -> topology section (topo suite)
   nlohmann::json findings = nlohmann::json::array();   // {severity, kind, message, subjects, node}
+  // The topo suite's findings, for its console block. The report takes them from the topo records'
+  // extra.findings, like every suite's, so they are not in `findings` (that would list them twice).
+  nlohmann::json topology_findings = nlohmann::json::array();
 };
 
 struct SuiteContext {
@@ -46,8 +49,9 @@ void run_mpi_suite(const SuiteContext& ctx);
 // RDMA WRITE bandwidth and latency between rank pairs over libibverbs (bench/rdma, suites/rdma.cpp).
 void run_rdma_suite(const SuiteContext& ctx);
 
-// Node topology: one leader rank per node discovers and analyses it, rank 0 compares the nodes and
-// fills sections.topology and sections.findings.
+// Node topology: one leader rank per node discovers and analyses it (a record per node carries its
+// findings), rank 0 compares the nodes (a record carries those findings) and fills sections.topology
+// and sections.topology_findings.
 void run_topo_suite(const SuiteContext& ctx);
 // Console text for the topo suite's sections: each distinct path matrix once, then the findings.
 std::string render_topology_console(const ReportSections& sections);

@@ -1,6 +1,7 @@
 // The `topo` suite: one leader rank per node discovers its node's topology (hwloc + sysfs), analyses
-// it and sends the result to rank 0, which compares the nodes and fills the report's topology and
-// findings. Also the offline mode `--topology-xml FILE`, which needs no MPI.
+// it, emits a record carrying its findings and sends its section to rank 0, which compares the nodes
+// (another record) and fills the report's topology. Also the offline mode `--topology-xml FILE`,
+// which needs no MPI.
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -67,7 +68,10 @@ json discover_node(const SuiteContext& ctx) {
   } catch (const std::exception& e) {
     rec.status = report::Status::skipped;
     rec.reason = std::string("topology discovery failed: ") + e.what();
-    payload["error"] = rec.reason;
+    const json failed = topo::to_json(
+        topo::Finding{topo::Severity::warning, "discovery_failed", rec.reason + ".", {ctx.mpi.host}, ctx.mpi.host});
+    rec.extra = {{"findings", json::array({failed})}};
+    payload["findings"] = rec.extra["findings"];
   }
   ctx.emit(rec);
   return payload;
@@ -95,26 +99,22 @@ std::vector<std::string> gather_strings(const std::string& mine, MPI_Comm comm) 
   return out;
 }
 
-// Rank 0: the nodes' sections and findings into the report, plus the cross-node comparison.
+// Rank 0: the nodes' sections into the report, their findings and the cross-node comparison's for the
+// console (the report gets the findings from the records' extra.findings).
 void combine(const SuiteContext& ctx, const std::vector<std::string>& payloads) {
   std::vector<topo::NodeSummary> summaries;
   for (const auto& text : payloads) {
     const json p = json::parse(text);
-    const std::string host = p.at("host");
-    if (p.contains("error")) {
-      ctx.sections.findings.push_back(topo::to_json(topo::Finding{topo::Severity::warning, "discovery_failed",
-                                                                  p.at("error").get<std::string>() + ".", {host}, host}));
-      continue;
-    }
-    ctx.sections.topology[host] = p.at("section");
-    for (const auto& f : p.at("findings")) ctx.sections.findings.push_back(f);
+    for (const auto& f : p.at("findings")) ctx.sections.topology_findings.push_back(f);
+    if (!p.contains("section")) continue;
+    ctx.sections.topology[p.at("host").get<std::string>()] = p.at("section");
     summaries.push_back(p.at("summary").get<topo::NodeSummary>());
   }
   auto rec = ctx.record("topo", "compare");
   json list = json::array();
   for (const auto& f : topo::compare_nodes(summaries)) {
     list.push_back(topo::to_json(f));
-    ctx.sections.findings.push_back(list.back());
+    ctx.sections.topology_findings.push_back(list.back());
   }
   rec.extra = {{"nodes", summaries.size()}, {"findings", list}};
   ctx.emit(rec);
@@ -152,7 +152,7 @@ std::string render_topology_console(const ReportSections& sections) {
     out += "\n" + body + "\n";
   }
   std::vector<topo::Finding> findings;
-  for (const auto& f : sections.findings) findings.push_back(topo::finding_from_json(f));
+  for (const auto& f : sections.topology_findings) findings.push_back(topo::finding_from_json(f));
   return out + topo::render_findings(findings);
 }
 

@@ -57,7 +57,9 @@ for run, nccl in (("single", True), ("multi", False)):
     nodes = [r for r in rep["results"] if r["suite"] == "topo" and r["name"] == "node"]
     assert len(nodes) == 1 and nodes[0]["host"] == host and nodes[0]["status"] == "passed", nodes
     assert nodes[0]["extra"]["gpus"] == len(sec["gpus"]) and nodes[0]["extra"]["nics"] == len(sec["nics"])
-    kinds = {f["kind"] for f in rep["findings"]}
+    kinds = {f.get("kind") for f in rep["findings"]}
+    seen = [(f.get("node"), f.get("kind"), f.get("message")) for f in rep["findings"]]
+    assert len(seen) == len(set(seen)), f"{run}: a finding appears twice: {seen}"
     for f in rep["findings"]:
         assert f["severity"] in ("info", "warning", "error") and f["message"].endswith("."), f
     assert ("nccl_disagrees" in kinds) == nccl, f"{run}: {kinds}"
