@@ -30,7 +30,8 @@ struct TopologyMatrix {
 
 class TopologyView {
  public:
-  explicit TopologyView(const nlohmann::json& topology);
+  explicit TopologyView(const nlohmann::json& topology);  // keeps pointers into topology
+  explicit TopologyView(nlohmann::json&&) = delete;         // so a temporary cannot be viewed
 
   const nlohmann::json* node(const std::string& host) const;
   const nlohmann::json* gpu(const std::string& host, int index) const;

@@ -257,6 +257,7 @@ TEST(TopologyView, AcceptsThreeShapesAndIgnoresJunk) {
     EXPECT_TRUE(v.matrices().empty());
   }
   // A ragged matrix is dropped, not drawn.
-  TopologyView ragged(json{{"h", {{"matrix", {{"labels", {"a", "b"}}, {"cells", {{"X"}, {"X", "Y"}}}}}}}});
+  const json ragged_topology{{"h", {{"matrix", {{"labels", {"a", "b"}}, {"cells", {{"X"}, {"X", "Y"}}}}}}}};
+  TopologyView ragged(ragged_topology);
   EXPECT_TRUE(ragged.matrices().empty());
 }
