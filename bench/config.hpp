@@ -57,6 +57,17 @@ struct Config {
   Reduction reduction = Reduction::max;
   double timeout_s = 120;   // bound on any single step (watchdog)
 
+  // --- rdma suite (bench/rdma) -----------------------------------------------------------------
+  std::string rdma_dev;            // --rdma-dev DEV[:PORT]; "" = the first ACTIVE port
+  int gid_index = -1;              // --gid-index; -1 = choose (IPv4-mapped, global, RoCE v2 first)
+  bool rdma_ipv6 = false;          // --rdma-ipv6: prefer IPv6 GIDs
+  std::string rdma_mode = "pair";  // --rdma-mode: pair (first two ranks, full sweep) or matrix (all pairs)
+  bool rdma_bidir = false;         // --rdma-bidir: also both directions at once
+  int64_t rdma_size = 1 << 20;     // --rdma-size: the one large size (headline, matrix cells)
+  int rdma_tx_depth = 128;         // --rdma-tx-depth: WRITEs in flight
+  std::string rdma_mem = "auto";   // --rdma-mem: host, cuda (GPUDirect RDMA) or auto (both when built with CUDA)
+  // --- end rdma suite ---------------------------------------------------------------------------
+
   // Output.
   std::string output_dir = "gpunet-report";
   bool quiet = false;
@@ -64,9 +75,26 @@ struct Config {
   // --- tcp suite (issue #4) ---
   TcpConfig tcp;
   // --- end tcp suite ---
+  // Acceptance and regression (issue #7): empty = not asked for.
+  std::string spec_path;           // --spec FILE: judge the run against an acceptance spec
+  std::string baseline_path;       // --baseline FILE: compare with a stored baseline
+  std::string save_baseline_path;  // --save-baseline FILE: store this run as a baseline
+  // --- gpu, node and counters suites (issue #8) ---
+  std::vector<std::string> nccl_collectives{"allreduce"};  // --nccl-collectives
+  bool nccl_topo_dump = false;           // --nccl-topo-dump: NCCL_TOPO_DUMP_FILE per node
+  bool scaling = false;                  // --scaling: all_reduce on 1, 2, 4, ... whole nodes (mpi, nccl)
+  int64_t scaling_bytes = 0;             // --scaling-size; 0 = -e
+  int64_t pcie_bytes = 256LL << 20;      // --pcie-size: bytes per host<->device copy
+  int64_t node_bytes = 128LL << 20;      // --node-size: bytes per array of the memory benchmarks
+  double node_min_time_s = 0.1;          // --node-min-time: Google Benchmark's minimum time per repetition
+  int node_repetitions = 3;              // --node-repetitions: repetitions = samples per figure
+  double counters_interval_s = 0.1;      // --counters-interval: seconds between counter readings; 0 = off
+  std::vector<std::string> expect_ifaces;  // --expect-if: interfaces benchmark traffic should take
+  // --- end of issue #8 block ---
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline
+  std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
 };
 
 std::string to_string(Reduction r);

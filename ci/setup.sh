@@ -13,6 +13,14 @@ packages=(
   # network namespaces, shaping, reference tools
   iproute2 ethtool iperf3 sockperf procps python3
   # (other suites add their packages below)
+  # report/: report.html in headless Chromium, report.json against its JSON Schema, benchmark timing
+  chromium python3-jsonschema time
+  # topo: NCCL topology XML reader
+  libpugixml-dev
+  # acceptance / launch (issue #7): ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm
+  numactl slurm-wlm slurm-wlm-basic-plugins munge openssh-client
+  # rdma suite, and the nccl, pcie and node suites (issue #8): host buffers on a chosen NUMA node
+  libnuma-dev numactl
   # tcp suite and launch/fakecluster: nsenter, unshare (util-linux), ip, tc, ss, bridge (iproute2)
   util-linux
 )

@@ -6,17 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/setup.sh
 
-run_config() {  # NAME CMAKE_ARGS...
-  local name=$1; shift
-  echo "=== configuration: $name"
-  bash ci/build.sh "build-$name" -DGPUNET_WERROR=ON "$@"
-  ctest --test-dir "build-$name" --output-on-failure -j1 --timeout 300
+run_config() {  # BUILD_DIR CMAKE_ARGS...
+  local dir=$1; shift
+  echo "=== configuration: $dir $*"
+  bash ci/build.sh "$dir" -DGPUNET_WERROR=ON "$@"
+  ctest --test-dir "$dir" --output-on-failure -j1 --timeout 300
 }
 
-run_config default
+run_config build   # the same build directory as launch/quickstart
 if [[ ${1:-} == --all ]]; then
   # The second configuration is both the build without CUDA and the sanitizer run.
   # Open MPI keeps allocations until exit by design; leak reports would be noise, the rest is checked.
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_config nocuda-sanitize -DGPUNET_SANITIZE=ON -DGPUNET_WITH_CUDA=OFF
+    run_config build-nocuda-sanitize -DGPUNET_SANITIZE=ON -DGPUNET_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug
 fi

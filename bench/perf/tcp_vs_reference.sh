@@ -32,7 +32,7 @@ ours_mpirun() {  # where (net|lo), then gpunet-bench options
     mpirun --oversubscribe --bind-to none -np 2 "$bin" --suites tcp "$@" >/dev/null 2>&1 || true
   fi
 }
-field() { py "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][0]; print($2)" "$1"; }
+field() { py "import json,sys; r=[x for x in map(json.loads, open(sys.argv[1])) if x[\"suite\"] == \"tcp\" and x[\"status\"] == \"passed\"][0]; print($2)" "$1"; }
 
 # iperf3 one stream, receiver goodput in Gb/s.  where: net | lo
 iperf3_goodput() {

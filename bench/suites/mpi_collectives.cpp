@@ -112,10 +112,11 @@ class CollectiveCase {
 };
 
 template <typename T>
-void sweep(Collective c, const SuiteContext& ctx) {
+void sweep(Collective c, const SuiteContext& ctx, int& done, int total) {
   const auto& cfg = ctx.cfg;
   const int n = ctx.mpi.size;
   for (int64_t bytes : size_sweep(cfg.min_bytes, cfg.max_bytes, cfg.step_factor, cfg.step_bytes)) {
+    if (ctx.mpi.is_root()) ctx.progress(to_string(c), bytes, done++, total);
     auto rec = ctx.record("mpi", to_string(c));
     rec.variant = "out-of-place";
     rec.dtype = cfg.dtype;
@@ -159,7 +160,10 @@ void sweep(Collective c, const SuiteContext& ctx) {
 
 template <typename T>
 void run_typed(const SuiteContext& ctx) {
-  for (const auto& name : ctx.cfg.collectives) sweep<T>(*report::collective_from_string(name), ctx);
+  const auto& cfg = ctx.cfg;
+  int done = 0;
+  const int total = static_cast<int>(cfg.collectives.size() * size_sweep(cfg.min_bytes, cfg.max_bytes, cfg.step_factor, cfg.step_bytes).size());
+  for (const auto& name : cfg.collectives) sweep<T>(*report::collective_from_string(name), ctx, done, total);
 }
 
 }  // namespace

@@ -72,6 +72,10 @@ TEST(Options, ReportSubcommand) {
   ASSERT_TRUE(r.config) << r.message;
   EXPECT_EQ(r.config->report_input, "out/report.json");
   EXPECT_EQ(r.config->output_dir, "rerendered");
+  const auto in_place = parse({"report", "runs/monday/results.jsonl"});
+  ASSERT_TRUE(in_place.config) << in_place.message;
+  EXPECT_EQ(in_place.config->output_dir, "runs/monday");
+  EXPECT_EQ(parse({"report", "report.json"}).config->output_dir, ".");
 }
 
 TEST(Options, BadInputIsOneLineExit2) {

@@ -1,0 +1,39 @@
+#include "bench/suites/node_local.hpp"
+
+#include <chrono>
+#include <thread>
+
+namespace gpunet::bench {
+
+void idle_barrier(MPI_Comm comm) {
+  MPI_Request req;
+  MPI_Ibarrier(comm, &req);
+  for (int done = 0;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void on_node_leaders(const SuiteContext& ctx, const std::function<void()>& body) {
+  if (ctx.mpi.local_rank == 0) body();
+  idle_barrier(ctx.mpi.world);
+}
+
+std::vector<double> time_local(const Config& cfg, const std::function<double()>& once_s) {
+  for (int i = 0; i < cfg.warmup_iters; ++i) once_s();
+  const int iters = adaptive_iterations(once_s(), cfg.budget_s, cfg.iters, cfg.max_iters);
+  std::vector<double> samples(static_cast<size_t>(iters));
+  for (double& s : samples) s = once_s() * 1e6;
+  return samples;
+}
+
+report::Record skipped(const SuiteContext& ctx, const std::string& suite, const std::string& name, const std::string& reason) {
+  auto r = ctx.record(suite, name);
+  r.ranks = 1;
+  r.status = report::Status::skipped;
+  r.reason = reason;
+  return r;
+}
+
+}  // namespace gpunet::bench

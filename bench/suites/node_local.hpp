@@ -1,0 +1,27 @@
+// Helpers for suites that run on each node leader alone (pcie, node): the other ranks wait without
+// spinning, and a per-node timing loop that keeps the Runner's rules (warm-up excluded, iteration
+// count adapted to the budget with -n as the floor, per-iteration samples).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/suite.hpp"
+
+namespace gpunet::bench {
+
+// Node leaders run `body`; then every rank meets at a barrier, waiting with short sleeps so idle
+// ranks leave the CPUs to the measurement.
+void on_node_leaders(const SuiteContext& ctx, const std::function<void()>& body);
+
+// Waits for every rank of comm, sleeping between tests of a non-blocking barrier.
+void idle_barrier(MPI_Comm comm);
+
+// Per-iteration samples in us of once_s(), which runs one iteration and returns its seconds.
+std::vector<double> time_local(const Config& cfg, const std::function<double()>& once_s);
+
+// A record of suite/name on this rank, skipped with the reason.
+report::Record skipped(const SuiteContext& ctx, const std::string& suite, const std::string& name, const std::string& reason);
+
+}  // namespace gpunet::bench

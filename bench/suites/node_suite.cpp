@@ -1,0 +1,161 @@
+// The `node` suite: node-local micro-benchmarks with Google Benchmark, on each node leader. Host
+// memory bandwidth per NUMA node (read, write, copy, triad; one thread and every CPU of the node,
+// buffers and threads on that node), and, where a GPU is present, pinned H2D/D2H copies per GPU
+// timed with CUDA events (manual time). A RecordReporter turns the runs into ordinary Records.
+#include <algorithm>
+#include <memory>
+
+#include "bench/gpu/cuda_device.hpp"
+#include "bench/gpu/pcie_link.hpp"
+#include "bench/gpu/wait.hpp"
+#include "bench/node/gbench_records.hpp"
+#include "bench/node/membw.hpp"
+#include "bench/node/numa.hpp"
+#include "bench/sizes.hpp"
+#include "bench/suites/more_suites.hpp"
+#include "bench/suites/node_local.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+using node::BenchMeta;
+
+constexpr double kScalar = 3.0;
+
+class NodeBench {
+ public:
+  explicit NodeBench(const SuiteContext& ctx)
+      : ctx_(ctx), reporter_(base(ctx), meta_, [this](report::Record r) { pending_.push_back(std::move(r)); }) {}
+
+  void memory(int numa) {
+    const auto cpus = node::node_cpus(numa);
+    std::vector<int> threads{1};
+    if (cpus.size() > 1) threads.push_back(static_cast<int>(cpus.size()));
+    const auto elems = static_cast<size_t>(std::max<int64_t>(ctx_.cfg.node_bytes / 8, 1024));
+    node::NodeBuffer a(elems * 8, numa), b(elems * 8, numa), c(elems * 8, numa);
+    auto* pa = reinterpret_cast<double*>(a.data());
+    auto* pb = reinterpret_cast<double*>(b.data());
+    auto* pc = reinterpret_cast<double*>(c.data());
+    std::fill(pb, pb + elems, 1.0);
+    std::fill(pc, pc + elems, 2.0);
+    for (node::MemKernel k : node::all_mem_kernels()) {
+      const std::string key = "membw_" + node::to_string(k) + "/numa" + std::to_string(numa);
+      meta_[key] = {"node", "membw_" + node::to_string(k), "numa" + std::to_string(numa),
+                    node::kernel_bytes(k, static_cast<int64_t>(elems)),
+                    {{"numa_node", numa}, {"kernel", node::to_string(k)}, {"array_bytes", elems * 8},
+                     {"cpus", cpus.size()}, {"placed_on_numa", node::node_of_address(pb)}}};
+      auto* bm = benchmark::RegisterBenchmark(key.c_str(), [=](benchmark::State& st) {
+        node::run_on_node(numa);
+        const auto [lo, hi] = node::slice(elems, static_cast<int>(st.thread_index()), static_cast<int>(st.threads()));
+        for (auto _ : st) benchmark::DoNotOptimize(node::run_kernel(k, pa, pb, pc, lo, hi, kScalar));
+      });
+      configure(bm)->UseRealTime();
+      for (int t : threads) bm->Threads(t);
+      std::fill(pa, pa + elems, -1.0);
+      run("node membw numa" + std::to_string(numa) + " " + node::to_string(k));
+      // What the kernel left in a: read leaves it alone; write, copy and triad define every element.
+      const double want = k == node::MemKernel::write ? kScalar : k == node::MemKernel::copy ? 1.0 : 1.0 + kScalar * 2.0;
+      const auto wrong = k == node::MemKernel::read ? -1 : std::count_if(pa, pa + elems, [&](double x) { return x != want; });
+      mark(wrong, "elements");
+      flush();
+    }
+  }
+
+  void pcie(const gpu::GpuInfo& g) {
+    const auto link = gpu::read_pcie_link("/sys", g.bus_id);
+    const double timeout = gpu::gpu_wait_timeout_s(ctx_.cfg.timeout_s);
+    std::vector<std::unique_ptr<gpu::CopyCase>> cases;
+    for (gpu::CopyDir dir : {gpu::CopyDir::h2d, gpu::CopyDir::d2h}) {
+      cases.push_back(std::make_unique<gpu::CopyCase>(g.ordinal, dir, gpu::HostKind::pinned, link.numa_node, ctx_.cfg.pcie_bytes));
+      gpu::CopyCase* c = cases.back().get();
+      const std::string key = "pcie_" + to_string(dir) + "/gpu" + std::to_string(g.ordinal);
+      nlohmann::json pcie = gpu::to_json(link);
+      pcie["gpu_index"] = g.ordinal;
+      if (c->host_numa() >= 0) pcie["host_numa"] = c->host_numa();
+      meta_[key] = {"node", "pcie_" + to_string(dir), "gpu" + std::to_string(g.ordinal) + " pinned",
+                    ctx_.cfg.pcie_bytes, {{"pcie", pcie}, {"gpu_index", g.ordinal}, {"gpu", g.name}}};
+      auto* bm = benchmark::RegisterBenchmark(key.c_str(), [c, timeout](benchmark::State& st) {
+        for (auto _ : st) st.SetIterationTime(c->run_s(timeout));
+      });
+      configure(bm)->UseManualTime();
+    }
+    run("node pcie gpu" + std::to_string(g.ordinal));
+    int64_t wrong = 0;
+    for (auto& c : cases) wrong += c->wrong_bytes();
+    mark(wrong, "bytes");
+    flush();
+  }
+
+ private:
+  static report::Record base(const SuiteContext& ctx) {
+    auto r = ctx.record("node", "");
+    r.ranks = 1;
+    return r;
+  }
+
+  benchmark::internal::Benchmark* configure(benchmark::internal::Benchmark* bm) const {
+    return bm->MinTime(ctx_.cfg.node_min_time_s)->Repetitions(ctx_.cfg.node_repetitions)->Unit(benchmark::kMicrosecond);
+  }
+
+  void run(const std::string& step) {
+    {
+      Step guard(ctx_.control, step);
+      benchmark::RunSpecifiedBenchmarks(&reporter_);
+    }
+    benchmark::ClearRegisteredBenchmarks();
+    meta_.clear();
+  }
+
+  // Verification of the pending records: wrong < 0 means the kernel has no output to check.
+  void mark(int64_t wrong, const std::string& unit) {
+    if (wrong < 0) return;
+    for (auto& r : pending_) {
+      r.check = wrong == 0 ? "ok" : "wrong";
+      r.wrong = wrong;
+      if (wrong) {
+        r.status = report::Status::failed;
+        r.reason = std::to_string(wrong) + " wrong " + unit + " after the benchmark";
+      }
+    }
+  }
+
+  void flush() {
+    for (const auto& r : pending_) ctx_.emit(r);
+    pending_.clear();
+  }
+
+  const SuiteContext& ctx_;
+  std::map<std::string, BenchMeta> meta_;
+  std::vector<report::Record> pending_;
+  node::RecordReporter reporter_;
+};
+
+void run_on_leader(const SuiteContext& ctx) {
+  NodeBench bench(ctx);
+  std::string step = "node membw";
+  try {
+    for (int numa : node::memory_nodes()) bench.memory(numa);
+    const auto probe = gpu::probe_gpus();
+    if (!probe.ok()) {
+      ctx.emit(skipped(ctx, "node", "pcie", probe.reason));
+      return;
+    }
+    for (int d = 0; d < probe.count; ++d) {
+      step = "node pcie gpu" + std::to_string(d);
+      bench.pcie(gpu::gpu_info(d));
+    }
+  } catch (const std::exception& e) {
+    auto r = ctx.record("node", "micro-benchmarks");
+    r.ranks = 1;
+    r.status = report::Status::failed;
+    r.reason = step + " on " + ctx.mpi.host + ": " + e.what();
+    ctx.emit(r);
+  }
+}
+
+}  // namespace
+
+void run_node_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_on_leader(ctx); }); }
+
+}  // namespace gpunet::bench

@@ -1,0 +1,180 @@
+// The `pcie` suite: host<->device copies per GPU (H2D, D2H, both at once), from pinned and pageable
+// host memory on the GPU's NUMA node and on a remote one, then all GPUs of the node at once. Runs on
+// each node leader; timed with CUDA events; every buffer's data is verified. Each record carries
+// extra.pcie (the link's generation, width and MPS, read right after the copies while the link is
+// trained up) for the report's raw and TLP-adjusted ceiling.
+#include <algorithm>
+#include <memory>
+
+#include "bench/gpu/cuda_device.hpp"
+#include "bench/gpu/pcie_link.hpp"
+#include "bench/gpu/wait.hpp"
+#include "bench/node/numa.hpp"
+#include "bench/sizes.hpp"
+#include "bench/suites/more_suites.hpp"
+#include "bench/suites/node_local.hpp"
+#include "report/busbw.hpp"
+#include "report/stats.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+using gpu::CopyCase;
+using gpu::CopyDir;
+using gpu::HostKind;
+
+struct Placement {
+  std::string label;  // local, remote, default
+  int numa = -1;
+};
+
+// Host NUMA nodes to copy from: the GPU's own and one other, where the machine has them.
+std::vector<Placement> placements(int gpu_numa, std::string& why_no_remote) {
+  if (gpu_numa < 0) {
+    why_no_remote = "the GPU reports no NUMA node";
+    return {{"default", -1}};
+  }
+  std::vector<Placement> out{{"local", gpu_numa}};
+  for (int n : node::memory_nodes())
+    if (n != gpu_numa) {
+      out.push_back({"remote", n});
+      return out;
+    }
+  why_no_remote = "this node has one NUMA node";
+  return out;
+}
+
+void fill_timing(report::Record& rec, const std::vector<double>& samples, int64_t bytes_per_direction) {
+  rec.time_us = report::compute_stats(samples);
+  rec.algbw_GBps = report::algbw_GBps(bytes_per_direction, rec.time_us.mean * 1e-6);
+}
+
+void check_data(report::Record& rec, int64_t wrong) {
+  rec.wrong = wrong;
+  rec.check = wrong == 0 ? "ok" : "wrong";
+  if (wrong) {
+    rec.status = report::Status::failed;
+    rec.reason = std::to_string(wrong) + " wrong bytes after the copy";
+  }
+}
+
+class PcieRun {
+ public:
+  explicit PcieRun(const SuiteContext& ctx) : ctx_(ctx), timeout_(gpu::gpu_wait_timeout_s(ctx.cfg.timeout_s)) {}
+
+  void one_gpu(const gpu::GpuInfo& g) {
+    const auto link = gpu::read_pcie_link("/sys", g.bus_id);
+    std::string why;
+    const auto where = placements(link.numa_node, why);
+    for (CopyDir dir : {CopyDir::h2d, CopyDir::d2h, CopyDir::bidir})
+      for (HostKind kind : {HostKind::pinned, HostKind::pageable}) {
+        for (const auto& p : where) measure_one(g, dir, kind, p);
+        if (where.size() < 2) {
+          auto r = skipped(ctx_, "pcie", to_string(dir), "remote NUMA node: " + why);
+          r.variant = "gpu" + std::to_string(g.ordinal) + " " + to_string(kind) + " remote";
+          ctx_.emit(r);
+        }
+      }
+  }
+
+  void all_gpus(const std::vector<gpu::GpuInfo>& gpus) {
+    for (CopyDir dir : {CopyDir::h2d, CopyDir::d2h, CopyDir::bidir}) {
+      const std::string label = "all " + std::to_string(gpus.size()) + " gpus pinned local";
+      auto rec = base_record(dir, label);
+      std::vector<std::unique_ptr<CopyCase>> cases;
+      nlohmann::json links = nlohmann::json::array();
+      for (const auto& g : gpus) {
+        const auto link = gpu::read_pcie_link("/sys", g.bus_id);
+        cases.push_back(std::make_unique<CopyCase>(g.ordinal, dir, HostKind::pinned, link.numa_node, ctx_.cfg.pcie_bytes));
+      }
+      const auto samples = timed(rec.variant, [&] {
+        for (auto& c : cases) c->launch();
+        double longest = 0;
+        for (auto& c : cases) longest = std::max(longest, c->wait_s(timeout_));
+        return longest;
+      });
+      const auto total = static_cast<int64_t>(gpus.size()) * ctx_.cfg.pcie_bytes;
+      fill_timing(rec, samples, total);
+      for (const auto& g : gpus) links.push_back(gpu::to_json(gpu::read_pcie_link("/sys", g.bus_id)));
+      int64_t wrong = 0;
+      for (auto& c : cases) wrong += c->wrong_bytes();
+      check_data(rec, wrong);
+      rec.extra["gpus"] = gpus.size();
+      rec.extra["links"] = links;
+      if (dir == CopyDir::bidir) rec.extra["total_GBps"] = 2 * rec.algbw_GBps;
+      ctx_.emit(rec);
+    }
+  }
+
+ private:
+  report::Record base_record(CopyDir dir, const std::string& variant) const {
+    auto rec = ctx_.record("pcie", to_string(dir));
+    rec.ranks = 1;
+    rec.variant = variant;
+    rec.bytes = ctx_.cfg.pcie_bytes;
+    rec.extra["reduction"] = "none (one process per node)";
+    return rec;
+  }
+
+  std::vector<double> timed(const std::string& what, const std::function<double()>& once_s) {
+    Step step(ctx_.control, "pcie " + what + " " + format_size(ctx_.cfg.pcie_bytes));
+    return time_local(ctx_.cfg, once_s);
+  }
+
+  void measure_one(const gpu::GpuInfo& g, CopyDir dir, HostKind kind, const Placement& p) {
+    auto rec = base_record(dir, "gpu" + std::to_string(g.ordinal) + " " + to_string(kind) + " " + p.label);
+    CopyCase c(g.ordinal, dir, kind, p.numa, ctx_.cfg.pcie_bytes);
+    const auto samples = timed(to_string(dir) + " " + rec.variant, [&] { return c.run_s(timeout_); });
+    auto link = gpu::read_pcie_link("/sys", g.bus_id);  // right after the copies: the link is trained up
+    fill_timing(rec, samples, ctx_.cfg.pcie_bytes);
+    check_data(rec, c.wrong_bytes());
+    nlohmann::json pcie = gpu::to_json(link);
+    pcie["gpu_index"] = g.ordinal;
+    if (c.host_numa() >= 0) pcie["host_numa"] = c.host_numa();
+    rec.extra["pcie"] = pcie;
+    rec.extra["gpu_index"] = g.ordinal;
+    rec.extra["gpu"] = g.name;
+    rec.extra["host_memory"] = to_string(kind);
+    rec.extra["numa_placement"] = p.label;
+    if (dir == CopyDir::bidir) rec.extra["total_GBps"] = 2 * rec.algbw_GBps;
+    ctx_.emit(rec);
+  }
+
+  const SuiteContext& ctx_;
+  const double timeout_;
+};
+
+void run_on_leader(const SuiteContext& ctx) {
+  const auto probe = gpu::probe_gpus();
+  if (!probe.ok()) {
+    ctx.emit(skipped(ctx, "pcie", "copies", probe.reason));
+    return;
+  }
+  std::vector<gpu::GpuInfo> gpus;
+  std::string step = "pcie setup";
+  try {
+    for (int d = 0; d < probe.count; ++d) gpus.push_back(gpu::gpu_info(d));
+    PcieRun run(ctx);
+    for (const auto& g : gpus) {
+      step = "pcie gpu" + std::to_string(g.ordinal);
+      run.one_gpu(g);
+    }
+    if (gpus.size() > 1) {
+      step = "pcie all gpus";
+      run.all_gpus(gpus);
+    }
+  } catch (const std::exception& e) {
+    auto r = ctx.record("pcie", "copies");
+    r.ranks = 1;
+    r.status = report::Status::failed;
+    r.reason = step + " on " + ctx.mpi.host + ": " + e.what();
+    ctx.emit(r);
+  }
+}
+
+}  // namespace
+
+void run_pcie_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_on_leader(ctx); }); }
+
+}  // namespace gpunet::bench

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# GPU machine check for gpunet-bench (see ci/GPU.md). The GPU machine has an NVIDIA GPU, the CUDA
+# toolkit and Python, but no Debian packages and no network: the build's packages travel as .deb
+# files and are unpacked into a private prefix there.
+#
+#   ci/gpu-check.sh fetch [DEBS]       on Debian 12 (this project's machines): download the .deb files
+#                                      into DEBS (default build-gpu-debs/, ignored by git)
+#   ci/gpu-check.sh run [OUT] [DEBS]   on the GPU machine: unpack the debs (dpkg -x), build gpunet-bench
+#                                      with CUDA and NCCL, run NCCL on one GPU with data verification,
+#                                      the PCIe copies, the node micro-benchmarks and topology discovery,
+#                                      compare the figures with their ceilings, and write a summary.
+#                                      Exit code 0 when every check passes, 1 when one fails, 3 when
+#                                      the build or the run could not be done.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+# Libraries the build links and the run loads, with their run-time dependencies, plus the
+# header-only and static packages CMake looks for. libc, libstdc++ and zlib come with any image.
+packages=(
+  libopenmpi3 libopenmpi-dev openmpi-bin openmpi-common libpmix2 libevent-core-2.1-7 libevent-pthreads-2.1-7
+  libucx0 libfabric1 libpsm2-2 libpsm-infinipath1 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2
+  libatomic1 libltdl7 libhwloc15 libhwloc-dev libhwloc-plugins hwloc-nox libnuma1 libnuma-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark1debian libbenchmark-dev
+  pkgconf pkgconf-bin libpkgconf3
+)
+
+log() { echo "gpu-check: $*" >&2; }
+die() { log "error: $*"; exit 3; }
+
+cmd_fetch() {
+  local debs=${1:-$repo/build-gpu-debs}
+  mkdir -p "$debs"
+  (cd "$debs" && apt-get download "${packages[@]}")
+  log "$(ls "$debs"/*.deb | wc -l) packages, $(du -sh "$debs" | cut -f1), in $debs"
+}
+
+# dpkg -x where dpkg exists, else the deb's data archive through ar and tar.
+unpack() {
+  local deb=$1 prefix=$2 member
+  if command -v dpkg-deb >/dev/null; then dpkg-deb -x "$deb" "$prefix"; return; fi
+  member=$(ar t "$deb" | grep '^data\.tar')
+  case $member in
+    *.xz) ar p "$deb" "$member" | tar -xJ -C "$prefix" ;;
+    *.zst) ar p "$deb" "$member" | zstd -dc | tar -x -C "$prefix" ;;
+    *.gz) ar p "$deb" "$member" | tar -xz -C "$prefix" ;;
+    *) ar p "$deb" "$member" | tar -x -C "$prefix" ;;
+  esac
+}
+
+# Makes the unpacked Open MPI, PMIx, hwloc and pkg-config files usable from the prefix P.
+setup_prefix() {
+  local debs=$1 P=$2 lib
+  ls "$debs"/*.deb >/dev/null 2>&1 || die "no .deb files in $debs (run 'ci/gpu-check.sh fetch' on a Debian 12 machine first)"
+  rm -rf "$P" && mkdir -p "$P"
+  for deb in "$debs"/*.deb; do unpack "$deb" "$P"; done
+  lib=$P/usr/lib/x86_64-linux-gnu
+  # pkg-config files name /usr; point them at the prefix. (Debian's multiarch headers, such as
+  # hwloc's autogen/config.h, sit in include/x86_64-linux-gnu: the build adds it with -isystem.)
+  find "$P" -name '*.pc' -exec sed -i "s|^prefix=/usr|prefix=$P/usr|" {} +
+  export PATH=$P/usr/bin:$PATH
+  # Links that the packages' maintainer scripts would make (update-alternatives), made by hand.
+  ln -sf libpsm_infinipath.so.1.16 "$P/usr/lib/libpsm1/libpsm_infinipath.so.1"
+  export LD_LIBRARY_PATH=$lib:$lib/openmpi/lib:$lib/pmix2/lib:$P/lib/x86_64-linux-gnu:$P/usr/lib/libpsm1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export PKG_CONFIG_PATH=$lib/pkgconfig:$P/usr/share/pkgconfig
+  # Open MPI and PMIx find their components and help files through these (relocated install).
+  export OPAL_PREFIX=$P/usr OPAL_EXEC_PREFIX=$P/usr OPAL_BINDIR=$P/usr/bin OPAL_LIBDIR=$lib/openmpi/lib
+  export OPAL_INCLUDEDIR=$lib/openmpi/include OPAL_DATAROOTDIR=$P/usr/share OPAL_DATADIR=$P/usr/share
+  export OPAL_PKGDATADIR=$P/usr/share/openmpi OPAL_PKGLIBDIR=$lib/openmpi/lib/openmpi3 OPAL_SYSCONFDIR=$P/etc/openmpi
+  export PMIX_INSTALL_PREFIX=$lib/pmix2
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+}
+
+# Sets NCCL_INC and NCCL_LIB: the CUDA toolkit's NCCL, else the Python wheel (nvidia-nccl-cu13/12).
+find_nccl() {
+  local cuda=$1 d
+  if [[ -f $cuda/include/nccl.h ]] && ls "$cuda"/lib64/libnccl.so* >/dev/null 2>&1; then
+    NCCL_INC=$cuda/include NCCL_LIB=$(ls "$cuda"/lib64/libnccl.so* | head -1)
+    return
+  fi
+  d=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null) || true
+  [[ -n $d && -f $d/include/nccl.h ]] || die "NCCL not found in $cuda nor in Python's nvidia.nccl"
+  NCCL_INC=$d/include NCCL_LIB=$(ls "$d"/lib/libnccl.so* | head -1)
+  export LD_LIBRARY_PATH=$d/lib:$LD_LIBRARY_PATH
+}
+
+cmd_run() {
+  local out=${1:-$repo/build-gpu/out} debs=${2:-$repo/build-gpu-debs}
+  local P=/tmp/gpunet-prefix build=$repo/build-gpu work cuda suites
+  mkdir -p "$out"
+  work=$(mktemp -d)
+  log "unpacking $(ls "$debs"/*.deb 2>/dev/null | wc -l) packages into $P"
+  setup_prefix "$debs" "$P"
+  cuda=${CUDA_HOME:-/usr/local/cuda}
+  [[ -x $cuda/bin/nvcc ]] || cuda=$(dirname "$(dirname "$(command -v nvcc)")") || die "no CUDA toolkit"
+  find_nccl "$cuda"
+  { nvidia-smi; nvidia-smi topo -m; nvidia-smi --query-gpu=index,name,pci.bus_id,pcie.link.gen.max,pcie.link.width.max,pcie.link.gen.current,pcie.link.width.current --format=csv; } \
+    >"$out/nvidia-smi.txt" 2>&1 || log "nvidia-smi failed (see nvidia-smi.txt)"
+
+  log "building with CUDA at $cuda, NCCL $NCCL_LIB"
+  local lib=$P/usr/lib/x86_64-linux-gnu
+  if ! { cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGPUNET_WITH_CUDA=ON -DGPUNET_WITH_IBVERBS=OFF \
+           -DCUDAToolkit_ROOT="$cuda" -DNCCL_INCLUDE_DIR="$NCCL_INC" -DNCCL_LIBRARY="$NCCL_LIB" \
+           -DCMAKE_PREFIX_PATH="$P/usr" -DPKG_CONFIG_EXECUTABLE="$P/usr/bin/pkgconf" \
+           -DCMAKE_C_FLAGS="-isystem $P/usr/include/x86_64-linux-gnu" -DCMAKE_CXX_FLAGS="-isystem $P/usr/include/x86_64-linux-gnu" \
+           -DMPI_C_COMPILER="$P/usr/bin/mpicc.openmpi" -DMPI_C_HEADER_DIR="$lib/openmpi/include" -DMPI_C_LIB_NAMES=mpi \
+           -DMPI_mpi_LIBRARY="$lib/openmpi/lib/libmpi.so" -DNUMA_LIBRARY="$lib/libnuma.so" -DNUMA_INCLUDE_DIR="$P/usr/include" &&
+         cmake --build "$build" -j"$(nproc)" --target gpunet-bench; } >"$out/build.log" 2>&1; then
+    tail -40 "$out/build.log" >&2
+    die "build failed (build.log)"
+  fi
+
+  # The suites this build knows; topology discovery runs as the topo suite when it is built in.
+  suites=nccl,pcie,node
+  "$build/gpunet-bench" --help | sed -n 's/.*suites to run, in order: //p' | tr ',' '\n' | grep -qx topo && suites=topo,$suites
+  local args=(--suites "$suites" --nccl-collectives allreduce,allgather,reduce_scatter,broadcast,reduce,alltoall,sendrecv
+              -b 8K -e 256M -f 4 -n 5 --budget 0.05 -c 1 --pcie-size 512M --nccl-topo-dump --timeout 120 -o "$work/r")
+  log "running: gpunet-bench ${args[*]}"
+  local rc=0
+  # orterun is Open MPI's mpirun (the deb's mpirun link is made by update-alternatives, not unpacked).
+  "$P/usr/bin/orterun" -np 1 --bind-to none "$build/gpunet-bench" "${args[@]}" >"$out/run.log" 2>&1 || rc=$?
+  if [[ ! -f $work/r/report.json ]]; then
+    log "mpirun run gave no report (exit $rc); trying a singleton run without mpirun"
+    rc=0
+    "$build/gpunet-bench" "${args[@]}" >>"$out/run.log" 2>&1 || rc=$?
+  fi
+  [[ -f $work/r/report.json ]] || { tail -40 "$out/run.log" >&2; die "the run wrote no report (exit $rc; run.log)"; }
+  cp "$work/r/report.json" "$out/"
+  lstopo-no-graphics --of xml "$out/topology.xml" 2>/dev/null || log "lstopo failed"
+  lstopo-no-graphics >"$work/r/lstopo.txt" 2>&1 || true
+  tar -czf "$out/logs.tar.gz" -C "$work/r" . 2>/dev/null || true
+
+  local verdict=0
+  python3 "$repo/ci/gpu_compare.py" "$out/report.json" "$out/nvidia-smi.txt" "$rc" | tee "$out/summary.txt" || verdict=$?
+  rm -rf "$work"
+  return "$verdict"
+}
+
+case ${1:-run} in
+  fetch) shift; cmd_fetch "$@" ;;
+  run) shift || true; cmd_run "$@" ;;
+  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) echo "usage: ci/gpu-check.sh fetch [DEBS] | run [OUT] [DEBS]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The nightly job for cluster hardware: runs the suites on the allocation, compares the run with the
+# stored baseline, judges it against the acceptance spec, keeps every output as an artifact, and fails
+# on a regression or a failed verdict. See ci/NIGHTLY.md.
+#
+#   sbatch -N 4 --ntasks-per-node=8 --gpus-per-node=8 ci/nightly.sh --baseline /shared/gpunet/baseline.json \
+#          --spec ci/spec-example.json --artifacts "$CI_ARTIFACTS" -- --suites topo,mpi,nccl
+#   ci/nightly.sh --hostfile nodes --baseline base.json --artifacts out          # without Slurm
+#
+# Exit codes: gpunet-bench's (0 good; 1 failed verdict, confirmed regression or wrong result; 2 bad
+# input; 3 runtime failure), or 2 for a usage error of this script.
+set -euo pipefail
+prog=nightly.sh
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ ! -x $root/launch/gpunet-run && -n ${SLURM_JOB_ID:-} ]]; then  # sbatch runs a copy: find the original
+  script=$(scontrol show job "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/^ *Command=\([^ ]*\).*/\1/p' | head -n 1)
+  [[ -n $script && -f $script ]] && root=$(cd "$(dirname "$script")/.." && pwd)
+fi
+root=${GPUNET_HOME:-$root}
+die() { echo "$prog: error: $*" >&2; exit 2; }
+
+usage() {
+  cat <<EOF
+Usage: ci/nightly.sh --baseline FILE [options] [-- gpunet-bench options]
+  --baseline FILE     the stored baseline; when it does not exist yet, this run becomes it
+  --spec FILE         acceptance spec to judge the run against (optional)
+  --artifacts DIR     where outputs are kept (default: ./artifacts); created if needed
+  --launcher KIND     slurm (default inside an allocation), hostfile (default with --hostfile), local
+  --hostfile FILE     hosts for launch/gpunet-run
+  --ranks N           ranks for --launcher local (default 2)
+  --update-baseline   after a clean run (exit 0), make it the new baseline
+  --bench PATH        gpunet-bench (default: build/gpunet-bench of this checkout)
+EOF
+}
+
+baseline="" spec="" artifacts=artifacts launcher="" hostfile="" ranks=2 update=0
+bench=$root/build/gpunet-bench
+args=()
+while (($#)); do
+  case $1 in
+    --baseline|--spec|--artifacts|--launcher|--hostfile|--ranks|--bench)
+      (($# >= 2)) || die "$1 needs a value (see --help)"
+      case $1 in
+        --baseline) baseline=$2 ;; --spec) spec=$2 ;; --artifacts) artifacts=$2 ;; --launcher) launcher=$2 ;;
+        --hostfile) hostfile=$2 ;; --ranks) ranks=$2 ;; --bench) bench=$2 ;;
+      esac
+      shift 2 ;;
+    --update-baseline) update=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; args=("$@"); break ;;
+    *) die "unknown option '$1' (gpunet-bench options go after --; see --help)" ;;
+  esac
+done
+[[ -n $baseline ]] || die "no --baseline FILE (the stored baseline, or where the first one goes)"
+[[ -z $spec || -r $spec ]] || die "spec '$spec' does not exist or cannot be read"
+[[ $ranks =~ ^[1-9][0-9]*$ ]] || die "--ranks: '$ranks' is not a positive number"
+if [[ -z $launcher ]]; then
+  if [[ -n ${SLURM_JOB_ID:-} ]]; then launcher=slurm
+  elif [[ -n $hostfile ]]; then launcher=hostfile
+  else die "no allocation: run inside sbatch/salloc, or give --hostfile FILE, or --launcher local"; fi
+fi
+
+mkdir -p "$artifacts" || die "cannot create the artifacts directory '$artifacts'"
+artifacts=$(cd "$artifacts" && pwd)
+out=$artifacts/run
+rm -rf "$out"
+candidate=$artifacts/baseline-candidate.json
+
+bench_args=("${args[@]}" -o "$out" --save-baseline "$candidate")
+[[ -n $spec ]] && bench_args+=(--spec "$spec")
+first_night=0
+if [[ -e $baseline ]]; then bench_args+=(--baseline "$baseline")
+else first_night=1; echo "$prog: no baseline at $baseline yet: this run will become it"; fi
+
+echo "$prog: $(date -u +%Y-%m-%dT%H:%M:%SZ) launcher=$launcher artifacts=$artifacts"
+rc=0
+case $launcher in
+  slurm) GPUNET_HOME=$root GPUNET_BENCH=$bench bash "$root/launch/slurm/gpunet.sbatch" "${bench_args[@]}" || rc=$? ;;
+  hostfile) [[ -n $hostfile ]] || die "--launcher hostfile needs --hostfile FILE"
+    "$root/launch/gpunet-run" -H "$hostfile" -b "$bench" -- "${bench_args[@]}" || rc=$? ;;
+  local) mpirun -np "$ranks" --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 "$bench" "${bench_args[@]}" || rc=$? ;;
+  *) die "--launcher '$launcher' (use slurm, hostfile or local)" ;;
+esac
+
+# Keep everything the run wrote (report.json, results.jsonl, report.html, junit.xml, ...) at the top
+# of the artifacts directory, where CI picks up JUnit and HTML.
+if [[ -d $out ]]; then
+  cp -r "$out"/. "$artifacts"/
+  for f in junit.xml report.html; do
+    [[ -e $artifacts/$f ]] || echo "$prog: warning: the run wrote no $f (this build of gpunet-bench lacks it)" >&2
+  done
+fi
+
+if ((rc == 0 && (first_night || update))) && [[ -s $candidate ]]; then
+  cp "$candidate" "$baseline.tmp" && mv "$baseline.tmp" "$baseline"
+  echo "$prog: baseline $baseline $( ((first_night)) && echo created || echo updated) from this run"
+fi
+case $rc in
+  0) echo "$prog: PASS" ;;
+  1) echo "$prog: FAIL: a failed verdict, a confirmed regression or a wrong result (see the tables above and $artifacts)" ;;
+  2) echo "$prog: FAIL: bad input (see the error above)" ;;
+  *) echo "$prog: FAIL: the run did not complete (exit $rc; partial results in $artifacts)" ;;
+esac
+exit "$rc"

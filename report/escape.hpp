@@ -1,0 +1,21 @@
+// Escaping for every output format. Strings from records (host names, interfaces, reasons) are hostile
+// until escaped: nothing a record carries can inject markup into a report.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace gpunet::report {
+
+// & < > " ' as entities.
+std::string html_escape(std::string_view s);
+// Backslash-escapes Markdown punctuation (\ ` * [ ] < | & ~, and _ at word edges) and folds line
+// breaks and control characters into spaces, so a string stays inside one table cell.
+std::string md_escape(std::string_view s);
+// XML 1.0 text and attributes: & < > " ' as entities; characters XML cannot carry become '?'.
+std::string xml_escape(std::string_view s);
+// One RFC 4180 field: quoted when needed; text that a spreadsheet would run as a formula (= + - @)
+// gets a leading apostrophe.
+std::string csv_field(std::string_view s);
+
+}  // namespace gpunet::report

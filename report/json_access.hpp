@@ -1,0 +1,54 @@
+// Defensive reads from JSON written by other parts of the program (Record::extra, Report::topology):
+// a missing key or a value of the wrong type reads as "absent", never as an exception.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace gpunet::report::jsonx {
+
+inline const nlohmann::json* object_at(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_object() ? &*it : nullptr;
+}
+
+inline const nlohmann::json* array_at(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_array() ? &*it : nullptr;
+}
+
+inline std::optional<double> number(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+inline std::optional<int> integer(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  const auto v = it->get<int64_t>();
+  if (v < -2147483647 || v > 2147483647) return std::nullopt;
+  return static_cast<int>(v);
+}
+
+inline std::optional<std::string> string(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+inline std::optional<bool> boolean(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_boolean()) return std::nullopt;
+  return it->get<bool>();
+}
+
+}  // namespace gpunet::report::jsonx

@@ -1,0 +1,53 @@
+#include "report/outputs.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "report/renderers.hpp"
+
+namespace gpunet::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_file(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
+}
+
+}  // namespace
+
+void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir))
+    throw std::runtime_error("cannot create the output directory " + out_dir + ": " +
+                             (ec ? ec.message() : std::string("a file of that name exists")));
+  const fs::path dir(out_dir);
+  write_file(dir / "report.json", render_json(rep));
+  write_file(dir / "report.md", render_markdown(rep));
+  write_file(dir / "report.html", render_html(rep));
+  write_file(dir / "junit.xml", render_junit(rep));
+  write_file(dir / "sweeps.csv", render_csv(rep));
+}
+
+void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {
+  Report copy = rep;
+  analyze(copy, opt);
+  write_analysed_outputs(copy, out_dir);
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,36 @@
+// The ceiling of the path one record's traffic took, from the link descriptions suites attach to
+// Record::extra and from the node topology. Key contract: see report/analysis.hpp.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "report/ceilings.hpp"
+#include "report/record.hpp"
+#include "report/topology_view.hpp"
+
+namespace gpunet::report {
+
+// extra.link: Ethernet/TCP goodput, tbf-shaped goodput, or unknown for loopback / shared memory. Gb/s.
+Ceiling link_ceiling(const nlohmann::json& link);
+
+// extra.rdma: RoCEv2 or InfiniBand goodput, capped by the NIC's PCIe link when extra.rdma.pcie is given. Gb/s.
+Ceiling rdma_ceiling(const nlohmann::json& rdma);
+
+// extra.pcie (falling back to the GPU's pcie section in the topology): the link the device is capable
+// of (max_gen/max_width when known, else the trained one), TLP-adjusted when MPS is known. GB/s.
+Ceiling pcie_ceiling(const nlohmann::json& pcie, const nlohmann::json* topo_gpu);
+
+// The intra-node path of a GPU collective (extra.intra or the topology's GPU nvlink section). GB/s.
+Ceiling intra_node_ceiling(const Record& r, const TopologyView& topo);
+
+// The bus-bandwidth ceiling of a collective record (single node: intra-node; several: Ring model). GB/s.
+// `nodes` is the node count its ranks span, 0 when unknown.
+Ceiling collective_ceiling(const Record& r, int nodes, const TopologyView& topo);
+
+// Per-NIC bandwidth of the network a collective used (NET/Socket -> TCP goodput; NET/IB or RDMA ->
+// NCCL's effective share of the line rate; MPI -> TCP goodput of extra.link). GB/s.
+Ceiling collective_nic_ceiling(const Record& r, const TopologyView& topo);
+
+}  // namespace gpunet::report

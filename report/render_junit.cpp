@@ -1,0 +1,95 @@
+// junit.xml: one testcase per record, grouped into one testsuite per suite, in report order.
+// failed / timed_out / wrong results -> <failure>; skipped -> <skipped>. A figure below its ceiling's
+// threshold is not a failure here (acceptance verdicts judge that); it is written to system-out.
+#include <map>
+
+#include "report/ceilings.hpp"
+#include "report/escape.hpp"
+#include "report/json_access.hpp"
+#include "report/renderers.hpp"
+#include "report/sections.hpp"
+#include "report/text_format.hpp"
+
+namespace gpunet::report {
+
+namespace {
+
+std::string attr(const std::string& s) { return "\"" + xml_escape(s) + "\""; }
+
+std::string case_name(const Record& r) {
+  std::string n = r.name;
+  if (!r.variant.empty()) n += " " + r.variant;
+  if (r.bytes > 0) n += " " + format_bytes(r.bytes);
+  if (auto s = jsonx::string(r.extra, "src_host"), d = jsonx::string(r.extra, "dst_host"); s && d)
+    n += " " + *s + "->" + *d;
+  n += " @" + r.host + " rank " + std::to_string(r.rank);
+  return n;
+}
+
+double seconds(const Record& r) { return r.time_us.mean * static_cast<double>(r.time_us.samples) * 1e-6; }
+
+struct Suite {
+  std::vector<const Record*> records;
+  int failures = 0, skipped = 0;
+  double time = 0;
+};
+
+bool is_failure(const Record& r) {
+  return r.status == Status::failed || r.status == Status::timed_out || r.wrong > 0 || r.check == "wrong";
+}
+
+std::string testcase(const Record& r) {
+  std::string out = "    <testcase classname=" + attr("gpunet-bench." + r.suite + "." + r.name) +
+                    " name=" + attr(case_name(r)) + " time=" + attr(format_fixed(seconds(r), 6)) + ">\n";
+  if (r.status == Status::skipped) {
+    out += "      <skipped message=" + attr(r.reason) + "/>\n";
+  } else if (is_failure(r)) {
+    const std::string type = r.status == Status::passed ? "wrong" : to_string(r.status);
+    const std::string msg = !r.reason.empty() ? r.reason : std::to_string(r.wrong) + " wrong elements";
+    out += "      <failure type=" + attr(type) + " message=" + attr(msg) + ">" + xml_escape(msg) + "</failure>\n";
+  }
+  const auto c = ceiling_view(r);
+  std::string detail = figure_text(r);
+  if (c.known) detail += (detail.empty() ? "" : "; ") + std::string("ceiling ") + format_figure(c.value) + " " + c.unit;
+  if (c.efficiency) detail += ", efficiency " + format_percent(*c.efficiency);
+  if (!c.explanation.empty()) detail += ". " + c.explanation;
+  if (!detail.empty()) out += "      <system-out>" + xml_escape(detail) + "</system-out>\n";
+  return out + "    </testcase>\n";
+}
+
+}  // namespace
+
+std::string render_junit(const Report& rep) {
+  std::vector<std::string> order;
+  std::map<std::string, Suite> suites;
+  for (const auto& r : rep.results) {
+    auto [it, fresh] = suites.try_emplace(r.suite);
+    if (fresh) order.push_back(r.suite);
+    it->second.records.push_back(&r);
+    it->second.failures += is_failure(r) ? 1 : 0;
+    it->second.skipped += r.status == Status::skipped ? 1 : 0;
+    it->second.time += seconds(r);
+  }
+  int failures = 0, skipped = 0;
+  double time = 0;
+  for (const auto& [name, s] : suites) {
+    failures += s.failures;
+    skipped += s.skipped;
+    time += s.time;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests=" +
+                    attr(std::to_string(rep.results.size())) + " failures=" + attr(std::to_string(failures)) +
+                    " errors=\"0\" skipped=" + attr(std::to_string(skipped)) + " time=" + attr(format_fixed(time, 6)) +
+                    ">\n";
+  for (const auto& name : order) {
+    const Suite& s = suites.at(name);
+    out += "  <testsuite name=" + attr(name) + " tests=" + attr(std::to_string(s.records.size())) +
+           " failures=" + attr(std::to_string(s.failures)) + " errors=\"0\" skipped=" + attr(std::to_string(s.skipped)) +
+           " time=" + attr(format_fixed(s.time, 6)) + ">\n";
+    for (const Record* r : s.records) out += testcase(*r);
+    out += "  </testsuite>\n";
+  }
+  return out + "</testsuites>\n";
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,23 @@
+// The output formats. Each renderer is a pure function of an analysed Report (see analysis.hpp) and
+// lives in its own file: render_json.cpp, render_md.cpp, render_html.cpp, render_junit.cpp,
+// render_csv.cpp.
+#pragma once
+
+#include <string>
+
+#include "report/record.hpp"
+
+namespace gpunet::report {
+
+// report.json: the complete Report, checked against report/schema/report.schema.json.
+std::string render_json(const Report& rep);
+// report.md: verdict, provenance, nccl-tests-like sweep tables with p50/p99/cv and ceiling/efficiency.
+std::string render_markdown(const Report& rep);
+// report.html: one self-contained page (no scripts, no network) with inline SVG charts.
+std::string render_html(const Report& rep);
+// junit.xml: one testcase per record; failed/timed_out -> failure, skipped -> skipped.
+std::string render_junit(const Report& rep);
+// sweeps.csv: every record with a message size, one row each.
+std::string render_csv(const Report& rep);
+
+}  // namespace gpunet::report

@@ -1,0 +1,114 @@
+// The acceptance spec: what a hosting contract promises, stated in one JSON file.
+//
+// Format (every key optional unless marked; unknown keys are errors; see ci/SPEC.md for the full text):
+//
+//   {
+//     "spec_version": 1,                                   required, must be 1
+//     "name": "Contract 2024-117, 4 x 8-GPU nodes",
+//     "nic":      {"count": 2, "speed_Gbps": 100, "match": "^mlx5_"},
+//     "pcie":     {"gpu": {"gen": 4, "width": 16}, "nic": {"gen": 4, "width": 16}},
+//     "locality": {"worst_path": "PXB"},                   X < PIX < PXB < PHB < NODE < SYS
+//     "bandwidth": [{"suite": "nccl", "name": "allreduce", "bytes": 67108864, "min": 180},
+//                   {"suite": "tcp", "name": "bandwidth", "figure": "extra.goodput_Gbps",
+//                    "min_efficiency_pct": 90}],
+//     "latency":   [{"suite": "tcp", "name": "latency", "max_p99_us": 50}],
+//     "stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": 20}],
+//     "homogeneity": {"topology": true,
+//                     "figures": [{"suite": "pcie", "name": "h2d", "max_spread_pct": 10}]}
+//   }
+//
+// A figure is named by a path into a Record: "busbw_GBps", "algbw_GBps", "time_us.p99" (any TimeStats
+// field) or "extra.KEY[.KEY...]" (a number in Record::extra). Parsing is strict: an unknown key, a wrong
+// type or an out-of-range value throws SpecError whose message names the file, the field path and the
+// problem, e.g. `spec.json: nic.speed_Gbps: expected a number, got "fast"`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpunet::report {
+
+// GPU-NIC path classes as `nvidia-smi topo -m` prints them, best (X) to worst (SYS).
+enum class PathClass { X, PIX, PXB, PHB, NODE, SYS };
+std::string to_string(PathClass p);
+std::optional<PathClass> path_class_from_string(const std::string& s);
+
+class SpecError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Which records a promise reads: suite and name always; variant and bytes narrow the choice.
+struct FigureSelector {
+  std::string suite;
+  std::string name;
+  std::string variant;           // empty = any variant
+  std::optional<int64_t> bytes;  // unset = a default size chosen by the promise (largest or smallest)
+  std::string figure;            // path into the Record; the promise supplies the default
+};
+
+struct LinkSpec {
+  std::optional<int> gen;    // minimum PCIe generation
+  std::optional<int> width;  // minimum lane count
+};
+
+struct NicSpec {
+  std::optional<int> count;          // at least this many matching NICs per node (at >= speed, if set)
+  std::optional<double> speed_Gbps;  // every counted NIC runs at least this link speed
+  std::string match;                 // POSIX extended regex on the NIC names; empty = every NIC
+};
+
+struct BandwidthPromise {
+  FigureSelector sel;                       // figure defaults to busbw_GBps, bytes to the largest size
+  std::optional<double> min;                // in the figure's unit
+  std::optional<double> min_efficiency_pct; // measured / ceiling, from extra.ceiling.efficiency
+};
+
+struct LatencyPromise {
+  FigureSelector sel;  // figure defaults to time_us.p99, bytes to the smallest size
+  double max_us = 0;
+};
+
+struct StabilityPromise {
+  FigureSelector sel;  // bytes defaults to the largest size
+  double max_dip_pct = 0;
+};
+
+struct SpreadPromise {
+  FigureSelector sel;  // figure defaults to busbw_GBps, bytes to the largest size
+  double max_spread_pct = 0;
+};
+
+struct HomogeneitySpec {
+  bool topology = false;              // every node has the same GPUs, NICs and links
+  std::vector<SpreadPromise> figures; // per-host values within a spread of their median
+};
+
+struct Spec {
+  std::string source;  // file name, for messages
+  std::string name;
+  std::optional<NicSpec> nic;
+  std::optional<LinkSpec> pcie_gpu;
+  std::optional<LinkSpec> pcie_nic;
+  std::optional<PathClass> worst_path;
+  std::vector<BandwidthPromise> bandwidth;
+  std::vector<LatencyPromise> latency;
+  std::vector<StabilityPromise> stability;
+  std::optional<HomogeneitySpec> homogeneity;
+};
+
+// Strict parse of an already-decoded document. `source` prefixes every error message.
+Spec parse_spec(const nlohmann::json& doc, const std::string& source);
+
+// Reads and parses a spec file. Throws SpecError (unreadable file, invalid JSON, invalid content).
+Spec load_spec(const std::string& path);
+
+// True when `figure` is a syntactically valid figure path (see the header comment).
+bool valid_figure_path(const std::string& figure);
+
+}  // namespace gpunet::report

@@ -1,0 +1,24 @@
+// The promises judged from the per-node topology alone (NICs, PCIe links, GPU-NIC locality, sameness
+// of nodes). Used by evaluate(); declared here so that they can be tested one by one. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/spec.hpp"
+#include "report/verdicts.hpp"
+#include "report/verdicts_facts.hpp"
+
+namespace gpunet::report {
+
+// The NICs a spec counts: those with a name (RDMA, netdev or device name) that nic.match finds
+// (every NIC when there is no nic section or no match).
+bool nic_counted(const NicFact& nic, const std::string& match);
+
+Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec);
+Verdict check_pcie_gpu(const std::vector<NodeFacts>& nodes, const LinkSpec& spec);
+Verdict check_pcie_nic(const std::vector<NodeFacts>& nodes, const LinkSpec& spec, const std::string& match);
+Verdict check_locality(const std::vector<NodeFacts>& nodes, PathClass worst, const std::string& match);
+Verdict check_same_topology(const std::vector<NodeFacts>& nodes, const std::string& match);
+
+}  // namespace gpunet::report

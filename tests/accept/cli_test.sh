@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# gpunet-bench --spec / --baseline / --save-baseline under the real mpirun: exit codes 0/1/2, the
+# verdict and comparison tables in report.json, one-line errors for bad input.
+# Usage: cli_test.sh PATH/TO/gpunet-bench
+set -euo pipefail
+source "$(dirname "$0")/../integration/lib.sh"
+BIN=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+RUN=("${MPIRUN[@]}" -np 2 "$BIN" -q --suites mpi -e 16K --budget 0.02 --collectives allreduce,broadcast)
+
+# 1. A spec the run meets: exit 0; PASS and SKIP verdicts in report.json.
+cat > "$T/pass.json" <<'J'
+{"spec_version": 1, "name": "loopback",
+ "bandwidth": [{"suite": "mpi", "name": "allreduce", "min": 1e-6}],
+ "latency": [{"suite": "mpi", "name": "broadcast", "max_p99_us": 1e7}],
+ "pcie": {"gpu": {"gen": 4}}}
+J
+rc=0; "${RUN[@]}" -o "$T/o1" --spec "$T/pass.json" --save-baseline "$T/base.json" > "$T/o1.txt" || rc=$?
+[[ $rc == 0 ]] || { cat "$T/o1.txt"; fail "passing spec: exit $rc, expected 0"; }
+grep -q "^# Acceptance: loopback" "$T/o1.txt" || fail "no verdict table on stdout"
+grep -q "^# Baseline saved: $T/base.json" "$T/o1.txt" || fail "baseline not saved"
+python3 - "$T/o1/report.json" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))["extra"]["verdicts"]
+st = {x["promise"].split()[0]: x["status"] for x in v}
+assert st == {"pcie.gpu": "SKIP", "bandwidth[0]": "PASS", "latency[0]": "PASS"}, st
+assert all(x["measured"] and x["limit"] and x["reason"] for x in v), v
+PY
+
+# 2. A spec the run cannot meet: exit 1, FAIL in the table and the report, results kept.
+sed 's/"min": 1e-6/"min": 1e9/' "$T/pass.json" > "$T/fail.json"
+rc=0; "${RUN[@]}" -o "$T/o2" --spec "$T/fail.json" > "$T/o2.txt" || rc=$?
+[[ $rc == 1 ]] || { cat "$T/o2.txt"; fail "failing spec: exit $rc, expected 1"; }
+grep -Eq "^bandwidth\[0\] mpi/allreduce 16 KiB busbw_GBps +FAIL" "$T/o2.txt" || { cat "$T/o2.txt"; fail "no FAIL row"; }
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["extra"]["verdicts"]; assert [x["status"] for x in v].count("FAIL")==1, v' "$T/o2/report.json"
+[[ -s $T/o2/results.jsonl ]] || fail "results.jsonl missing after a failed verdict"
+
+# 3. A malformed spec: exit 2 before anything runs, one line naming the field and the problem.
+echo '{"spec_version": 1, "nic": {"speed_Gbps": "fast"}}' > "$T/bad.json"
+rc=0; "${RUN[@]}" -o "$T/o3" --spec "$T/bad.json" > "$T/o3.txt" 2> "$T/o3.err" || rc=$?
+[[ $rc == 2 ]] || fail "malformed spec: exit $rc, expected 2"
+[[ $(grep -c "gpunet-bench: error" "$T/o3.err") == 1 ]] || { cat "$T/o3.err"; fail "expected one error line"; }
+grep -qF "gpunet-bench: error: $T/bad.json: nic.speed_Gbps: expected a number, got \"fast\"" "$T/o3.err" || { cat "$T/o3.err"; fail "error text"; }
+[[ ! -e $T/o3 ]] || fail "a malformed spec must stop the run before it measures"
+
+# 4. A baseline the run is clearly slower than (every time 10x lower, no noise): exit 1, SLOWER rows.
+python3 - "$T/base.json" "$T/fast_base.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+assert b["gpunet_baseline"] == 1 and len(b["figures"]) == 6, b["figures"].keys()
+for f in b["figures"].values():
+    t = f["time_us"]
+    for k in ("min", "p50", "mean", "p99", "max"):
+        t[k] /= 10
+    t["stddev"] = t["cv"] = 0
+    f["samples_us"] = [x / 10 for x in f["samples_us"]]
+json.dump(b, open(sys.argv[2], "w"))
+PY
+rc=0; "${RUN[@]}" -o "$T/o4" --baseline "$T/fast_base.json" > "$T/o4.txt" || rc=$?
+[[ $rc == 1 ]] || { cat "$T/o4.txt"; fail "regression: exit $rc, expected 1"; }
+grep -Eq "^mpi/allreduce/out-of-place/float/sum/16384B/np2 .* SLOWER" "$T/o4.txt" || { cat "$T/o4.txt"; fail "no SLOWER row"; }
+python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["extra"]["baseline"]; assert len(b["rows"])==6 and any(r["change"]=="SLOWER" for r in b["rows"]), b' "$T/o4/report.json"
+
+# 5. A malformed baseline, and a baseline that cannot be saved: exit 2, one line each.
+echo '{"gpunet_baseline": 1, "figures": []}' > "$T/badbase.json"
+rc=0; "${RUN[@]}" -o "$T/o5" --baseline "$T/badbase.json" > /dev/null 2> "$T/o5.err" || rc=$?
+[[ $rc == 2 ]] || fail "malformed baseline: exit $rc, expected 2"
+grep -qF "gpunet-bench: error: $T/badbase.json: figures: expected an object, got an array" "$T/o5.err" || { cat "$T/o5.err"; fail "baseline error text"; }
+rc=0; "${RUN[@]}" -o "$T/o6" --save-baseline "$T/no/such/dir/b.json" > /dev/null 2> "$T/o6.err" || rc=$?
+[[ $rc == 2 ]] || fail "unwritable --save-baseline: exit $rc, expected 2"
+[[ $(grep -c "gpunet-bench: error" "$T/o6.err") == 1 ]] || { cat "$T/o6.err"; fail "expected one error line"; }
+echo "ok: spec, baseline and exit codes"

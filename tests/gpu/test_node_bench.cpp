@@ -1,0 +1,97 @@
+// The node micro-benchmarks: kernels and thread slices, and Google Benchmark runs turned into
+// Records through the RecordReporter, run for real on this machine's memory.
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+#include "bench/node/gbench_records.hpp"
+#include "bench/node/membw.hpp"
+#include "bench/node/numa.hpp"
+
+using namespace gpunet::bench::node;
+
+TEST(NodeBench, SlicesCoverEveryElementOnceInWholeCacheLines) {
+  for (size_t elems : {1ul, 7ul, 8ul, 1000ul, 1024ul, 12345ul})
+    for (int n : {1, 2, 3, 7, 64}) {
+      size_t covered = 0, next = 0;
+      for (int t = 0; t < n; ++t) {
+        const auto [lo, hi] = slice(elems, t, n);
+        EXPECT_EQ(lo, next);
+        EXPECT_LE(lo, hi);
+        if (hi < elems) {
+          EXPECT_EQ(hi % 8, 0u);
+        }
+        covered += hi - lo;
+        next = hi;
+      }
+      EXPECT_EQ(covered, elems) << elems << " / " << n;
+    }
+}
+
+TEST(NodeBench, KernelsComputeAndCountBytesLikeStream) {
+  std::vector<double> a(100, 0), b(100), c(100);
+  std::iota(b.begin(), b.end(), 0.0);
+  std::fill(c.begin(), c.end(), 2.0);
+  EXPECT_DOUBLE_EQ(run_kernel(MemKernel::read, a.data(), b.data(), c.data(), 0, 100, 3), 4950.0);
+  run_kernel(MemKernel::triad, a.data(), b.data(), c.data(), 10, 20, 3);
+  EXPECT_DOUBLE_EQ(a[10], 16.0);
+  EXPECT_DOUBLE_EQ(a[20], 0.0);  // outside the slice
+  run_kernel(MemKernel::copy, a.data(), b.data(), c.data(), 50, 60, 3);
+  EXPECT_DOUBLE_EQ(a[55], 55.0);
+  run_kernel(MemKernel::write, a.data(), b.data(), c.data(), 0, 5, 3);
+  EXPECT_DOUBLE_EQ(a[4], 3.0);
+  EXPECT_EQ(kernel_bytes(MemKernel::read, 10), 80);
+  EXPECT_EQ(kernel_bytes(MemKernel::copy, 10), 160);
+  EXPECT_EQ(kernel_bytes(MemKernel::triad, 10), 240);
+}
+
+TEST(NodeBench, RepetitionsBecomeTheRecordsSamples) {
+  gpunet::report::Record base;
+  base.host = "h";
+  BenchMeta meta{"node", "membw_copy", "numa0", 2'000'000'000, {{"numa_node", 0}}};
+  const auto r = record_from_repetitions(base, meta, 4, {0.1, 0.2, 0.1}, {10, 5, 10});
+  EXPECT_EQ(r.suite, "node");
+  EXPECT_EQ(r.name, "membw_copy");
+  EXPECT_EQ(r.variant, "numa0 4 threads");
+  EXPECT_EQ(r.host, "h");
+  EXPECT_EQ(r.time_us.samples, 3);
+  EXPECT_NEAR(r.time_us.mean, 133333.33, 0.01);
+  EXPECT_NEAR(r.algbw_GBps, 2.0 / (0.4 / 3), 1e-9);  // bytes per iteration over the mean iteration time
+  EXPECT_EQ(r.extra["repetitions_GBps"], nlohmann::json::array({20.0, 10.0, 20.0}));
+  EXPECT_EQ(r.extra["numa_node"], 0);
+}
+
+TEST(NodeBench, HostMemoryBenchmarkRunsForRealThroughTheReporter) {
+  const int numa = memory_nodes().front();
+  const size_t elems = 1 << 18;  // 2 MiB per array
+  NodeBuffer a(elems * 8, numa), b(elems * 8, numa);
+  EXPECT_TRUE(node_of_address(b.data()) < 0 || node_of_address(b.data()) == numa);
+  auto* pa = reinterpret_cast<double*>(a.data());
+  auto* pb = reinterpret_cast<double*>(b.data());
+  std::fill(pb, pb + elems, 1.5);
+  std::map<std::string, BenchMeta> meta{{"copy", {"node", "membw_copy", "numa" + std::to_string(numa), kernel_bytes(MemKernel::copy, elems), {}}}};
+  std::vector<gpunet::report::Record> got;
+  RecordReporter reporter(gpunet::report::Record{}, meta, [&](gpunet::report::Record r) { got.push_back(std::move(r)); });
+  benchmark::RegisterBenchmark("copy", [&](benchmark::State& st) {
+    for (auto _ : st) benchmark::DoNotOptimize(run_kernel(MemKernel::copy, pa, pb, nullptr, 0, elems, 0));
+  })->MinTime(0.01)->Repetitions(2)->UseRealTime();
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].status, gpunet::report::Status::passed);
+  EXPECT_EQ(got[0].time_us.samples, 2);
+  EXPECT_GT(got[0].algbw_GBps, 0.05);  // any machine copies 2 MiB faster than that
+  EXPECT_EQ(got[0].bytes, static_cast<int64_t>(elems * 16));
+  EXPECT_DOUBLE_EQ(pa[elems - 1], 1.5);
+}
+
+TEST(NodeBench, NumaFallsBackToOneNode) {
+  const auto nodes = memory_nodes();
+  ASSERT_FALSE(nodes.empty());
+  EXPECT_FALSE(node_cpus(nodes.front()).empty());
+  NodeBuffer empty(0, -1);
+  EXPECT_EQ(empty.data(), nullptr);
+  NodeBuffer moved(NodeBuffer(4096, nodes.front()));
+  EXPECT_NE(moved.data(), nullptr);
+  EXPECT_EQ(moved.size(), 4096u);
+}

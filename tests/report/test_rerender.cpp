@@ -1,0 +1,161 @@
+// Offline re-rendering from report.json and results.jsonl, including cut-off and malformed input;
+// and the console progress line.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "gpunet/build_config.h"
+#include "report/outputs.hpp"
+#include "report/progress.hpp"
+
+using namespace gpunet::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kFixture = std::string(GPUNET_SOURCE_DIR) + "/tests/data/report/fixture.json";
+
+class Rerender : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gpunet-rerender-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // The fixture's records as JSON lines.
+  std::vector<std::string> fixture_lines() const {
+    std::ifstream in(kFixture);
+    const auto j = nlohmann::json::parse(in);
+    std::vector<std::string> lines;
+    for (const auto& r : j.at("results")) lines.push_back(r.dump());
+    return lines;
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    const auto p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  static nlohmann::json read_json(const fs::path& p) {
+    std::ifstream in(p);
+    return nlohmann::json::parse(in);
+  }
+  static size_t lines_of(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(Rerender, FromReportJsonWritesEveryOutput) {
+  std::ostringstream err;
+  ASSERT_EQ(rerender(kFixture, (dir_ / "out").string(), err), 0) << err.str();
+  EXPECT_EQ(err.str(), "");
+  for (const char* f : kOutputFiles) EXPECT_TRUE(fs::is_regular_file(dir_ / "out" / f)) << f;
+  const auto j = read_json(dir_ / "out" / "report.json");
+  EXPECT_EQ(j.at("results").size(), 30u);
+  EXPECT_EQ(j.at("extra").at("analysis").at("verdict"), "FAIL");
+  EXPECT_TRUE(j.at("results")[0].at("extra").at("ceiling").at("known").get<bool>());
+  for (const auto& e : fs::directory_iterator(dir_ / "out"))  // no temporary left behind
+    EXPECT_NE(e.path().extension(), ".tmp");
+}
+
+TEST_F(Rerender, FromJsonlWithProvenanceLine) {
+  std::string text = R"({"provenance": {"hosts": ["node-a", "node-b", "node-c"], "ranks_per_node": [1, 1, 1]}})" "\n";
+  for (const auto& l : fixture_lines()) text += l + "\n";
+  std::ostringstream err;
+  ASSERT_EQ(rerender(write("results.jsonl", text), (dir_ / "out").string(), err), 0) << err.str();
+  const auto j = read_json(dir_ / "out" / "report.json");
+  EXPECT_EQ(j.at("results").size(), 30u);
+  EXPECT_EQ(j.at("provenance").at("hosts").size(), 3u);
+}
+
+TEST_F(Rerender, TruncatedLastLineIsReportedAndSkipped) {
+  const auto lines = fixture_lines();
+  std::string text;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) text += lines[i] + "\n";
+  text += lines.back().substr(0, lines.back().size() / 2);  // the run died mid-write
+  std::ostringstream err;
+  ASSERT_EQ(rerender(write("results.jsonl", text), (dir_ / "out").string(), err), 0);
+  EXPECT_EQ(lines_of(err.str()), 1u) << err.str();
+  EXPECT_NE(err.str().find("line " + std::to_string(lines.size()) + " is incomplete"), std::string::npos) << err.str();
+  EXPECT_EQ(read_json(dir_ / "out" / "report.json").at("results").size(), lines.size() - 1);
+}
+
+TEST_F(Rerender, MalformedInputIsExitTwoWithOneLine) {
+  const auto lines = fixture_lines();
+  struct Case {
+    std::string name, text, expect;
+  };
+  const std::vector<Case> cases{
+      {"bad-middle.jsonl", lines[0] + "\n{\"suite\": oops\n" + lines[1] + "\n", "line 2 is not valid JSON"},
+      {"bad-last-with-newline.jsonl", lines[0] + "\n{\"suite\": \"x\", \n", "line 2 is not valid JSON"},
+      {"not-record.jsonl", lines[0] + "\n[1, 2]\n", "line 2 is not a JSON object"},
+      {"no-suite.jsonl", "{\"hello\": 1}\n", "line 1 is not a result record"},
+      {"bad-status.jsonl", R"({"suite": "mpi", "name": "x", "status": "great"})" "\n", "line 1 is not a valid result record"},
+      {"empty.jsonl", "\n \n", "is empty"},
+      {"newer.json", R"({"schema_version": 99, "provenance": {}, "results": []})", "newer gpunet-bench"},
+      {"bad-report.json", R"({"schema_version": 1, "provenance": {}, "results": 5})", "not a valid report.json"},
+      {"binary.bin", std::string("\x00\x01\x02garbage", 10), "line 1 is not valid JSON"},
+  };
+  for (const auto& c : cases) {
+    std::ostringstream err;
+    EXPECT_EQ(rerender(write(c.name, c.text), (dir_ / "out").string(), err), 2) << c.name;
+    EXPECT_EQ(lines_of(err.str()), 1u) << c.name << ": " << err.str();
+    EXPECT_NE(err.str().find(c.expect), std::string::npos) << c.name << ": " << err.str();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "report.json"));
+}
+
+TEST_F(Rerender, MissingInputAndUnwritableOutput) {
+  std::ostringstream err;
+  EXPECT_EQ(rerender((dir_ / "nope.json").string(), (dir_ / "out").string(), err), 2);
+  EXPECT_NE(err.str().find("cannot read"), std::string::npos);
+  EXPECT_NE(err.str().find("No such file"), std::string::npos);
+  std::ostringstream err2;
+  const auto file = write("a-file", "x");
+  EXPECT_EQ(rerender(kFixture, file + "/sub", err2), 2);
+  EXPECT_EQ(lines_of(err2.str()), 1u) << err2.str();
+  EXPECT_NE(err2.str().find("cannot create the output directory"), std::string::npos) << err2.str();
+}
+
+TEST_F(Rerender, WriteAllOutputsAnalysesACopy) {
+  auto loaded = load_results(kFixture);
+  ASSERT_TRUE(loaded.report);
+  const Report rep = *loaded.report;
+  write_all_outputs(rep, (dir_ / "live").string(), AnalysisOptions{0.5, 1.02});
+  EXPECT_FALSE(rep.extra.contains("analysis"));  // the caller's report is untouched
+  const auto j = read_json(dir_ / "live" / "report.json");
+  EXPECT_DOUBLE_EQ(j.at("extra").at("analysis").at("threshold").get<double>(), 0.5);
+  EXPECT_THROW(write_all_outputs(rep, write("plain-file", "x")), std::runtime_error);
+}
+
+TEST(Progress, LineAndEstimate) {
+  Progress p{"nccl", "allreduce", 64 << 20, 12, 30, 26.0, std::nullopt};
+  EXPECT_EQ(progress_line(p), "[nccl] allreduce 64 MiB  12/30 (40%)  about 39s left");
+  p.remaining_s = 3725;
+  EXPECT_EQ(progress_line(p), "[nccl] allreduce 64 MiB  12/30 (40%)  about 1h02m left");
+  EXPECT_EQ(progress_line(Progress{"tcp", "matrix", 0, 3, 0, 5.0, std::nullopt}), "[tcp] matrix  3 done");
+  EXPECT_EQ(progress_line(Progress{"mpi", "", 1024, 0, 10, 0.0, std::nullopt}), "[mpi] 1 KiB  0/10 (0%)");
+  EXPECT_EQ(progress_line(Progress{"mpi", "x", 0, 1, 2, 65.0, std::nullopt}), "[mpi] x  1/2 (50%)  about 1m05s left");
+  EXPECT_FALSE(estimate_remaining_s(0, 10, 5).has_value());
+  EXPECT_FALSE(estimate_remaining_s(11, 10, 5).has_value());
+  EXPECT_DOUBLE_EQ(*estimate_remaining_s(5, 10, 5), 5.0);
+}
+
+TEST(Progress, PrintsOnlyToATerminal) {
+  const Progress p{"nccl", "allreduce", 0, 1, 2, 1.0, std::nullopt};
+  std::ostringstream quiet, tty;
+  EXPECT_FALSE(print_progress(quiet, false, p));
+  end_progress(quiet, false);
+  EXPECT_EQ(quiet.str(), "");
+  EXPECT_TRUE(print_progress(tty, true, p));
+  end_progress(tty, true);
+  EXPECT_EQ(tty.str(), "\r[nccl] allreduce  1/2 (50%)  about 1s left\x1b[K\n");
+}

@@ -1,0 +1,176 @@
+#include "topology/render.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "topology/paths.hpp"
+#include "topology/pcie.hpp"
+
+namespace gpunet::topo {
+
+namespace {
+
+std::string pad(const std::string& s, size_t width) { return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' '); }
+
+std::string fixed2(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+struct Labelled {
+  std::string label;
+  const Device* device;
+};
+
+std::vector<Labelled> labelled_devices(const NodeTopology& t) {
+  std::vector<Labelled> out;
+  const auto gpus = t.gpus();
+  const auto nics = t.nics();
+  for (size_t i = 0; i < gpus.size(); ++i) out.push_back({"GPU" + std::to_string(i), gpus[i]});
+  for (size_t i = 0; i < nics.size(); ++i) out.push_back({"NIC" + std::to_string(i), nics[i]});
+  return out;
+}
+
+void matrix(std::ostringstream& os, const NodeTopology& t, const std::vector<Labelled>& devs, bool& sub_numa) {
+  constexpr size_t kCell = 7;
+  os << pad("", kCell);
+  for (const auto& d : devs) os << pad(d.label, kCell);
+  os << pad("CPU Affinity", 16) << "NUMA Affinity\n";
+  for (const auto& row : devs) {
+    os << pad(row.label, kCell);
+    for (const auto& col : devs) {
+      const Path p = classify_path(*row.device, *col.device, t.format);
+      std::string cell = to_string(p.cls);
+      if (p.cls == PathClass::SYS && p.same_package) {
+        cell += "*";
+        sub_numa = true;
+      }
+      os << pad(cell, kCell);
+    }
+    const Device& d = *row.device;
+    std::vector<std::string> numa;
+    for (int n : d.numa_nodes) numa.push_back(std::to_string(n));
+    os << pad(d.cpus.empty() ? "N/A" : d.cpus, 16) << (numa.empty() ? "N/A" : join(numa, ",")) << "\n";
+  }
+}
+
+void legend(std::ostringstream& os, const NodeTopology& t, bool sub_numa) {
+  os << "\nLegend:\n\n"
+        "  X    = the device itself\n"
+        "  SYS  = path crosses the interconnect between NUMA nodes (UPI, Infinity Fabric, X-Bus)\n";
+  if (sub_numa) os << "  SYS* = SYS between sub-NUMA domains of one package (SNC/NPS): no socket-to-socket hop\n";
+  os << "  NODE = path crosses the link between PCIe host bridges inside one NUMA node\n"
+        "  PHB  = path crosses a PCIe host bridge (the CPU's root complex)\n"
+        "  PXB  = path crosses several PCIe bridges, but no host bridge\n"
+        "  PIX  = path crosses at most one PCIe bridge (one PCIe switch)\n";
+  if (t.format == SourceFormat::nccl_xml)
+    os << "  (from an NCCL topology file: PHB also stands for NODE, as NCCL does not tell them apart)\n";
+}
+
+void device_legend(std::ostringstream& os, const std::vector<Labelled>& devs) {
+  os << "\nDevice Legend:\n\n";
+  for (const auto& [label, d] : devs) {
+    std::vector<std::string> names = d->netdevs;
+    names.insert(names.end(), d->rdma_devs.begin(), d->rdma_devs.end());
+    if (d->cuda_ordinal >= 0) names.push_back("cuda" + std::to_string(d->cuda_ordinal));
+    os << "  " << pad(label + ":", 7) << d->bus_id << (names.empty() ? "" : "  " + join(names, ", "))
+       << (d->name.empty() ? "" : "  " + d->name) << "\n";
+  }
+}
+
+void link_table(std::ostringstream& os, const std::vector<Labelled>& devs) {
+  os << "\nPCIe links (usable = the lower of the device's and its upstream port's maximum):\n\n  "
+     << pad("", 6) << pad("current", 10) << pad("max", 10) << pad("upstream", 10) << pad("usable", 10)
+     << pad("GB/s", 8) << "hwloc GB/s\n";
+  for (const auto& [label, d] : devs) {
+    const PcieLink& l = d->link;
+    const double GBps = pcie_GBps(l.usable());
+    os << "  " << pad(label, 6) << pad(describe(l.current), 10) << pad(describe(l.max), 10)
+       << pad(describe(l.upstream_max), 10) << pad(describe(l.usable()), 10) << pad(GBps > 0 ? fixed2(GBps) : "-", 8)
+       << (l.hwloc_GBps ? fixed2(*l.hwloc_GBps) : "-") << "\n";
+  }
+  if (std::any_of(devs.begin(), devs.end(), [](const Labelled& l) { return l.device->kind == DeviceKind::gpu; }))
+    os << "  " << kIdleLinkNote << "\n";
+}
+
+void nic_table(std::ostringstream& os, const NodeTopology& t, const std::vector<Labelled>& devs) {
+  bool header = false;
+  for (const auto& [label, d] : devs) {
+    if (d->kind != DeviceKind::nic) continue;
+    for (const auto& name : d->netdevs) {
+      const NetInterface* i = t.find_interface(name);
+      if (!i) continue;
+      if (!header) os << "\nNetwork interfaces:\n\n";
+      header = true;
+      os << "  " << pad(label, 6) << pad(i->name, 12)
+         << pad(i->speed_Mbps ? std::to_string(*i->speed_Mbps / 1000) + " Gb/s" : "speed ?", 10)
+         << pad("MTU " + std::to_string(i->mtu), 10) << pad(i->operstate, 8) << pad(i->driver, 12)
+         << (i->port_type.empty() ? "" : i->port_type) << (i->master.empty() ? "" : "  in " + i->master) << "\n";
+    }
+    for (const auto& name : d->rdma_devs) {
+      const RdmaDevice* r = t.find_rdma(name);
+      if (!r) continue;
+      if (!header) os << "\nNetwork interfaces:\n\n";
+      header = true;
+      for (const auto& p : r->ports)
+        os << "  " << pad(label, 6) << pad(r->name + "/" + std::to_string(p.port), 12)
+           << pad(fixed2(p.data_rate_Gbps) + " Gb/s", 14) << pad(p.state, 8) << pad(p.link_layer, 12)
+           << (p.active_mtu ? "MTU " + std::to_string(p.active_mtu) : std::string("MTU ?"))
+           << (p.link_layer == "Ethernet" ? (p.roce_v2_gid ? "  RoCE v2 GID" : "  no RoCE v2 GID") : "") << "\n";
+    }
+  }
+  for (const auto& i : t.interfaces)
+    if (i.kind == IfKind::bond || i.kind == IfKind::vlan) {
+      if (!header) os << "\nNetwork interfaces:\n\n";
+      header = true;
+      os << "  " << pad(to_string(i.kind), 6) << pad(i.name, 12)
+         << (i.kind == IfKind::bond ? "members " + join(i.members, ",") + (i.bond_mode.empty() ? "" : " mode " + i.bond_mode)
+                                    : "on " + i.vlan_parent + " id " + std::to_string(i.vlan_id))
+         << "  MTU " << i.mtu << "\n";
+    }
+}
+
+}  // namespace
+
+std::string render_matrix(const NodeTopology& t) {
+  std::ostringstream os;
+  os << "Topology of " << t.hostname << " (" << to_string(t.format) << (t.format == SourceFormat::live ? "" : ": " + t.source)
+     << "): " << t.gpus().size() << " GPU(s), " << t.nics().size() << " NIC(s), "
+     << (t.cpu.packages ? std::to_string(t.cpu.packages) : std::string("?")) << " package(s), "
+     << t.cpu.numa_nodes.size() << " NUMA node(s)\n\n";
+  const auto devs = labelled_devices(t);
+  if (devs.empty()) {
+    os << "No GPU or NIC found.\n";
+    return os.str();
+  }
+  bool sub_numa = false;
+  matrix(os, t, devs, sub_numa);
+  legend(os, t, sub_numa);
+  device_legend(os, devs);
+  link_table(os, devs);
+  nic_table(os, t, devs);
+  for (const auto& n : t.notes) os << "\nNote: " << n << "\n";
+  return os.str();
+}
+
+std::string render_findings(const std::vector<Finding>& findings) {
+  if (findings.empty()) return "Findings: none.\n";
+  std::vector<const Finding*> sorted;
+  for (const auto& f : findings) sorted.push_back(&f);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Finding* a, const Finding* b) { return a->severity > b->severity; });
+  std::ostringstream os;
+  os << "Findings (" << findings.size() << "):\n";
+  for (const Finding* f : sorted)
+    os << "  [" << to_string(f->severity) << "] " << (f->node.empty() ? "" : f->node + ": ") << f->message << "\n";
+  return os.str();
+}
+
+}  // namespace gpunet::topo
