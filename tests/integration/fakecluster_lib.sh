@@ -35,12 +35,17 @@ fc_mpirun() {
   "$FC" mpirun --prefix "$PFX" --timeout "$t" -- "$@"
 }
 
-# Waits (up to $2 seconds) until node $1 has an established TCP connection on the data network.
+# Waits (up to $2 seconds) until node $1 has an established TCP connection on the data network;
+# prints the port node $1 listens on there.
 fc_wait_data_connection() {
-  local node=$1 limit=$2 addr="10.77.0.$(( $1 + 1 ))"
-  for ((i = 0; i < limit * 10; i++)); do
-    if "$FC" exec "$node" --prefix "$PFX" -- ss -Htn state established "( src $addr )" | grep -q .; then return 0; fi
-    sleep 0.1
+  local node=$1 limit=$2 addr="10.77.0.$(( $1 + 1 ))" end=$((SECONDS + $2)) socks
+  while ((SECONDS < end)); do
+    socks=$(ip netns exec "$PFX-node$node" ss -Hatn "( src $addr )" 2>/dev/null || true)
+    if grep -q '^ESTAB' <<<"$socks"; then
+      awk '$1 == "LISTEN" { sub(/.*:/, "", $4); print $4; exit }' <<<"$socks"
+      return 0
+    fi
+    sleep 0.05
   done
   fail "no data connection on node $node within $limit s"
 }

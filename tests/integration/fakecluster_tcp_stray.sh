@@ -11,10 +11,9 @@ for attempt in 1 2 3; do
   fc_mpirun 90 -np 2 "$bin" --suites tcp --tcp-if eth0 --tcp-tests neighbours --tcp-time 3 \
     -o "$OUT/r" >"$OUT/log" 2>&1 &
   run=$!
-  fc_wait_data_connection 1 30
-  port=$("$FC" exec 1 --prefix "$PFX" -- ss -Hltn "( src 10.77.0.2 )" | awk '{ sub(/.*:/, "", $4); print $4 }' | head -1)
+  port=$(fc_wait_data_connection 1 30)
   [[ -n $port ]] || fail "no listening port on node 1's data address"
-  "$FC" exec 0 --prefix "$PFX" -- bash -c "exec 3<>/dev/tcp/10.77.0.2/$port; head -c 4096 /dev/urandom >&3; exec 4<>/dev/tcp/10.77.0.2/$port; sleep 0.5" \
+  ip netns exec "$PFX-node0" bash -c "exec 3<>/dev/tcp/10.77.0.2/$port; head -c 4096 /dev/urandom >&3; exec 4<>/dev/tcp/10.77.0.2/$port; sleep 0.5" \
     2>/dev/null || true
   rc=0
   wait $run || rc=$?
