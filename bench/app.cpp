@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -108,7 +109,8 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   // issue #8: findings that suites attach to records (extra.findings) are the report's findings too.
   for (const auto& r : rep.results)
     if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
-      for (const auto& f : r.extra["findings"]) rep.findings.push_back(f);
+      for (const auto& f : r.extra["findings"])
+        if (std::find(rep.findings.begin(), rep.findings.end(), f) == rep.findings.end()) rep.findings.push_back(f);
   std::ostringstream tables;  // verdicts and baseline comparison (issue #7), printed after the summary
   const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
   report::write_all_outputs(rep, cfg.output_dir);

@@ -21,7 +21,7 @@ packages=(
   libucx0 libfabric1 libpsm2-2 libpsm-infinipath1 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2
   libatomic1 libltdl7 libhwloc15 libhwloc-dev libhwloc-plugins hwloc-nox libnuma1 libnuma-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark1debian libbenchmark-dev
-  pkgconf pkgconf-bin libpkgconf3
+  libpugixml1v5 libpugixml-dev pkgconf pkgconf-bin libpkgconf3
 )
 
 log() { echo "gpu-check: $*" >&2; }

@@ -132,20 +132,22 @@ std::vector<const LinkTraffic*> carrying_links(const TrafficSummary& s, const Ex
 
 json traffic_findings(const TrafficSummary& s, const Expectation& e, const std::string& suite, const std::string& host) {
   json out = json::array();
-  auto add = [&](const std::string& msg) {
-    out.push_back({{"severity", "warning"}, {"source", "counters"}, {"suite", suite}, {"host", host}, {"message", msg}});
+  auto add = [&](const std::string& kind, const std::string& iface, const std::string& msg) {
+    out.push_back({{"severity", "warning"}, {"kind", kind}, {"message", msg}, {"subjects", json::array({iface})}, {"node", host},
+                   {"suite", suite}});
   };
   for (const LinkTraffic* l : carrying_links(s, e)) {
     if (l->kind != "net") continue;
     const std::string head = "the " + suite + " suite's traffic on " + host + " went over " + link_text(*l);
     if (!e.expected.empty()) {
-      if (!interface_matches(l->name, e.expected)) add(head + ", not over the expected interface(s) " + join(e.expected));
+      if (!interface_matches(l->name, e.expected))
+        add("traffic_unexpected_interface", l->name, head + ", not over the expected interface(s) " + join(e.expected));
     } else if (interface_matches(l->name, e.default_route)) {
       std::vector<std::string> others;
       for (const auto& u : e.up)
         if (!interface_matches(u, e.default_route)) others.push_back(u);
       if (!others.empty())
-        add(head + ", the default-route interface (usually the management network), while the node also has " +
+        add("traffic_default_route", l->name, head + ", the default-route interface (usually the management network), while the node also has " +
             join(others) + " up; name the data interfaces with --expect-if and the transport's interface setting "
             "(NCCL_SOCKET_IFNAME, NCCL_IB_HCA, btl_tcp_if_include)");
     }

@@ -60,7 +60,7 @@ struct Expectation {
 // node's (non-loopback) bytes.
 std::vector<const LinkTraffic*> carrying_links(const TrafficSummary& s, const Expectation& e);
 
-// Findings ({severity, source, host, message}) when traffic went over an interface outside
+// Findings ({severity, kind, message, subjects: [interface], node: host, suite}) when traffic went over an interface outside
 // `expected`, or, with no expectation given, over the default-route interface of a node that has
 // other interfaces up.
 nlohmann::json traffic_findings(const TrafficSummary& s, const Expectation& e, const std::string& suite,

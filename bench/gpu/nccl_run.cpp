@@ -22,6 +22,9 @@
 #include "bench/suites/node_local.hpp"
 #include "bench/suites/scaling_run.hpp"
 #include "report/stats.hpp"
+#include "topology/json.hpp"
+#include "topology/nccl_xml.hpp"
+#include "topology/topology.hpp"
 
 namespace gpunet::bench::gpu {
 
@@ -295,10 +298,22 @@ class NcclRun {
     auto rec = ctx_.record("nccl", "topology");
     rec.ranks = 1;
     rec.extra["nccl_topo_file"] = path;
-    // The topology module reads NCCL's XML (topology::load_topology_file) when it is built in.
     if (path.empty() || !std::filesystem::exists(path)) {
       rec.status = report::Status::skipped;
       rec.reason = "NCCL wrote no topology file at '" + path + "'";
+      ctx_.emit(rec);
+      return;
+    }
+    // The topology module reads NCCL's view and says where it differs from hwloc's.
+    try {
+      const topo::NodeTopology nccl = topo::load_topology_file(path);
+      rec.extra["nccl_topology"] = topo::to_json(nccl);
+      json findings = json::array();
+      for (const auto& f : topo::compare_views(topo::discover_local(), nccl)) findings.push_back(topo::to_json(f));
+      if (!findings.empty()) rec.extra["findings"] = findings;
+    } catch (const std::exception& e) {
+      rec.status = report::Status::failed;
+      rec.reason = "cannot read NCCL's topology dump " + path + ": " + e.what();
     }
     ctx_.emit(rec);
   }

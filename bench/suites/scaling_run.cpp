@@ -115,7 +115,9 @@ void run_scaling(const SuiteContext& ctx, const std::string& suite, int64_t byte
     }
     s["drop"] = d;
     sentence += "; " + msg.substr(msg.find(": ") + 2);
-    summary.extra["findings"] = json::array({{{"severity", "warning"}, {"source", suite + " scaling"}, {"message", msg}}});
+    json subjects = culprit ? node_hosts(ctx.mpi, {*culprit}) : node_hosts(ctx.mpi, nodes_added(best, after));
+    summary.extra["findings"] =
+        json::array({{{"severity", "warning"}, {"kind", "scaling_drop"}, {"message", msg}, {"subjects", subjects}, {"suite", suite}}});
   }
   s["summary"] = sentence;
   summary.extra["scaling"] = s;

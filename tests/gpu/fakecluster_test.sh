@@ -61,8 +61,9 @@ d = s["drop"]
 assert d["culprit_host"] == f"{prefix}-node3", d
 assert d["from_nodes"] == 2 and d["to_nodes"] == 4, d
 assert sorted(p["hosts"][-1] for p in d["probes"]) == [f"{prefix}-node2", f"{prefix}-node3"], d["probes"]
-msgs = [f["message"] for f in rep["findings"]]
-assert any(f"{prefix}-node3" in m for m in msgs), msgs
+drops = [f for f in rep["findings"] if f.get("kind") == "scaling_drop"]
+assert len(drops) == 1 and drops[0]["subjects"] == [f"{prefix}-node3"], rep["findings"]
+assert f"{prefix}-node3" in drops[0]["message"], drops[0]
 scal = [r for r in rep["results"] if r["suite"] == "mpi" and r["variant"].startswith("scaling")]
 assert all(r["status"] == "passed" and r["check"] == "ok" for r in scal), scal
 print(f"4 nodes: busbw {bw}; culprit {d['culprit_host']}")
@@ -91,7 +92,8 @@ for r in counters:
     assert peak_bps <= 1.5 * fast_bps, (r["host"], peak_bps)
     assert peak_bps >= 0.3 * algbw * 8e9, (r["host"], peak_bps, algbw)
     f = r["extra"].get("findings", [])
-    assert len(f) == 1 and "ctl0" in f[0]["message"] and "eth0" in f[0]["message"], f
+    assert len(f) == 1 and f[0]["subjects"] == ["ctl0"] and "eth0" in f[0]["message"], f
+    assert f[0] in rep["findings"], "record findings are the report's findings"
 print(f"2 nodes: ctl0 carried {[r['extra']['traffic']['interfaces']['ctl0']['tx_bytes'] for r in counters]} B, suite moved >= {moved} B")
 
 # 1 node: one point, nothing to scale.

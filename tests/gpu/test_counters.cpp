@@ -135,6 +135,9 @@ TEST(Counters, FindingWhenTrafficLeavesTheExpectedInterfaces) {
   EXPECT_NE(msg.find("fc-node0"), std::string::npos) << msg;
   EXPECT_NE(msg.find("expected interface(s) eth*"), std::string::npos) << msg;
   EXPECT_EQ(f[0]["severity"], "warning");
+  EXPECT_EQ(f[0]["kind"], "traffic_unexpected_interface");
+  EXPECT_EQ(f[0]["subjects"], nlohmann::json::array({"ctl0"}));
+  EXPECT_EQ(f[0]["node"], "fc-node0");
   // Traffic where it was expected, and loopback, are not findings.
   EXPECT_TRUE(traffic_findings(two_links(1'000, 20'000'000), e, "mpi", "h").empty());
   // Background traffic below the thresholds is not a finding either.
@@ -150,6 +153,8 @@ TEST(Counters, FindingForTheDefaultRouteInterfaceOnlyWhenOthersExist) {
   const std::string msg = f[0]["message"];
   EXPECT_NE(msg.find("default-route interface"), std::string::npos) << msg;
   EXPECT_NE(msg.find("ib0"), std::string::npos) << msg;
+  EXPECT_EQ(f[0]["kind"], "traffic_default_route");
+  EXPECT_EQ(f[0]["subjects"], nlohmann::json::array({"eth0"}));
   e.up = {"eth0"};  // a one-interface node has nowhere else to send it
   EXPECT_TRUE(traffic_findings(two_links(0, 50'000'000), e, "nccl", "gpu-7").empty());
 }
