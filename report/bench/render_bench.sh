@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Rendering benchmark: 1,000 ranks x 30 sizes re-rendered offline (load, analyse, write report.json,
+# report.md, report.html, junit.xml, sweeps.csv), timed with /usr/bin/time -v. Target: under 2 s and
+# under 300 MB peak memory, for a report.json and for a results.jsonl.
+#
+# usage: report/bench/render_bench.sh BUILD_DIR [RANKS] [SIZES]     (BUILD_DIR: a Release/RelWithDebInfo build)
+set -euo pipefail
+build=$1 ranks=${2:-1000} sizes=${3:-30}
+here=$(cd "$(dirname "$0")" && pwd)
+tool="$build/tests/report/gpunet-report-render"
+[[ -x $tool ]] || { echo "build $tool first (make gpunet-report-render)"; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "/usr/bin/time is missing (Debian package time)"; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+status=0
+for kind in json jsonl; do
+  input="$work/results.$kind"
+  python3 "$here/gen_results.py" --ranks "$ranks" --sizes "$sizes" $([[ $kind == jsonl ]] && echo --jsonl) "$input"
+  /usr/bin/time -v "$tool" "$input" -o "$work/out-$kind" 2>"$work/time-$kind.txt" >/dev/null ||
+    { echo "render failed:"; cat "$work/time-$kind.txt"; exit 1; }
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time-$kind.txt")
+  secs=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }' <<<"$wall")
+  rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time-$kind.txt")
+  user=$(awk -F': ' '/User time/ {print $2}' "$work/time-$kind.txt")
+  records=$(( ranks * sizes ))
+  in_mb=$(du -m "$input" | cut -f1)
+  out=$(cd "$work/out-$kind" && for f in *; do printf '%s %s MB, ' "$f" "$(du -m "$f" | cut -f1)"; done)
+  printf '%-6s %d records (%s MB in): wall %.2f s, user %s s, peak RSS %d MB; %s\n' \
+    "$kind" "$records" "$in_mb" "$secs" "$user" $((rss_kb / 1024)) "${out%, }"
+  awk -v s="$secs" -v r="$rss_kb" 'BEGIN { exit !(s < 2.0 && r < 300 * 1024) }' ||
+    { echo "  over the target (2 s, 300 MB)"; status=1; }
+done
+exit $status
