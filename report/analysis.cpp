@@ -30,6 +30,45 @@ std::string sweep_key(const Record& r) {
          std::to_string(jsonx::integer(r.extra, "nodes").value_or(0));
 }
 
+// Everything record_ceiling() reads from a record: records that agree on all of it share a ceiling.
+constexpr const char* kPathKeys[] = {"link", "rdma", "pcie", "nccl", "intra", "nodes", "nics_per_node", "gpu_index"};
+
+size_t path_hash(const Record& r) {
+  size_t h = std::hash<std::string>{}(r.host);
+  auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  mix(std::hash<std::string>{}(r.suite));
+  mix(std::hash<std::string>{}(r.name));
+  mix(std::hash<std::string>{}(r.variant));
+  mix(static_cast<size_t>(r.ranks));
+  if (r.extra.is_object())
+    for (const char* key : kPathKeys)
+      if (const auto it = r.extra.find(key); it != r.extra.end()) mix(std::hash<json>{}(*it));
+  return h;
+}
+
+bool same_path(const Record& a, const Record& b) {
+  if (a.host != b.host || a.suite != b.suite || a.name != b.name || a.variant != b.variant || a.ranks != b.ranks ||
+      (a.status == Status::skipped) != (b.status == Status::skipped) ||
+      (a.time_us.samples > 0) != (b.time_us.samples > 0))
+    return false;
+  const auto fa = record_figure(a), fb = record_figure(b);
+  if (fa.has_value() != fb.has_value() || (fa && (fa->label != fb->label || fa->unit != fb->unit))) return false;
+  if (a.extra.is_object() != b.extra.is_object()) return false;
+  if (!a.extra.is_object()) return true;
+  for (const char* key : kPathKeys) {
+    const auto ia = a.extra.find(key), ib = b.extra.find(key);
+    const bool ha = ia != a.extra.end(), hb = ib != b.extra.end();
+    if (ha != hb || (ha && *ia != *ib)) return false;
+  }
+  return true;
+}
+
+// The efficiency of a passed record with a figure and a known ceiling.
+void judge(RecordAnalysis& a, const Record& r) {
+  const auto fig = record_figure(r);
+  if (fig && a.ceiling.known && a.ceiling.value > 0 && r.status == Status::passed) a.efficiency = fig->value / a.ceiling.value;
+}
+
 bool is_pair(const Record& r) {
   return jsonx::string(r.extra, "src_host").has_value() && jsonx::string(r.extra, "dst_host").has_value();
 }
@@ -62,18 +101,15 @@ int record_nodes(const Record& r, const Provenance& p) {
   return 0;
 }
 
-RecordAnalysis analyze_record(const Record& r, const Report& rep, const TopologyView& topo) {
-  RecordAnalysis a;
-  if (r.status == Status::skipped) {
-    a.ceiling = unknown_ceiling("not measured (skipped)");
-    return a;
-  }
+namespace {
+
+// The ceiling of the path a record's figure took, in the figure's unit.
+Ceiling record_ceiling(const Record& r, const Report& rep, const TopologyView& topo) {
+  if (r.status == Status::skipped) return unknown_ceiling("not measured (skipped)");
   const auto fig = record_figure(r);
-  if (!fig) {
-    a.ceiling = unknown_ceiling(r.time_us.samples > 0 ? "a latency figure has no bandwidth ceiling"
-                                                       : "the record carries no bandwidth figure");
-    return a;
-  }
+  if (!fig)
+    return unknown_ceiling(r.time_us.samples > 0 ? "a latency figure has no bandwidth ceiling"
+                                                 : "the record carries no bandwidth figure");
   Ceiling c;
   if (fig->label == "busbw") {
     c = collective_ceiling(r, record_nodes(r, rep.provenance), topo);
@@ -86,8 +122,15 @@ RecordAnalysis analyze_record(const Record& r, const Report& rep, const Topology
   } else {
     c = link_ceiling(section(r.extra, "link"));
   }
-  a.ceiling = in_unit(c, fig->unit);
-  if (a.ceiling.known && a.ceiling.value > 0 && r.status == Status::passed) a.efficiency = fig->value / a.ceiling.value;
+  return in_unit(c, fig->unit);
+}
+
+}  // namespace
+
+RecordAnalysis analyze_record(const Record& r, const Report& rep, const TopologyView& topo) {
+  RecordAnalysis a;
+  a.ceiling = record_ceiling(r, rep, topo);
+  judge(a, r);
   return a;
 }
 
@@ -98,9 +141,18 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
   std::unordered_map<std::string, SweepPeak> peaks;
   std::unordered_map<std::string, double> best_pair;
   std::vector<std::string> keys(rep.results.size());
+  // Records of one sweep share their path: each distinct path is worked out once.
+  std::unordered_map<size_t, std::vector<std::pair<const Record*, Ceiling>>> memo;
   for (size_t i = 0; i < rep.results.size(); ++i) {
     const Record& r = rep.results[i];
-    results.push_back(analyze_record(r, rep, topo));
+    auto& bucket = memo[path_hash(r)];
+    const Ceiling* known = nullptr;
+    for (const auto& [exemplar, c] : bucket)
+      if (same_path(*exemplar, r)) known = &c;
+    if (!known) known = &bucket.emplace_back(&r, record_ceiling(r, rep, topo)).second;
+    RecordAnalysis& a = results.emplace_back();
+    a.ceiling = *known;
+    judge(a, r);
     const auto& eff = results.back().efficiency;
     if (!eff) continue;
     if (is_pair(r)) {

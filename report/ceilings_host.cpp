@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <regex>
+#include <cstdio>
 
 #include "report/ceilings.hpp"
 
@@ -35,10 +35,15 @@ std::optional<int> pcie_gen_from_GTps(double gtps) {
 }
 
 std::optional<int> pcie_gen_from_speed_text(const std::string& text) {
-  static const std::regex re(R"(^\s*([0-9]+(\.[0-9]+)?)\s*GT/s(\s+PCIe)?\s*$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, re)) return std::nullopt;
-  return pcie_gen_from_GTps(std::stod(m[1].str()));
+  // "16.0 GT/s PCIe\n", or "16 GT/s" from kernels before 5.7
+  double gtps = 0;
+  int used = -1;
+  if (std::sscanf(text.c_str(), " %lf GT/s%n", &gtps, &used) != 1 || used < 0) return std::nullopt;
+  std::string rest = text.substr(static_cast<size_t>(used));
+  const auto b = rest.find_first_not_of(" \t\r\n");
+  rest = b == std::string::npos ? "" : rest.substr(b, rest.find_last_not_of(" \t\r\n") - b + 1);
+  if (!rest.empty() && rest != "PCIe") return std::nullopt;
+  return pcie_gen_from_GTps(gtps);
 }
 
 double pcie_marketing_GBps(int gen, int width) { return pcie_transfer_rate_GTps(gen) * width / 8.0; }

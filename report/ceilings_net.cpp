@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <regex>
 
 #include "report/ceilings.hpp"
 
@@ -208,11 +207,14 @@ double ib_sysfs_rate_Gbps(IbSpeed s, int width) {
 bool valid_ib_width(int w) { return w == 1 || w == 2 || w == 4 || w == 8 || w == 12; }
 
 std::optional<IbPortRate> parse_ib_sysfs_rate(const std::string& text) {
-  static const std::regex re(R"(^\s*[0-9.]+\s*Gb/sec\s*\((\d+)X\s*([A-Za-z0-9]+)\)\s*$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, re)) return std::nullopt;
-  const auto speed = ib_speed_from_name(m[2].str());
-  const int width = std::stoi(m[1].str());
+  // "%d%s Gb/sec (%dX%s)\n", e.g. "200 Gb/sec (4X HDR)"
+  double rate = 0;
+  int width = 0, used = -1;
+  char name[16] = {};
+  if (std::sscanf(text.c_str(), " %lf Gb/sec (%dX %15[A-Za-z0-9])%n", &rate, &width, name, &used) != 3 || used < 0)
+    return std::nullopt;
+  if (text.find_first_not_of(" \t\r\n", static_cast<size_t>(used)) != std::string::npos) return std::nullopt;
+  const auto speed = ib_speed_from_name(name);
   if (!speed || !valid_ib_width(width)) return std::nullopt;
   return IbPortRate{*speed, width};
 }

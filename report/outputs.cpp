@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 
 #include "report/renderers.hpp"
@@ -14,12 +15,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_file(const fs::path& path, const std::string& text) {
+// Writes through a temporary name and a rename, so a reader never sees half a file.
+void write_file(const fs::path& path, const std::function<void(std::ostream&)>& render) {
   const fs::path tmp = path.string() + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    render(out);
     out.flush();
     if (!out) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
   }
@@ -37,11 +39,11 @@ void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
     throw std::runtime_error("cannot create the output directory " + out_dir + ": " +
                              (ec ? ec.message() : std::string("a file of that name exists")));
   const fs::path dir(out_dir);
-  write_file(dir / "report.json", render_json(rep));
-  write_file(dir / "report.md", render_markdown(rep));
-  write_file(dir / "report.html", render_html(rep));
-  write_file(dir / "junit.xml", render_junit(rep));
-  write_file(dir / "sweeps.csv", render_csv(rep));
+  write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, o); });
+  write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(rep); });
+  write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep); });
+  write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, o); });
+  write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {

@@ -1,5 +1,6 @@
 // sweeps.csv: every record with a message size, one row each, in sweep order (RFC 4180).
 #include <cstdio>
+#include <sstream>
 
 #include "report/analysis.hpp"
 #include "report/escape.hpp"
@@ -18,9 +19,8 @@ std::string num(double x) {
 
 }  // namespace
 
-std::string render_csv(const Report& rep) {
-  std::string out =
-      "suite,name,variant,host,rank,ranks,bytes,count,dtype,op,status,time_us_mean,time_us_p50,time_us_p99,"
+void render_csv(const Report& rep, std::ostream& os) {
+  os << "suite,name,variant,host,rank,ranks,bytes,count,dtype,op,status,time_us_mean,time_us_p50,time_us_p99,"
       "time_us_cv,samples,algbw_GBps,busbw_GBps,wrong,figure,figure_unit,ceiling,ceiling_unit,efficiency\n";
   for (const auto& g : sweep_groups(rep)) {
     for (const Record* r : g.rows) {
@@ -32,12 +32,22 @@ std::string render_csv(const Report& rep) {
           csv_field(r->dtype), csv_field(r->op), to_string(r->status), num(r->time_us.mean), num(r->time_us.p50),
           num(r->time_us.p99), num(r->time_us.cv), std::to_string(r->time_us.samples), num(r->algbw_GBps),
           num(r->busbw_GBps), std::to_string(r->wrong), f ? num(f->value) : "", f ? f->unit : "",
-          c.known ? num(c.value) : "", c.known ? c.unit : "", c.efficiency ? num(*c.efficiency) : ""};
-      for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + cells[i];
-      out += "\n";
+          c.known ? num(c.value) : "", std::string(c.known ? c.unit : ""), c.efficiency ? num(*c.efficiency) : ""};
+      std::string line;
+      for (size_t i = 0; i < cells.size(); ++i) {
+        if (i) line += ',';
+        line += cells[i];
+      }
+      line += '\n';
+      os << line;
     }
   }
-  return out;
+}
+
+std::string render_csv(const Report& rep) {
+  std::ostringstream os;
+  render_csv(rep, os);
+  return std::move(os).str();
 }
 
 }  // namespace gpunet::report

@@ -54,8 +54,8 @@ class Derivations {
  public:
   std::string cite(const CeilingView& c) {
     if (!c.known) return "<td title=\"" + html_escape(c.reason) + "\"></td>";
-    auto [it, fresh] = index_.try_emplace(c.derivation, static_cast<int>(order_.size()) + 1);
-    if (fresh) order_.push_back(c.derivation);
+    auto [it, fresh] = index_.try_emplace(std::string(c.derivation), static_cast<int>(order_.size()) + 1);
+    if (fresh) order_.emplace_back(c.derivation);
     return "<td class=\"n\" title=\"" + html_escape(c.derivation) + "\">" + html_escape(format_figure(c.value)) +
            " <a href=\"#c" + std::to_string(it->second) + "\">[" + std::to_string(it->second) + "]</a></td>";
   }
@@ -112,10 +112,16 @@ std::string findings(const Report& rep) {
     for (const auto& f : rep.findings)
       items += "<li><b>" + html_escape(jsonx::string(f, "severity").value_or("note")) + "</b>: " +
                html_escape(jsonx::string(f, "message").value_or(f.dump())) + "</li>";
-  for (const Record* r : records_to_explain(rep))
+  const auto explain = records_to_explain(rep);
+  for (size_t i = 0; i < explain.size() && i < kFindingsShown; ++i) {
+    const Record* r = explain[i];
     items += "<li><b>" + html_escape(r->suite + " " + r->name + (r->variant.empty() ? "" : " " + r->variant)) +
              "</b>" + html_escape((r->bytes > 0 ? " at " + format_bytes(r->bytes) : "") + " on " + r->host) + ": " +
              html_escape(ceiling_view(*r).explanation) + "</li>";
+  }
+  if (explain.size() > kFindingsShown)
+    items += "<li>... and " + std::to_string(explain.size() - kFindingsShown) +
+             " more (every explanation is in report.json)</li>";
   return items.empty() ? "" : "<h2>Findings</h2><ul>" + items + "</ul>";
 }
 
@@ -145,26 +151,66 @@ std::string charts(const Report& rep) {
   return out.empty() ? "" : "<h2>Charts</h2>" + out;
 }
 
+std::string sweep_table(const SweepGroup& g, Derivations& d, double threshold) {
+  std::string out =
+      "<table><tr><th>size</th><th>count</th><th>type</th><th>redop</th><th>time (us)</th><th>algbw (GB/s)</th>"
+      "<th>busbw (GB/s)</th><th>#wrong</th><th>p50 (us)</th><th>p99 (us)</th><th>cv</th><th>ceiling</th><th>eff</th>"
+      "<th>status</th></tr>";
+  for (const Record* r : g.rows) {
+    const auto c = ceiling_view(*r);
+    const bool ok = r->status == Status::passed;
+    out += "<tr class=\"" + to_string(r->status) + "\">" + td(format_bytes(r->bytes), true) +
+           td(std::to_string(r->count), true) + td(r->dtype) + td(r->op) +
+           td(ok ? format_fixed(r->time_us.mean, 2) : "", true) + td(ok ? format_figure(r->algbw_GBps) : "", true) +
+           td(ok ? format_figure(r->busbw_GBps) : "", true) + td(std::to_string(r->wrong), true) +
+           td(ok ? format_fixed(r->time_us.p50, 2) : "", true) + td(ok ? format_fixed(r->time_us.p99, 2) : "", true) +
+           td(ok ? format_fixed(r->time_us.cv, 3) : "", true) + d.cite(c) + eff_cell(c, threshold) +
+           td_wrap(to_string(r->status) + (r->reason.empty() ? "" : ": " + r->reason)) + "</tr>";
+  }
+  return out + "</table>";
+}
+
+// A family of many per-rank sweeps: one row per size across ranks, then its slowest sweeps in full.
+std::string family_summary(const SweepFamily& f, Derivations& d, double threshold) {
+  const auto rows = family_rows(f);
+  std::string unit;
+  for (const auto& r : rows)
+    if (!r.unit.empty()) unit = r.unit;
+  const std::string u = unit.empty() ? "" : " (" + unit + ")";
+  std::string out = "<details open><summary>" +
+                    html_escape(f.title + ": " + std::to_string(f.groups.size()) + " sweeps, one per rank") +
+                    "</summary><table><tr><th>size</th><th>count</th><th>type</th><th>redop</th><th>sweeps</th><th>min" +
+                    html_escape(u) + "</th><th>median" + html_escape(u) + "</th><th>max" + html_escape(u) +
+                    "</th><th>slowest</th><th>ceiling</th><th>eff (median)</th></tr>";
+  for (const auto& r : rows) {
+    const bool any = r.n > 0;
+    CeilingView median_view;
+    median_view.efficiency = r.median_efficiency;
+    out += "<tr>" + td(format_bytes(r.first->bytes), true) + td(std::to_string(r.first->count), true) +
+           td(r.first->dtype) + td(r.first->op) + td(std::to_string(r.n), true) +
+           td(any ? format_figure(r.min) : "", true) + td(any ? format_figure(r.median) : "", true) +
+           td(any ? format_figure(r.max) : "", true) +
+           td(r.slowest ? r.slowest->host + " rank " + std::to_string(r.slowest->rank) : "") +
+           (r.ceiling ? d.cite(*r.ceiling) : "<td></td>") + eff_cell(median_view, threshold) + "</tr>";
+  }
+  out += "</table>";
+  for (const SweepGroup* g : family_slowest(f, kFamilySlowestShown))
+    out += "<p><b>Slow: " + html_escape(g->title()) + "</b></p>" + sweep_table(*g, d, threshold);
+  return out + "</details>";
+}
+
 std::string sweeps(const Report& rep, Derivations& d, double threshold) {
   const auto groups = sweep_groups(rep);
+  const auto families = sweep_families(groups);
   std::string out;
-  for (const auto& g : groups) {
-    out += std::string("<details") + (groups.size() <= 6 ? " open" : "") + "><summary>" + html_escape(g.title()) +
-           "</summary><table><tr><th>size</th><th>count</th><th>type</th><th>redop</th><th>time (us)</th>"
-           "<th>algbw (GB/s)</th><th>busbw (GB/s)</th><th>#wrong</th><th>p50 (us)</th><th>p99 (us)</th><th>cv</th>"
-           "<th>ceiling</th><th>eff</th><th>status</th></tr>";
-    for (const Record* r : g.rows) {
-      const auto c = ceiling_view(*r);
-      const bool ok = r->status == Status::passed;
-      out += "<tr class=\"" + to_string(r->status) + "\">" + td(format_bytes(r->bytes), true) +
-             td(std::to_string(r->count), true) + td(r->dtype) + td(r->op) +
-             td(ok ? format_fixed(r->time_us.mean, 2) : "", true) + td(ok ? format_figure(r->algbw_GBps) : "", true) +
-             td(ok ? format_figure(r->busbw_GBps) : "", true) + td(std::to_string(r->wrong), true) +
-             td(ok ? format_fixed(r->time_us.p50, 2) : "", true) + td(ok ? format_fixed(r->time_us.p99, 2) : "", true) +
-             td(ok ? format_fixed(r->time_us.cv, 3) : "", true) + d.cite(c) + eff_cell(c, threshold) +
-             td_wrap(to_string(r->status) + (r->reason.empty() ? "" : ": " + r->reason)) + "</tr>";
+  for (const auto& f : families) {
+    if (f.groups.size() > kFamilyDetailLimit) {
+      out += family_summary(f, d, threshold);
+      continue;
     }
-    out += "</table></details>";
+    for (const SweepGroup* g : f.groups)
+      out += std::string("<details") + (groups.size() <= 6 ? " open" : "") + "><summary>" + html_escape(g->title()) +
+             "</summary>" + sweep_table(*g, d, threshold) + "</details>";
   }
   return out.empty() ? "" : "<h2>Sweeps</h2>" + out;
 }
@@ -174,8 +220,9 @@ std::string points(const Report& rep, Derivations& d, double threshold) {
   for (const Record* r : point_records(rep)) {
     const auto c = ceiling_view(*r);
     std::string note = r->reason;
-    if (!c.known && !c.reason.empty() && r->status != Status::skipped) note += (note.empty() ? "" : "; ") + c.reason;
-    if (!c.explanation.empty()) note += (note.empty() ? "" : "; ") + c.explanation;
+    auto add = [&note](std::string_view s) { note.append(note.empty() ? "" : "; ").append(s); };
+    if (!c.known && !c.reason.empty() && r->status != Status::skipped) add(c.reason);
+    if (!c.explanation.empty()) add(c.explanation);
     if (r->time_us.samples > 0 && !record_figure(*r))
       note += (note.empty() ? "" : "; ") + std::string("p50 ") + format_fixed(r->time_us.p50, 2) + " us, p99 " +
               format_fixed(r->time_us.p99, 2) + " us";

@@ -2,6 +2,7 @@
 // failed / timed_out / wrong results -> <failure>; skipped -> <skipped>. A figure below its ceiling's
 // threshold is not a failure here (acceptance verdicts judge that); it is written to system-out.
 #include <map>
+#include <sstream>
 
 #include "report/ceilings.hpp"
 #include "report/escape.hpp"
@@ -50,16 +51,16 @@ std::string testcase(const Record& r) {
   }
   const auto c = ceiling_view(r);
   std::string detail = figure_text(r);
-  if (c.known) detail += (detail.empty() ? "" : "; ") + std::string("ceiling ") + format_figure(c.value) + " " + c.unit;
+  if (c.known) detail.append(detail.empty() ? "" : "; ").append("ceiling " + format_figure(c.value) + " ").append(c.unit);
   if (c.efficiency) detail += ", efficiency " + format_percent(*c.efficiency);
-  if (!c.explanation.empty()) detail += ". " + c.explanation;
+  if (!c.explanation.empty()) detail.append(". ").append(c.explanation);
   if (!detail.empty()) out += "      <system-out>" + xml_escape(detail) + "</system-out>\n";
   return out + "    </testcase>\n";
 }
 
 }  // namespace
 
-std::string render_junit(const Report& rep) {
+void render_junit(const Report& rep, std::ostream& os) {
   std::vector<std::string> order;
   std::map<std::string, Suite> suites;
   for (const auto& r : rep.results) {
@@ -77,19 +78,24 @@ std::string render_junit(const Report& rep) {
     skipped += s.skipped;
     time += s.time;
   }
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests=" +
-                    attr(std::to_string(rep.results.size())) + " failures=" + attr(std::to_string(failures)) +
-                    " errors=\"0\" skipped=" + attr(std::to_string(skipped)) + " time=" + attr(format_fixed(time, 6)) +
-                    ">\n";
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests="
+     << attr(std::to_string(rep.results.size())) << " failures=" << attr(std::to_string(failures))
+     << " errors=\"0\" skipped=" << attr(std::to_string(skipped)) << " time=" << attr(format_fixed(time, 6)) << ">\n";
   for (const auto& name : order) {
     const Suite& s = suites.at(name);
-    out += "  <testsuite name=" + attr(name) + " tests=" + attr(std::to_string(s.records.size())) +
-           " failures=" + attr(std::to_string(s.failures)) + " errors=\"0\" skipped=" + attr(std::to_string(s.skipped)) +
-           " time=" + attr(format_fixed(s.time, 6)) + ">\n";
-    for (const Record* r : s.records) out += testcase(*r);
-    out += "  </testsuite>\n";
+    os << "  <testsuite name=" << attr(name) << " tests=" << attr(std::to_string(s.records.size()))
+       << " failures=" << attr(std::to_string(s.failures)) << " errors=\"0\" skipped=" << attr(std::to_string(s.skipped))
+       << " time=" << attr(format_fixed(s.time, 6)) << ">\n";
+    for (const Record* r : s.records) os << testcase(*r);
+    os << "  </testsuite>\n";
   }
-  return out + "</testsuites>\n";
+  os << "</testsuites>\n";
+}
+
+std::string render_junit(const Report& rep) {
+  std::ostringstream os;
+  render_junit(rep, os);
+  return std::move(os).str();
 }
 
 }  // namespace gpunet::report

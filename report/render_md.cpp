@@ -21,8 +21,8 @@ class Derivations {
  public:
   std::string cite(const CeilingView& c) {
     if (!c.known) return "";
-    auto [it, fresh] = index_.try_emplace(c.derivation, static_cast<int>(order_.size()) + 1);
-    if (fresh) order_.push_back(c.derivation);
+    auto [it, fresh] = index_.try_emplace(std::string(c.derivation), static_cast<int>(order_.size()) + 1);
+    if (fresh) order_.emplace_back(c.derivation);
     return format_figure(c.value) + " [" + std::to_string(it->second) + "]";
   }
   std::string render() const {
@@ -81,32 +81,70 @@ std::string findings(const Report& rep) {
     for (const auto& f : rep.findings)
       out += "- " + md_escape(jsonx::string(f, "severity").value_or("note")) + ": " +
              md_escape(jsonx::string(f, "message").value_or(f.dump())) + "\n";
-  for (const Record* r : records_to_explain(rep)) {
+  const auto explain = records_to_explain(rep);
+  for (size_t i = 0; i < explain.size() && i < kFindingsShown; ++i) {
+    const Record* r = explain[i];
     out += "- " + md_escape(r->suite + " " + r->name + (r->variant.empty() ? "" : " " + r->variant)) +
            (r->bytes > 0 ? " at " + md_escape(format_bytes(r->bytes)) : "") + " on " + md_escape(r->host) + ": " +
            md_escape(ceiling_view(*r).explanation) + "\n";
   }
+  if (explain.size() > kFindingsShown)
+    out += "- ... and " + std::to_string(explain.size() - kFindingsShown) + " more (every explanation is in report.json)\n";
   return out.empty() ? "" : "\n## Findings\n\n" + out;
+}
+
+std::string sweep_table(const SweepGroup& g, Derivations& d) {
+  MdTable t({"size", "count", "type", "redop", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong", "p50(us)",
+             "p99(us)", "cv", "ceiling", "eff", "status"},
+            {Align::right, Align::right, Align::left, Align::left, Align::right, Align::right, Align::right,
+             Align::right, Align::right, Align::right, Align::right, Align::right, Align::right, Align::left});
+  for (const Record* r : g.rows) {
+    const auto c = ceiling_view(*r);
+    const bool ok = r->status == Status::passed;
+    t.add_row({std::to_string(r->bytes), std::to_string(r->count), md_escape(r->dtype), md_escape(r->op),
+               ok ? format_fixed(r->time_us.mean, 2) : "", ok ? format_figure(r->algbw_GBps) : "",
+               ok ? format_figure(r->busbw_GBps) : "", std::to_string(r->wrong), ok ? format_fixed(r->time_us.p50, 2) : "",
+               ok ? format_fixed(r->time_us.p99, 2) : "", ok ? format_fixed(r->time_us.cv, 3) : "", d.cite(c),
+               eff_text(c), md_escape(to_string(r->status) + (r->reason.empty() ? "" : ": " + r->reason))});
+  }
+  return t.render();
+}
+
+// A family of many per-rank sweeps: one row per size across ranks, then its slowest sweeps in full.
+std::string family_summary(const SweepFamily& f, Derivations& d) {
+  const auto rows = family_rows(f);
+  std::string unit;
+  for (const auto& r : rows)
+    if (!r.unit.empty()) unit = r.unit;
+  const std::string u = unit.empty() ? "" : "(" + unit + ")";
+  MdTable t({"size", "count", "type", "redop", "sweeps", "min" + u, "median" + u, "max" + u, "slowest", "ceiling",
+             "eff(median)"},
+            {Align::right, Align::right, Align::left, Align::left, Align::right, Align::right, Align::right,
+             Align::right, Align::left, Align::right, Align::right});
+  for (const auto& r : rows) {
+    const bool any = r.n > 0;
+    t.add_row({std::to_string(r.first->bytes), std::to_string(r.first->count), md_escape(r.first->dtype),
+               md_escape(r.first->op), std::to_string(r.n), any ? format_figure(r.min) : "",
+               any ? format_figure(r.median) : "", any ? format_figure(r.max) : "",
+               r.slowest ? md_escape(r.slowest->host + " rank " + std::to_string(r.slowest->rank)) : "",
+               r.ceiling ? d.cite(*r.ceiling) : "", r.median_efficiency ? format_percent(*r.median_efficiency) : ""});
+  }
+  std::string out = "\n### " + md_escape(f.title) + ": " + std::to_string(f.groups.size()) +
+                    " sweeps, one per rank\n\n" + t.render();
+  for (const SweepGroup* g : family_slowest(f, kFamilySlowestShown))
+    out += "\n#### Slow: " + md_escape(g->title()) + "\n\n" + sweep_table(*g, d);
+  return out;
 }
 
 std::string sweeps(const Report& rep, Derivations& d) {
   std::string out;
-  for (const auto& g : sweep_groups(rep)) {
-    out += "\n### " + md_escape(g.title()) + "\n\n";
-    MdTable t({"size", "count", "type", "redop", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong", "p50(us)",
-               "p99(us)", "cv", "ceiling", "eff", "status"},
-              {Align::right, Align::right, Align::left, Align::left, Align::right, Align::right, Align::right,
-               Align::right, Align::right, Align::right, Align::right, Align::right, Align::right, Align::left});
-    for (const Record* r : g.rows) {
-      const auto c = ceiling_view(*r);
-      const bool ok = r->status == Status::passed;
-      t.add_row({std::to_string(r->bytes), std::to_string(r->count), md_escape(r->dtype), md_escape(r->op),
-                 ok ? format_fixed(r->time_us.mean, 2) : "", ok ? format_figure(r->algbw_GBps) : "",
-                 ok ? format_figure(r->busbw_GBps) : "", std::to_string(r->wrong), ok ? format_fixed(r->time_us.p50, 2) : "",
-                 ok ? format_fixed(r->time_us.p99, 2) : "", ok ? format_fixed(r->time_us.cv, 3) : "", d.cite(c),
-                 eff_text(c), md_escape(to_string(r->status) + (r->reason.empty() ? "" : ": " + r->reason))});
+  const auto groups = sweep_groups(rep);
+  for (const auto& f : sweep_families(groups)) {
+    if (f.groups.size() > kFamilyDetailLimit) {
+      out += family_summary(f, d);
+      continue;
     }
-    out += t.render();
+    for (const SweepGroup* g : f.groups) out += "\n### " + md_escape(g->title()) + "\n\n" + sweep_table(*g, d);
   }
   return out.empty() ? "" : "\n## Sweeps\n" + out;
 }
@@ -118,7 +156,7 @@ std::string points(const Report& rep, Derivations& d) {
   for (const Record* r : point_records(rep)) {
     const auto c = ceiling_view(*r);
     std::string note = r->reason;
-    if (!c.known && !c.reason.empty() && r->status != Status::skipped) note += (note.empty() ? "" : "; ") + c.reason;
+    if (!c.known && !c.reason.empty() && r->status != Status::skipped) note.append(note.empty() ? "" : "; ").append(c.reason);
     if (r->time_us.samples > 0 && !record_figure(*r))
       note += (note.empty() ? "" : "; ") + std::string("p50 ") + format_fixed(r->time_us.p50, 2) + " us, p99 " +
               format_fixed(r->time_us.p99, 2) + " us";

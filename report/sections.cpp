@@ -1,6 +1,7 @@
 #include "report/sections.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 #include "report/analysis.hpp"
@@ -12,13 +13,17 @@ CeilingView ceiling_view(const Record& r) {
   CeilingView v;
   const auto* c = jsonx::object_at(r.extra, "ceiling");
   if (!c) return v;
+  auto text = [c](const char* key) -> std::string_view {
+    const auto it = c->find(key);
+    return it != c->end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
+  };
   v.known = jsonx::boolean(*c, "known").value_or(false);
   v.value = jsonx::number(*c, "value").value_or(0);
-  v.unit = jsonx::string(*c, "unit").value_or("");
-  v.derivation = jsonx::string(*c, "derivation").value_or("");
-  v.reason = jsonx::string(*c, "reason").value_or("");
+  v.unit = text("unit");
+  v.derivation = text("derivation");
+  v.reason = text("reason");
   v.efficiency = jsonx::number(*c, "efficiency");
-  v.explanation = jsonx::string(*c, "explanation").value_or("");
+  v.explanation = text("explanation");
   return v;
 }
 
@@ -52,6 +57,76 @@ std::vector<const Record*> point_records(const Report& rep) {
   std::vector<const Record*> out;
   for (const auto& r : rep.results)
     if (r.bytes <= 0) out.push_back(&r);
+  return out;
+}
+
+std::vector<SweepFamily> sweep_families(const std::vector<SweepGroup>& groups) {
+  std::vector<SweepFamily> out;
+  std::unordered_map<std::string, size_t> index;
+  for (const auto& g : groups) {
+    std::string key = g.suite + '\x1f' + g.name + '\x1f' + g.variant + '\x1f' + g.dtype + '\x1f' + g.op + '\x1f' +
+                      std::to_string(g.ranks);
+    auto [it, fresh] = index.try_emplace(std::move(key), out.size());
+    if (fresh) {
+      SweepGroup common = g;
+      common.host.clear();
+      common.rank = 0;
+      out.push_back(SweepFamily{common.title(), {}});
+    }
+    out[it->second].groups.push_back(&g);
+  }
+  return out;
+}
+
+std::vector<FamilyRow> family_rows(const SweepFamily& f) {
+  std::map<int64_t, std::vector<const Record*>> by_size;
+  for (const SweepGroup* g : f.groups)
+    for (const Record* r : g->rows) by_size[r->bytes].push_back(r);
+  std::vector<FamilyRow> rows;
+  for (const auto& [bytes, recs] : by_size) {
+    FamilyRow row;
+    row.first = recs.front();
+    std::vector<std::pair<double, const Record*>> figs;
+    std::vector<double> effs;
+    for (const Record* r : recs) {
+      const auto fig = record_figure(*r);
+      if (!fig || r->status != Status::passed) continue;
+      row.unit = fig->unit;
+      figs.emplace_back(fig->value, r);
+      if (auto e = ceiling_view(*r).efficiency) effs.push_back(*e);
+    }
+    row.n = figs.size();
+    if (!figs.empty()) {
+      std::sort(figs.begin(), figs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      row.min = figs.front().first;
+      row.max = figs.back().first;
+      row.median = figs[figs.size() / 2].first;
+      row.slowest = figs.front().second;
+      if (auto c = ceiling_view(*row.slowest); c.known) row.ceiling = c;
+    }
+    if (!effs.empty()) {
+      std::nth_element(effs.begin(), effs.begin() + static_cast<std::ptrdiff_t>(effs.size() / 2), effs.end());
+      row.median_efficiency = effs[effs.size() / 2];
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<const SweepGroup*> family_slowest(const SweepFamily& f, size_t n) {
+  std::vector<std::pair<double, const SweepGroup*>> last;
+  for (const SweepGroup* g : f.groups) {
+    for (auto it = g->rows.rbegin(); it != g->rows.rend(); ++it) {
+      const auto fig = record_figure(**it);
+      if (fig && (*it)->status == Status::passed) {
+        last.emplace_back(fig->value, g);
+        break;
+      }
+    }
+  }
+  std::stable_sort(last.begin(), last.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const SweepGroup*> out;
+  for (size_t i = 0; i < last.size() && i < n; ++i) out.push_back(last[i].second);
   return out;
 }
 

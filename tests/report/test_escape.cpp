@@ -1,6 +1,6 @@
 // Hostile strings (host names, interfaces, reasons) stay text in every output format.
 #include <algorithm>
-#include <regex>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -65,17 +65,24 @@ TEST(Escape, HtmlReportCarriesNoHostileMarkup) {
   EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("&lt;/td&gt;&lt;/tr&gt;&lt;img src=x onerror=alert(2)&gt;"), std::string::npos);
   // Every tag in the page is one the renderer writes.
-  const std::regex tag("<([a-zA-Z][a-zA-Z0-9]*)");
   const std::set<std::string> allowed{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3",
                                       "p", "main", "table", "tr", "th", "td", "ul", "li", "b", "div", "svg", "rect",
                                       "line", "text", "polyline", "polygon", "circle", "details", "summary", "a", "ol"};
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator(); ++it)
-    EXPECT_TRUE(allowed.count((*it)[1].str())) << "unexpected tag <" << (*it)[1].str();
+  for (size_t i = html.find('<'); i != std::string::npos; i = html.find('<', i + 1)) {
+    size_t j = i + 1;
+    while (j < html.size() && std::isalnum(static_cast<unsigned char>(html[j]))) ++j;
+    const std::string name = html.substr(i + 1, j - i - 1);
+    if (!name.empty()) {
+      EXPECT_TRUE(allowed.count(name)) << "unexpected tag <" << name;
+    }
+  }
 }
 
 TEST(Escape, MarkdownTablesKeepTheirColumns) {
   const std::string md = render_markdown(hostile_report());
-  EXPECT_FALSE(std::regex_search(md, std::regex(R"((^|[^\\])<[a-zA-Z/])"))) << "a tag not escaped";
+  for (size_t i = md.find('<'); i != std::string::npos; i = md.find('<', i + 1)) {
+    EXPECT_TRUE(i > 0 && md[i - 1] == '\\') << "a '<' not escaped at: " << md.substr(i, 40);
+  }
   EXPECT_NE(md.find("\\<script>alert(1)\\</script>"), std::string::npos);
   std::istringstream in(md);
   std::string line;
