@@ -9,6 +9,7 @@
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
+#include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -77,8 +78,11 @@ std::string render_junit(const Report& rep) {
     skipped += s.skipped;
     time += s.time;
   }
+  const auto acc = acceptance_junit_counts(rep);  // acceptance and baseline testsuites (issue #7)
+  failures += acc.failures;
+  skipped += acc.skipped;
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests=" +
-                    attr(std::to_string(rep.results.size())) + " failures=" + attr(std::to_string(failures)) +
+                    attr(std::to_string(rep.results.size() + static_cast<size_t>(acc.tests))) + " failures=" + attr(std::to_string(failures)) +
                     " errors=\"0\" skipped=" + attr(std::to_string(skipped)) + " time=" + attr(format_fixed(time, 6)) +
                     ">\n";
   for (const auto& name : order) {
@@ -89,7 +93,7 @@ std::string render_junit(const Report& rep) {
     for (const Record* r : s.records) out += testcase(*r);
     out += "  </testsuite>\n";
   }
-  return out + "</testsuites>\n";
+  return out + acceptance_junit(rep) + "</testsuites>\n";
 }
 
 }  // namespace gpunet::report
