@@ -24,6 +24,7 @@
 #include "bench/suites/more_suites.hpp"    // issue #8
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
+#include "report/analysis.hpp"
 #include "report/console.hpp"
 #include "report/outputs.hpp"
 #include "report/progress.hpp"
@@ -111,9 +112,10 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
     if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
       for (const auto& f : r.extra["findings"])
         if (std::find(rep.findings.begin(), rep.findings.end(), f) == rep.findings.end()) rep.findings.push_back(f);
+  report::analyze(rep);  // ceilings and efficiencies first: the acceptance verdicts read them
   std::ostringstream tables;  // verdicts and baseline comparison (issue #7), printed after the summary
   const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
-  report::write_all_outputs(rep, cfg.output_dir);
+  report::write_analysed_outputs(rep, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& r : rep.results) {
     passed += r.status == report::Status::passed;

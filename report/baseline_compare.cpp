@@ -7,6 +7,7 @@
 
 #include "report/baseline.hpp"
 #include "report/baseline_stats.hpp"
+#include "report/escape.hpp"
 #include "report/verdicts_facts.hpp"
 
 namespace gpunet::report {
@@ -179,8 +180,8 @@ std::string render_comparison_markdown(const BaselineComparison& c) {
         "|---|---|---|---|---|---|---|\n";
   for (const auto& r : c.rows) {
     const auto x = cells(r);
-    os << "| " << x.key << " | " << x.base << " | " << x.now << " | " << x.change << " | " << x.test << " | **"
-       << x.verdict << "** | " << x.reason << " |\n";
+    os << "| " << md_escape(x.key) << " | " << x.base << " | " << x.now << " | " << x.change << " | " << x.test << " | **"
+       << x.verdict << "** | " << md_escape(x.reason) << " |\n";
   }
   os << "\n" << summary(c) << "\n";
   return os.str();

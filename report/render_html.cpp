@@ -9,6 +9,7 @@
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
+#include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -242,7 +243,9 @@ std::string render_html(const Report& rep) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   Derivations d;
-  std::string body = verdict_header(rep) + "<main>" + provenance(rep) + findings(rep) + charts(rep);
+  std::string body = verdict_header(rep) + "<main>" + provenance(rep);
+  body += acceptance_html(rep);  // acceptance verdicts and baseline comparison (issue #7)
+  body += findings(rep) + charts(rep);
   body += sweeps(rep, d, threshold);
   body += points(rep, d, threshold);
   if (!d.empty()) body += "<h2>Ceilings</h2>" + d.render();

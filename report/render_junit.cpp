@@ -10,6 +10,7 @@
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
+#include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -78,8 +79,11 @@ void render_junit(const Report& rep, std::ostream& os) {
     skipped += s.skipped;
     time += s.time;
   }
+  const auto acc = acceptance_junit_counts(rep);  // acceptance and baseline testsuites (issue #7)
+  failures += acc.failures;
+  skipped += acc.skipped;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests="
-     << attr(std::to_string(rep.results.size())) << " failures=" << attr(std::to_string(failures))
+     << attr(std::to_string(rep.results.size() + static_cast<size_t>(acc.tests))) << " failures=" << attr(std::to_string(failures))
      << " errors=\"0\" skipped=" << attr(std::to_string(skipped)) << " time=" << attr(format_fixed(time, 6)) << ">\n";
   for (const auto& name : order) {
     const Suite& s = suites.at(name);
@@ -89,7 +93,7 @@ void render_junit(const Report& rep, std::ostream& os) {
     for (const Record* r : s.records) os << testcase(*r);
     os << "  </testsuite>\n";
   }
-  os << "</testsuites>\n";
+  os << acceptance_junit(rep) << "</testsuites>\n";
 }
 
 std::string render_junit(const Report& rep) {

@@ -9,6 +9,7 @@
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
 #include "report/topology_view.hpp"
+#include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -188,6 +189,7 @@ std::string topology(const Report& rep) {
 std::string render_markdown(const Report& rep) {
   Derivations d;
   std::string out = header(rep);
+  out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison (issue #7)
   out += findings(rep);
   out += sweeps(rep, d);
   out += points(rep, d);

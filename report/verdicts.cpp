@@ -78,8 +78,9 @@ Verdict bandwidth(const Report& report, const BandwidthPromise& b, std::size_t i
     std::optional<double> v = figure_value(*r, b.sel.figure);
     if (b.min_efficiency_pct) {
       const auto eff = figure_value(*r, "extra.ceiling.efficiency");
-      if (explanation.empty() && r->extra.contains("ceiling") && r->extra["ceiling"].is_object())
-        explanation = r->extra["ceiling"].value("explanation", r->extra["ceiling"].value("derivation", ""));
+      const auto c = r->extra.find("ceiling");  // {known: false, reason} when the analysis found none
+      if (explanation.empty() && c != r->extra.end() && c->is_object())
+        explanation = c->value("reason", c->value("explanation", std::string{}));
       v = eff ? std::optional<double>(*eff * 100) : std::nullopt;
     }
     if (v && (!worst || *v < value)) worst = r, value = *v;

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "report/escape.hpp"
 #include "report/verdicts.hpp"
 
 namespace gpunet::report {
@@ -50,24 +51,14 @@ std::string summary(const std::vector<Verdict>& verdicts) {
   return os.str();
 }
 
-std::string md_cell(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string render_verdicts_markdown(const std::vector<Verdict>& verdicts) {
   std::ostringstream os;
   os << "| Promise | Verdict | Measured | Limit | Reason |\n|---|---|---|---|---|\n";
   for (const auto& v : verdicts)
-    os << "| " << md_cell(v.promise) << " | **" << to_string(v.status) << "** | " << md_cell(v.measured) << " | "
-       << md_cell(v.limit) << " | " << md_cell(v.reason) << " |\n";
+    os << "| " << md_escape(v.promise) << " | **" << to_string(v.status) << "** | " << md_escape(v.measured) << " | "
+       << md_escape(v.limit) << " | " << md_escape(v.reason) << " |\n";
   os << "\n" << summary(verdicts) << "\n";
   return os.str();
 }

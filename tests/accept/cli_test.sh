@@ -35,6 +35,17 @@ rc=0; "${RUN[@]}" -o "$T/o2" --spec "$T/fail.json" > "$T/o2.txt" || rc=$?
 grep -Eq "^bandwidth\[0\] mpi/allreduce 16 KiB busbw_GBps +FAIL" "$T/o2.txt" || { cat "$T/o2.txt"; fail "no FAIL row"; }
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["extra"]["verdicts"]; assert [x["status"] for x in v].count("FAIL")==1, v' "$T/o2/report.json"
 [[ -s $T/o2/results.jsonl ]] || fail "results.jsonl missing after a failed verdict"
+# Every output shows the table: report.md, report.html, and junit.xml as a testsuite "acceptance".
+grep -q "^## Acceptance: loopback" "$T/o2/report.md" || fail "report.md lacks the verdict table"
+grep -q "<h2>Acceptance: loopback</h2>" "$T/o2/report.html" || fail "report.html lacks the verdict table"
+python3 - "$T/o2/junit.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+acc = root.find("./testsuite[@name='acceptance']")
+assert acc is not None and acc.get("tests") == "3" and acc.get("failures") == "1" and acc.get("skipped") == "1", ET.tostring(acc)
+assert int(root.get("tests")) == len(root.findall("./testsuite/testcase")), root.attrib
+assert int(root.get("failures")) == len(root.findall("./testsuite/testcase/failure")), root.attrib
+PY
 
 # 3. A malformed spec: exit 2 before anything runs, one line naming the field and the problem.
 echo '{"spec_version": 1, "nic": {"speed_Gbps": "fast"}}' > "$T/bad.json"
@@ -61,6 +72,21 @@ rc=0; "${RUN[@]}" -o "$T/o4" --baseline "$T/fast_base.json" > "$T/o4.txt" || rc=
 [[ $rc == 1 ]] || { cat "$T/o4.txt"; fail "regression: exit $rc, expected 1"; }
 grep -Eq "^mpi/allreduce/out-of-place/float/sum/16384B/np2 .* SLOWER" "$T/o4.txt" || { cat "$T/o4.txt"; fail "no SLOWER row"; }
 python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["extra"]["baseline"]; assert len(b["rows"])==6 and any(r["change"]=="SLOWER" for r in b["rows"]), b' "$T/o4/report.json"
+python3 - "$T/o4/junit.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+base = ET.parse(sys.argv[1]).getroot().find("./testsuite[@name='baseline']")
+assert base is not None and base.get("tests") == "6" and int(base.get("failures")) >= 1, ET.tostring(base)
+PY
+grep -q "^## Baseline: $T/fast_base.json" "$T/o4/report.md" || fail "report.md lacks the regression table"
+# report.json with both tables still matches the shipped schema (when python3-jsonschema is there).
+if python3 -c 'import jsonschema' 2> /dev/null; then
+  python3 - "$(dirname "$0")/../../report/schema/report.schema.json" "$T/o2/report.json" "$T/o4/report.json" <<'PY'
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+for path in sys.argv[2:]:
+    v.validate(json.load(open(path)))
+PY
+fi
 
 # 5. A malformed baseline, and a baseline that cannot be saved: exit 2, one line each.
 echo '{"gpunet_baseline": 1, "figures": []}' > "$T/badbase.json"

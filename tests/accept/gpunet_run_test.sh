@@ -81,6 +81,12 @@ export GPUNET_SYSFS=$T/sys GPUNET_GPU_BUSIDS=00000000:3B:00.0,00000000:86:00.0 G
 expect_line "bind rank 0" "numactl --cpunodebind=0 --membind=0 -- prog a" env OMPI_COMM_WORLD_LOCAL_RANK=0 "$BIND" prog a
 expect_line "bind rank 1" "numactl --cpunodebind=1 --membind=1 -- prog a" env OMPI_COMM_WORLD_LOCAL_RANK=1 "$BIND" prog a
 expect_line "bind slurm" "numactl --cpunodebind=1 --membind=1 -- prog" env SLURM_LOCALID=3 "$BIND" prog
+# CUDA_VISIBLE_DEVICES narrows the choice: by index, and by UUID prefix.
+expect_line "bind visible index" "numactl --cpunodebind=1 --membind=1 -- prog" \
+  env CUDA_VISIBLE_DEVICES=1 OMPI_COMM_WORLD_LOCAL_RANK=0 "$BIND" prog
+expect_line "bind visible uuid" "numactl --cpunodebind=1 --membind=1 -- prog" \
+  env CUDA_VISIBLE_DEVICES=GPU-test-1 SLURM_LOCALID=0 "$BIND" prog
+expect_line "bind none visible" "prog" env CUDA_VISIBLE_DEVICES= "$BIND" prog
 # A device the kernel puts on no NUMA node (-1), read from the real sysfs: unbound.
 real_dev=$(ls /sys/bus/pci/devices | head -n 1)
 if [[ $(cat "/sys/bus/pci/devices/$real_dev/numa_node") == -1 ]]; then

@@ -1,0 +1,80 @@
+// The verdict and baseline tables in report.md, report.html and junit.xml: read back from the report,
+// escaped, and counted in the JUnit totals.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "gpunet/build_config.h"
+#include "report/renderers.hpp"
+#include "report/verdicts_outputs.hpp"
+
+using namespace gpunet::report;
+using nlohmann::json;
+
+namespace {
+
+Report judged() {
+  std::ifstream in(std::string(GPUNET_SOURCE_DIR) + "/tests/accept/data/two_nodes_report.json");
+  Report rep = json::parse(in).get<Report>();
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "name": "<b>contract</b>",
+      "pcie": {"gpu": {"gen": 4, "width": 16}},
+      "latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 100}],
+      "bandwidth": [{"suite": "rdma", "name": "latency", "min": 1}]})"), "c.json");
+  attach_verdicts(rep, spec, evaluate(rep, spec));
+  const auto base = make_baseline(rep);
+  auto slower = rep;
+  for (auto& r : slower.results) r.time_us.min *= 3, r.time_us.p50 *= 3;
+  attach_comparison(rep, "base & <old>.json", base.rule, compare(base, make_baseline(slower)));
+  return rep;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(AcceptanceOutputs, ReadBackFromTheReport) {
+  const auto rep = judged();
+  const auto v = verdicts_of(rep);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].status, VerdictStatus::fail);
+  EXPECT_EQ(v[1].status, VerdictStatus::skip);  // topology promises first, then bandwidth, then latency
+  EXPECT_EQ(v[2].status, VerdictStatus::pass);
+  const auto c = comparison_of(rep);
+  ASSERT_EQ(c.rows.size(), 8u);  // passed records with timed iterations; one has only 3 of them
+  for (const auto& r : c.rows)
+    EXPECT_EQ(r.change, r.key == "tcp/bandwidth/node-b->node-a/1048576B/np2" ? Change::uncertain : Change::slower) << r.key;
+  EXPECT_TRUE(verdicts_of(Report{}).empty());
+  EXPECT_EQ(acceptance_markdown(Report{}), "");
+  EXPECT_EQ(acceptance_html(Report{}), "");
+  EXPECT_EQ(acceptance_junit(Report{}), "");
+}
+
+TEST(AcceptanceOutputs, MarkdownAndHtmlAreEscaped) {
+  const auto rep = judged();
+  const auto md = render_markdown(rep);
+  EXPECT_TRUE(has(md, "## Acceptance: \\<b>contract\\</b>")) << md.substr(0, 2000);
+  EXPECT_TRUE(has(md, "| pcie.gpu | **FAIL** | Gen4 x8 (node-b 0000:65:00.0) |")) << md.substr(0, 3000);
+  EXPECT_TRUE(has(md, "## Baseline: base \\& \\<old>.json"));
+  const auto html = render_html(rep);
+  EXPECT_TRUE(has(html, "<h2>Acceptance: &lt;b&gt;contract&lt;/b&gt;</h2>"));
+  EXPECT_FALSE(has(html, "<b>contract</b>"));
+  EXPECT_TRUE(has(html, "<tr class=\"failed\"><td>pcie.gpu</td><td><b>FAIL</b></td>"));
+  EXPECT_TRUE(has(html, "<h2>Baseline: base &amp; &lt;old&gt;.json</h2>"));
+}
+
+TEST(AcceptanceOutputs, JunitSuitesAndTotals) {
+  const auto rep = judged();
+  const auto xml = render_junit(rep);
+  const auto n = acceptance_junit_counts(rep);
+  EXPECT_EQ(n.tests, 3 + 8);
+  EXPECT_EQ(n.failures, 1 + 7);
+  EXPECT_EQ(n.skipped, 1 + 1);
+  EXPECT_TRUE(has(xml, "<testsuite name=\"acceptance\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""));
+  EXPECT_TRUE(has(xml, "<testsuite name=\"baseline\" tests=\"8\" failures=\"7\" errors=\"0\" skipped=\"1\""));
+  EXPECT_TRUE(has(xml, "<failure type=\"verdict\" message=\"measured Gen4 x8 (node-b 0000:65:00.0), limit &gt;= Gen4 x16:"));
+  EXPECT_TRUE(has(xml, "<failure type=\"regression\""));
+  // The <testsuites> totals count the records and the two new suites.
+  const auto tests = "tests=\"" + std::to_string(rep.results.size() + 11) + "\"";
+  EXPECT_TRUE(has(xml.substr(0, xml.find('\n', xml.find("<testsuites"))), tests)) << xml.substr(0, 300);
+  EXPECT_LT(xml.find("<testsuite name=\"acceptance\""), xml.find("</testsuites>"));
+}
