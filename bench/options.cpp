@@ -1,5 +1,7 @@
 #include "bench/options.hpp"
 
+#include "common/strings.hpp"
+
 #include <algorithm>
 #include <sstream>
 
@@ -27,12 +29,6 @@ const std::vector<std::string>& known_suites() {
 }
 
 namespace {
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
-  return out;
-}
 
 // A CLI11 option that takes a byte size with K/M/G suffix.
 CLI::Option* add_size(CLI::App& app, const std::string& names, int64_t& target, const std::string& help) {
@@ -108,9 +104,9 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
       "Exit codes: 0 all good; 1 wrong result or failed verdict; 2 usage or input error;\n"
       "3 runtime failure (dead rank, timeout, MPI error).");
 
-  app.add_option("--suites", suites, "Comma list of suites to run, in order: " + join(known_suites()))
+  app.add_option("--suites", suites, "Comma list of suites to run, in order: " + join(known_suites(), ","))
       ->type_name("LIST")
-      ->default_str(join(known_suites()));
+      ->default_str(join(known_suites(), ","));
   app.add_option("--collectives", colls,
                  "Collectives for the mpi suite: allreduce,allgather,reduce_scatter,broadcast,alltoall")
       ->type_name("LIST")
@@ -198,7 +194,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
 ParseResult parse_options(const std::vector<std::string>& args) {
   Config c;
   c.argv = args;
-  std::string suites = join(known_suites());
+  std::string suites = join(known_suites(), ",");
   std::string colls = "allreduce,allgather,reduce_scatter,broadcast,alltoall";
   std::string reduction = "max";
   CLI::App app{"gpunet-bench: GPU cluster network and PCIe benchmark. Run as: mpirun -np N gpunet-bench [options]",
@@ -233,7 +229,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)
     if (std::find(known_suites().begin(), known_suites().end(), s) == known_suites().end())
-      return fail("--suites: unknown suite '" + s + "' (known: " + join(known_suites()) + ")");
+      return fail("--suites: unknown suite '" + s + "' (known: " + join(known_suites(), ",") + ")");
   c.collectives = split_list(colls);
   if (c.collectives.empty()) return fail("--collectives: empty list");
   for (const auto& n : c.collectives)

@@ -14,13 +14,6 @@ using nlohmann::json;
 
 namespace {
 
-const json kEmpty = json::object();
-
-const json& section(const json& extra, const char* key) {
-  const json* s = jsonx::object_at(extra, key);
-  return s ? *s : kEmpty;
-}
-
 Ceiling in_unit(const Ceiling& c, const std::string& unit) { return unit == "GB/s" ? to_GBps(c) : to_Gbps(c); }
 
 // Records of one size sweep share everything but the size.
@@ -114,13 +107,13 @@ Ceiling record_ceiling(const Record& r, const Report& rep, const TopologyView& t
   if (fig->label == "busbw") {
     c = collective_ceiling(r, record_nodes(r, rep.provenance), topo);
   } else if (fig->label == "bandwidth" && r.extra.contains("rdma")) {
-    c = rdma_ceiling(section(r.extra, "rdma"));
+    c = rdma_ceiling(jsonx::section(r.extra, "rdma"));
   } else if (fig->label == "algbw" && (r.extra.contains("pcie") || r.suite == "pcie")) {
-    const json& p = section(r.extra, "pcie");
+    const json& p = jsonx::section(r.extra, "pcie");
     const auto gpu = jsonx::integer(p, "gpu_index") ? jsonx::integer(p, "gpu_index") : jsonx::integer(r.extra, "gpu_index");
     c = pcie_ceiling(p, gpu ? topo.gpu(r.host, *gpu) : nullptr);
   } else {
-    c = link_ceiling(section(r.extra, "link"));
+    c = link_ceiling(jsonx::section(r.extra, "link"));
   }
   return in_unit(c, fig->unit);
 }

@@ -14,6 +14,8 @@ std::string html_escape(std::string_view s);
 std::string md_escape(std::string_view s);
 // XML 1.0 text and attributes: & < > " ' as entities; characters XML cannot carry become '?'.
 std::string xml_escape(std::string_view s);
+// An XML attribute value with its quotes: "escaped".
+inline std::string xml_attr(std::string_view s) { return "\"" + xml_escape(s) + "\""; }
 // One RFC 4180 field: quoted when needed; text that a spreadsheet would run as a formula (= + - @)
 // gets a leading apostrophe.
 std::string csv_field(std::string_view s);

@@ -13,23 +13,16 @@ using nlohmann::json;
 
 namespace {
 
-const json kEmpty = json::object();
-
-const json& section(const json& extra, const char* key) {
-  const json* s = jsonx::object_at(extra, key);
-  return s ? *s : kEmpty;
-}
-
 std::string gpu_words(const std::optional<int>& index) {
   return index ? "GPU " + std::to_string(*index) : std::string("the device");
 }
 
 // "GPU 2 trained at Gen4 x8 (capable of Gen4 x16): ceiling 15.75 GB/s"
 std::optional<std::string> pcie_downtrained(const Record& r, const TopologyView& topo) {
-  const json& p = section(r.extra, "pcie");
+  const json& p = jsonx::section(r.extra, "pcie");
   const auto index = jsonx::integer(p, "gpu_index") ? jsonx::integer(p, "gpu_index") : jsonx::integer(r.extra, "gpu_index");
   const json* g = index ? topo.gpu(r.host, *index) : nullptr;
-  const json& t = g && jsonx::object_at(*g, "pcie") ? *jsonx::object_at(*g, "pcie") : kEmpty;
+  const json& t = g ? jsonx::section(*g, "pcie") : jsonx::section(json::object(), "pcie");
   auto get = [&](const char* k, const char* text) -> std::optional<int> {
     if (auto v = jsonx::integer(p, k)) return v;
     if (auto s = jsonx::string(p, text)) return pcie_gen_from_speed_text(*s);
@@ -50,7 +43,7 @@ std::optional<std::string> pcie_downtrained(const Record& r, const TopologyView&
 }
 
 std::optional<std::string> numa_mismatch(const Record& r) {
-  const json& p = section(r.extra, "pcie");
+  const json& p = jsonx::section(r.extra, "pcie");
   const auto host = jsonx::integer(p, "host_numa"), gpu = jsonx::integer(p, "gpu_numa");
   if (!host || !gpu || *host == *gpu) return std::nullopt;
   return "host buffer on NUMA node " + std::to_string(*host) + ", GPU on NUMA node " + std::to_string(*gpu) +
@@ -65,8 +58,8 @@ std::string path_sentence(const std::string& cls) {
 }
 
 std::optional<std::string> gpu_nic_path(const Record& r, const TopologyView& topo) {
-  const json& nccl = section(r.extra, "nccl");
-  const json& rdma = section(r.extra, "rdma");
+  const json& nccl = jsonx::section(r.extra, "nccl");
+  const json& rdma = jsonx::section(r.extra, "rdma");
   auto cls = jsonx::string(nccl, "gpu_nic_path");
   if (!cls) cls = jsonx::string(rdma, "gpu_nic_path");
   if (!cls) {
@@ -82,12 +75,12 @@ std::optional<std::string> gpu_nic_path(const Record& r, const TopologyView& top
 
 // "traffic went over NET/Socket on eth0, a 1GbE interface, not mlx5_0"
 std::optional<std::string> socket_instead_of_rdma(const Record& r, const TopologyView& topo) {
-  const json& nccl = section(r.extra, "nccl");
+  const json& nccl = jsonx::section(r.extra, "nccl");
   const auto transport = jsonx::string(nccl, "transport").value_or("");
   if (transport.rfind("NET/Socket", 0) != 0) return std::nullopt;
-  const auto iface = jsonx::string(nccl, "iface").value_or(jsonx::string(section(r.extra, "link"), "iface").value_or(""));
+  const auto iface = jsonx::string(nccl, "iface").value_or(jsonx::string(jsonx::section(r.extra, "link"), "iface").value_or(""));
   std::string s = "traffic went over NET/Socket" + (iface.empty() ? std::string() : " on " + iface);
-  auto speed = jsonx::number(section(r.extra, "link"), "speed_Mbps");
+  auto speed = jsonx::number(jsonx::section(r.extra, "link"), "speed_Mbps");
   if (const json* nic = topo.nic(r.host, iface); !speed && nic) speed = jsonx::number(*nic, "speed_Mbps");
   if (speed && *speed > 0) s += ", a " + ethernet_name(*speed / 1000) + " interface";
   const auto rdma = topo.rdma_nics(r.host);
@@ -104,8 +97,8 @@ std::string explain_gap(const Record& r, const Ceiling& c, double efficiency, co
                         const TopologyView& topo, const AnalysisOptions& opt) {
   const auto& peak = ctx.sweep;
   std::vector<std::string> why;
-  const json& nccl = section(r.extra, "nccl");
-  const json& link = section(r.extra, "link");
+  const json& nccl = jsonx::section(r.extra, "nccl");
+  const json& link = jsonx::section(r.extra, "link");
   if (efficiency > opt.over_ceiling) {
     const auto algo = jsonx::string(nccl, "algo").value_or("");
     const auto nodes = jsonx::integer(r.extra, "nodes");
@@ -130,7 +123,7 @@ std::string explain_gap(const Record& r, const Ceiling& c, double efficiency, co
         transport.rfind("NET/IB", 0) == 0 && jsonx::boolean(nccl, "gdr") == false)
       why.push_back("no GPUDirect RDMA: NIC traffic bounces through host memory");
     if (const auto p = gpu_nic_path(r, topo)) why.push_back(*p);
-    if (jsonx::string(section(r.extra, "intra"), "kind") == "pcie")
+    if (jsonx::string(jsonx::section(r.extra, "intra"), "kind") == "pcie")
       why.push_back("the GPUs exchange data over PCIe, not NVLink");
     const bool peers_fine = ctx.best_pair && *ctx.best_pair >= opt.threshold;
     if (!peers_fine && jsonx::integer(r.extra, "streams") == 1 && jsonx::number(r.extra, "goodput_Gbps"))

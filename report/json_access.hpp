@@ -15,6 +15,13 @@ inline const nlohmann::json* object_at(const nlohmann::json& j, const char* key)
   return it != j.end() && it->is_object() ? &*it : nullptr;
 }
 
+// The object at key, or an empty object: for chains of optional reads.
+inline const nlohmann::json& section(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json* s = object_at(j, key);
+  return s ? *s : empty;
+}
+
 inline const nlohmann::json* array_at(const nlohmann::json& j, const char* key) {
   if (!j.is_object()) return nullptr;
   const auto it = j.find(key);

@@ -51,7 +51,7 @@ std::string eff_cell(const CeilingView& c, double threshold) {
          "</td>";
 }
 
-class Derivations {
+class HtmlDerivations {
  public:
   std::string cite(const CeilingView& c) {
     if (!c.known) return "<td title=\"" + html_escape(c.reason) + "\"></td>";
@@ -107,7 +107,7 @@ std::string provenance(const Report& rep) {
   return out + "</table>";
 }
 
-std::string findings(const Report& rep) {
+std::string html_findings(const Report& rep) {
   std::string items;
   if (rep.findings.is_array())
     for (const auto& f : rep.findings)
@@ -152,7 +152,7 @@ std::string charts(const Report& rep) {
   return out.empty() ? "" : "<h2>Charts</h2>" + out;
 }
 
-std::string sweep_table(const SweepGroup& g, Derivations& d, double threshold) {
+std::string sweep_table(const SweepGroup& g, HtmlDerivations& d, double threshold) {
   std::string out =
       "<table><tr><th>size</th><th>count</th><th>type</th><th>redop</th><th>time (us)</th><th>algbw (GB/s)</th>"
       "<th>busbw (GB/s)</th><th>#wrong</th><th>p50 (us)</th><th>p99 (us)</th><th>cv</th><th>ceiling</th><th>eff</th>"
@@ -172,7 +172,7 @@ std::string sweep_table(const SweepGroup& g, Derivations& d, double threshold) {
 }
 
 // A family of many per-rank sweeps: one row per size across ranks, then its slowest sweeps in full.
-std::string family_summary(const SweepFamily& f, Derivations& d, double threshold) {
+std::string family_summary(const SweepFamily& f, HtmlDerivations& d, double threshold) {
   const auto rows = family_rows(f);
   std::string unit;
   for (const auto& r : rows)
@@ -200,7 +200,7 @@ std::string family_summary(const SweepFamily& f, Derivations& d, double threshol
   return out + "</details>";
 }
 
-std::string sweeps(const Report& rep, Derivations& d, double threshold) {
+std::string sweeps(const Report& rep, HtmlDerivations& d, double threshold) {
   const auto groups = sweep_groups(rep);
   const auto families = sweep_families(groups);
   std::string out;
@@ -216,7 +216,7 @@ std::string sweeps(const Report& rep, Derivations& d, double threshold) {
   return out.empty() ? "" : "<h2>Sweeps</h2>" + out;
 }
 
-std::string points(const Report& rep, Derivations& d, double threshold) {
+std::string points(const Report& rep, HtmlDerivations& d, double threshold) {
   std::string rows;
   for (const Record* r : point_records(rep)) {
     const auto c = ceiling_view(*r);
@@ -242,10 +242,10 @@ std::string points(const Report& rep, Derivations& d, double threshold) {
 std::string render_html(const Report& rep) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
-  Derivations d;
+  HtmlDerivations d;
   std::string body = verdict_header(rep) + "<main>" + provenance(rep);
   body += acceptance_html(rep);  // acceptance verdicts and baseline comparison (issue #7)
-  body += findings(rep) + charts(rep);
+  body += html_findings(rep) + charts(rep);
   body += sweeps(rep, d, threshold);
   body += points(rep, d, threshold);
   if (!d.empty()) body += "<h2>Ceilings</h2>" + d.render();

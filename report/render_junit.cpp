@@ -16,7 +16,6 @@ namespace gpunet::report {
 
 namespace {
 
-std::string attr(const std::string& s) { return "\"" + xml_escape(s) + "\""; }
 
 std::string case_name(const Record& r) {
   std::string n = r.name;
@@ -41,14 +40,14 @@ bool is_failure(const Record& r) {
 }
 
 std::string testcase(const Record& r) {
-  std::string out = "    <testcase classname=" + attr("gpunet-bench." + r.suite + "." + r.name) +
-                    " name=" + attr(case_name(r)) + " time=" + attr(format_fixed(seconds(r), 6)) + ">\n";
+  std::string out = "    <testcase classname=" + xml_attr("gpunet-bench." + r.suite + "." + r.name) +
+                    " name=" + xml_attr(case_name(r)) + " time=" + xml_attr(format_fixed(seconds(r), 6)) + ">\n";
   if (r.status == Status::skipped) {
-    out += "      <skipped message=" + attr(r.reason) + "/>\n";
+    out += "      <skipped message=" + xml_attr(r.reason) + "/>\n";
   } else if (is_failure(r)) {
     const std::string type = r.status == Status::passed ? "wrong" : to_string(r.status);
     const std::string msg = !r.reason.empty() ? r.reason : std::to_string(r.wrong) + " wrong elements";
-    out += "      <failure type=" + attr(type) + " message=" + attr(msg) + ">" + xml_escape(msg) + "</failure>\n";
+    out += "      <failure type=" + xml_attr(type) + " message=" + xml_attr(msg) + ">" + xml_escape(msg) + "</failure>\n";
   }
   const auto c = ceiling_view(r);
   std::string detail = figure_text(r);
@@ -83,13 +82,13 @@ void render_junit(const Report& rep, std::ostream& os) {
   failures += acc.failures;
   skipped += acc.skipped;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests="
-     << attr(std::to_string(rep.results.size() + static_cast<size_t>(acc.tests))) << " failures=" << attr(std::to_string(failures))
-     << " errors=\"0\" skipped=" << attr(std::to_string(skipped)) << " time=" << attr(format_fixed(time, 6)) << ">\n";
+     << xml_attr(std::to_string(rep.results.size() + static_cast<size_t>(acc.tests))) << " failures=" << xml_attr(std::to_string(failures))
+     << " errors=\"0\" skipped=" << xml_attr(std::to_string(skipped)) << " time=" << xml_attr(format_fixed(time, 6)) << ">\n";
   for (const auto& name : order) {
     const Suite& s = suites.at(name);
-    os << "  <testsuite name=" << attr(name) << " tests=" << attr(std::to_string(s.records.size()))
-       << " failures=" << attr(std::to_string(s.failures)) << " errors=\"0\" skipped=" << attr(std::to_string(s.skipped))
-       << " time=" << attr(format_fixed(s.time, 6)) << ">\n";
+    os << "  <testsuite name=" << xml_attr(name) << " tests=" << xml_attr(std::to_string(s.records.size()))
+       << " failures=" << xml_attr(std::to_string(s.failures)) << " errors=\"0\" skipped=" << xml_attr(std::to_string(s.skipped))
+       << " time=" << xml_attr(format_fixed(s.time, 6)) << ">\n";
     for (const Record* r : s.records) os << testcase(*r);
     os << "  </testsuite>\n";
   }

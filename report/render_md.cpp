@@ -2,6 +2,8 @@
 #include <map>
 
 #include "report/analysis.hpp"
+
+#include "common/strings.hpp"
 #include "report/escape.hpp"
 #include "report/json_access.hpp"
 #include "report/md_table.hpp"
@@ -40,12 +42,6 @@ class Derivations {
 };
 
 std::string eff_text(const CeilingView& c) { return c.efficiency ? format_percent(*c.efficiency) : ""; }
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
 
 std::string header(const Report& rep) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");

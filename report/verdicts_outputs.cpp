@@ -48,7 +48,6 @@ std::string change_text(const Comparison& c) {
   return buf;
 }
 
-std::string attr(const std::string& s) { return "\"" + xml_escape(s) + "\""; }
 
 }  // namespace
 
@@ -145,8 +144,8 @@ JunitCounts acceptance_junit_counts(const Report& rep) {
 std::string acceptance_junit(const Report& rep) {
   std::string out;
   const auto suite = [&](const std::string& name, int tests, int failures, int skipped, const std::string& cases) {
-    out += "  <testsuite name=" + attr(name) + " tests=" + attr(std::to_string(tests)) + " failures=" +
-           attr(std::to_string(failures)) + " errors=\"0\" skipped=" + attr(std::to_string(skipped)) + " time=\"0\">\n" +
+    out += "  <testsuite name=" + xml_attr(name) + " tests=" + xml_attr(std::to_string(tests)) + " failures=" +
+           xml_attr(std::to_string(failures)) + " errors=\"0\" skipped=" + xml_attr(std::to_string(skipped)) + " time=\"0\">\n" +
            cases + "  </testsuite>\n";
   };
   const auto verdicts = verdicts_of(rep);
@@ -155,13 +154,13 @@ std::string acceptance_junit(const Report& rep) {
     int failures = 0, skipped = 0;
     for (const auto& v : verdicts) {
       const std::string detail = "measured " + v.measured + ", limit " + v.limit + ": " + v.reason;
-      cases += "    <testcase classname=\"gpunet-bench.acceptance\" name=" + attr(v.promise) + " time=\"0\">\n";
+      cases += "    <testcase classname=\"gpunet-bench.acceptance\" name=" + xml_attr(v.promise) + " time=\"0\">\n";
       if (v.status == VerdictStatus::fail) {
         ++failures;
-        cases += "      <failure type=\"verdict\" message=" + attr(detail) + ">" + xml_escape(detail) + "</failure>\n";
+        cases += "      <failure type=\"verdict\" message=" + xml_attr(detail) + ">" + xml_escape(detail) + "</failure>\n";
       } else if (v.status == VerdictStatus::skip) {
         ++skipped;
-        cases += "      <skipped message=" + attr(v.reason) + "/>\n";
+        cases += "      <skipped message=" + xml_attr(v.reason) + "/>\n";
       } else {
         cases += "      <system-out>" + xml_escape(detail) + "</system-out>\n";
       }
@@ -176,13 +175,13 @@ std::string acceptance_junit(const Report& rep) {
     for (const auto& r : c.rows) {
       const std::string detail = to_string(r.change) + ": p50 " + opt(r.base_p50_us) + " -> " + opt(r.now_p50_us) +
                                  " us (" + change_text(r) + "); " + r.reason;
-      cases += "    <testcase classname=\"gpunet-bench.baseline\" name=" + attr(r.key) + " time=\"0\">\n";
+      cases += "    <testcase classname=\"gpunet-bench.baseline\" name=" + xml_attr(r.key) + " time=\"0\">\n";
       if (r.change == Change::slower) {
         ++failures;
-        cases += "      <failure type=\"regression\" message=" + attr(detail) + ">" + xml_escape(detail) + "</failure>\n";
+        cases += "      <failure type=\"regression\" message=" + xml_attr(detail) + ">" + xml_escape(detail) + "</failure>\n";
       } else if (r.change == Change::uncertain) {
         ++skipped;
-        cases += "      <skipped message=" + attr(detail) + "/>\n";
+        cases += "      <skipped message=" + xml_attr(detail) + "/>\n";
       } else {
         cases += "      <system-out>" + xml_escape(detail) + "</system-out>\n";
       }

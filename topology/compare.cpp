@@ -1,5 +1,7 @@
 #include "topology/compare.hpp"
 
+#include "common/strings.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -8,12 +10,6 @@
 namespace gpunet::topo {
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-  return out;
-}
 
 // What a NIC is called across nodes: its first netdev, else its first RDMA device, else its index.
 std::string nic_key(const Device& d, size_t index) {
@@ -48,7 +44,7 @@ Groups property_groups(const std::vector<NodeSummary>& nodes, const std::string&
 
 std::string describe_groups(const Groups& groups) {
   std::vector<std::string> parts;
-  for (const auto& [value, hosts] : groups) parts.push_back(value + " on " + join(hosts));
+  for (const auto& [value, hosts] : groups) parts.push_back(value + " on " + join(hosts, ", "));
   return join(parts, "; ");
 }
 
@@ -63,7 +59,7 @@ void compare_key(const std::vector<NodeSummary>& nodes, const std::string& key, 
     for (const auto& [value, hosts] : groups) {
       if (value == majority->first) continue;
       out.push_back({Severity::warning, "node_differs",
-                     join(hosts) + (hosts.size() == 1 ? " differs" : " differ") + " from the other " +
+                     join(hosts, ", ") + (hosts.size() == 1 ? " differs" : " differ") + " from the other " +
                          std::to_string(others) + (others == 1 ? " node" : " nodes") + ": " + key + " is " + value +
                          " there, " + majority->first + " on the others.",
                      hosts, ""});

@@ -1,5 +1,7 @@
 #include "topology/render.hpp"
 
+#include "common/strings.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -17,12 +19,6 @@ std::string fixed2(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
 }
 
 struct Labelled {

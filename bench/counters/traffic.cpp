@@ -1,5 +1,7 @@
 #include "bench/counters/traffic.hpp"
 
+#include "common/strings.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -57,12 +59,6 @@ std::string fmt_gbps(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g Gb/s", v);
   return buf;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
 }
 
 std::string link_text(const LinkTraffic& l) {
@@ -141,14 +137,14 @@ json traffic_findings(const TrafficSummary& s, const Expectation& e, const std::
     const std::string head = "the " + suite + " suite's traffic on " + host + " went over " + link_text(*l);
     if (!e.expected.empty()) {
       if (!interface_matches(l->name, e.expected))
-        add("traffic_unexpected_interface", l->name, head + ", not over the expected interface(s) " + join(e.expected));
+        add("traffic_unexpected_interface", l->name, head + ", not over the expected interface(s) " + join(e.expected, ", "));
     } else if (interface_matches(l->name, e.default_route)) {
       std::vector<std::string> others;
       for (const auto& u : e.up)
         if (!interface_matches(u, e.default_route)) others.push_back(u);
       if (!others.empty())
         add("traffic_default_route", l->name, head + ", the default-route interface (usually the management network), while the node also has " +
-            join(others) + " up; name the data interfaces with --expect-if and the transport's interface setting "
+            join(others, ", ") + " up; name the data interfaces with --expect-if and the transport's interface setting "
             "(NCCL_SOCKET_IFNAME, NCCL_IB_HCA, btl_tcp_if_include)");
     }
   }
@@ -178,7 +174,7 @@ json to_json(const TrafficSummary& s, const Expectation& e) {
 std::string describe_traffic(const TrafficSummary& s, const Expectation& e) {
   std::vector<std::string> parts;
   for (const LinkTraffic* l : carrying_links(s, e)) parts.push_back(link_text(*l));
-  return parts.empty() ? "no network traffic" : join(parts);
+  return parts.empty() ? "no network traffic" : join(parts, ", ");
 }
 
 }  // namespace gpunet::bench::counters

@@ -1,5 +1,7 @@
 #include "bench/gpu/nccl_log.hpp"
 
+#include "common/strings.hpp"
+
 #include <algorithm>
 #include <regex>
 #include <sstream>
@@ -20,12 +22,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::stringstream ss(s);
   for (std::string part; std::getline(ss, part, sep);) out.push_back(part);
-  return out;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep = ",") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
   return out;
 }
 
@@ -119,7 +115,7 @@ std::string limiting_transport(const std::vector<std::string>& names) {
   std::vector<std::string> pick;
   for (const auto& n : names)
     if (transport_rank(n) == best) pick.push_back(n);
-  return join(pick);
+  return join(pick, ",");
 }
 
 std::vector<std::string> unique_sorted(std::vector<std::string> v) {
@@ -175,9 +171,9 @@ json summarize(const NcclLog& log) {
     }
   }
   json j = {{"version", log.version}, {"net", log.network}, {"transport", limiting_transport(unique_sorted(names))},
-            {"transports", transports}, {"nic", join(unique_sorted(nics))}, {"peers", peers}};
+            {"transports", transports}, {"nic", join(unique_sorted(nics), ",")}, {"peers", peers}};
   if (any_net) j["gdr"] = gdr;
-  if (!ifaces.empty()) j["iface"] = join(unique_sorted(ifaces));
+  if (!ifaces.empty()) j["iface"] = join(unique_sorted(ifaces), ",");
   if (!log.oob_interface.empty()) j["oob_iface"] = log.oob_interface;
   if (!log.warnings.empty()) j["warnings"] = log.warnings;
   return j;
@@ -204,11 +200,11 @@ json merge_summaries(const std::vector<json>& per_rank) {
       gdr = gdr && s["gdr"].get<bool>();
     }
   }
-  json j = {{"version", join(unique_sorted(versions), ", ")}, {"net", join(unique_sorted(nets))},
+  json j = {{"version", join(unique_sorted(versions), ", ")}, {"net", join(unique_sorted(nets), ",")},
             {"transport", limiting_transport(unique_sorted(names))}, {"transports", transports},
-            {"nic", join(unique_sorted(nics))}};
+            {"nic", join(unique_sorted(nics), ",")}};
   if (any_gdr_key) j["gdr"] = gdr;
-  if (!ifaces.empty()) j["iface"] = join(unique_sorted(ifaces));
+  if (!ifaces.empty()) j["iface"] = join(unique_sorted(ifaces), ",");
   return j;
 }
 

@@ -131,7 +131,7 @@ class NodeBench {
   node::RecordReporter reporter_;
 };
 
-void run_on_leader(const SuiteContext& ctx) {
+void run_node_on_leader(const SuiteContext& ctx) {
   NodeBench bench(ctx);
   std::string step = "node membw";
   try {
@@ -156,6 +156,6 @@ void run_on_leader(const SuiteContext& ctx) {
 
 }  // namespace
 
-void run_node_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_on_leader(ctx); }); }
+void run_node_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_node_on_leader(ctx); }); }
 
 }  // namespace gpunet::bench

@@ -145,7 +145,7 @@ class PcieRun {
   const double timeout_;
 };
 
-void run_on_leader(const SuiteContext& ctx) {
+void run_pcie_on_leader(const SuiteContext& ctx) {
   const auto probe = gpu::probe_gpus();
   if (!probe.ok()) {
     ctx.emit(skipped(ctx, "pcie", "copies", probe.reason));
@@ -175,6 +175,6 @@ void run_on_leader(const SuiteContext& ctx) {
 
 }  // namespace
 
-void run_pcie_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_on_leader(ctx); }); }
+void run_pcie_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_pcie_on_leader(ctx); }); }
 
 }  // namespace gpunet::bench

@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "bench/tcp/flows.hpp"
+#include "bench/tcp/socket.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -22,14 +23,6 @@ using detail::to_seconds;
 using report::Status;
 
 namespace {
-
-bool would_block(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", s);
-  return buf;
-}
 
 // Waits until fd is ready for `events` or the deadline passes. False on timeout.
 bool wait_for(int fd, short events, Clock::time_point deadline) {

@@ -9,22 +9,11 @@
 #include <cstdio>
 
 #include "bench/tcp/flows.hpp"
+#include "bench/tcp/socket.hpp"
 
 namespace gpunet::bench::tcp::detail {
 
 using report::Status;
-
-namespace {
-
-bool would_block(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", s);
-  return buf;
-}
-
-}  // namespace
 
 ReceiveFlow::ReceiveFlow(uint32_t peer, const BandwidthParams& params, Clock::time_point now)
     : params_(params),

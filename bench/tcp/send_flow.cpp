@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "bench/tcp/flows.hpp"
+#include "bench/tcp/socket.hpp"
 
 namespace gpunet::bench::tcp::detail {
 
@@ -25,18 +26,6 @@ void abort_close(Fd& fd) {
   ::setsockopt(fd.get(), SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
   fd.reset();
 }
-
-namespace {
-
-bool would_block(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", s);
-  return buf;
-}
-
-}  // namespace
 
 SendFlow::SendFlow(const Peer& peer, const FlowPlan& plan, const Secret& secret, const BandwidthParams& params,
                    Clock::time_point now)

@@ -3,6 +3,8 @@
 // Setup failures throw std::system_error whose text names the call and the address.
 #pragma once
 
+#include <cerrno>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -88,5 +90,9 @@ ssize_t recv_stamped(int fd, void* buf, size_t len, std::optional<double>& stamp
 double realtime_now_s();
 
 std::string errno_text(int err);
+// EAGAIN, EWOULDBLOCK or EINTR: try again later.
+inline bool would_block(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
+// "2.5 s", for timeout messages.
+std::string seconds_text(double s);
 
 }  // namespace gpunet::bench::tcp

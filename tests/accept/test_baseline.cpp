@@ -67,7 +67,7 @@ std::size_t count(const BaselineComparison& c, Change x) {
   return static_cast<std::size_t>(std::count_if(c.rows.begin(), c.rows.end(), [&](const auto& r) { return r.change == x; }));
 }
 
-std::string error_of(const std::string& text) {
+std::string baseline_error_of(const std::string& text) {
   try {
     baseline_from_json(json::parse(text), "base.json");
   } catch (const BaselineError& e) {
@@ -116,20 +116,20 @@ TEST(Baseline, FileRoundTrip) {
 }
 
 TEST(Baseline, MalformedFilesGiveOneLine) {
-  EXPECT_EQ(error_of(R"({"schema_version": 1, "results": []})"),
+  EXPECT_EQ(baseline_error_of(R"({"schema_version": 1, "results": []})"),
             "base.json: gpunet_baseline: missing (this is not a gpunet-bench baseline; make one with --save-baseline)");
-  EXPECT_EQ(error_of(R"({"gpunet_baseline": 2, "figures": {}})"),
+  EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 2, "figures": {}})"),
             "base.json: gpunet_baseline: 2 is not supported (this program reads version 1)");
-  EXPECT_EQ(error_of(R"({"gpunet_baseline": 1})"), "base.json: figures: missing (required)");
-  EXPECT_EQ(error_of(R"({"gpunet_baseline": 1, "figures": {"k": {"suite": "mpi", "name": "x",
+  EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 1})"), "base.json: figures: missing (required)");
+  EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 1, "figures": {"k": {"suite": "mpi", "name": "x",
               "time_us": {"min": 1, "p50": "fast", "mean": 1, "p99": 1, "max": 1, "stddev": 0, "cv": 0, "samples": 3}}}})"),
             R"(base.json: figures.k.time_us.p50: expected a number, got "fast")");
-  EXPECT_EQ(error_of(R"({"gpunet_baseline": 1, "figures": {"k": {"suite": "mpi", "name": "x", "colour": 1}}})"),
+  EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 1, "figures": {"k": {"suite": "mpi", "name": "x", "colour": 1}}})"),
             "base.json: figures.k.colour: unknown key (known here: suite, name, variant, dtype, op, host, bytes, ranks, "
             "time_us, samples_us, samples_total)");
-  EXPECT_EQ(error_of(R"({"gpunet_baseline": 1, "rule": {"alpha": 2}, "figures": {}})"),
+  EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 1, "rule": {"alpha": 2}, "figures": {}})"),
             "base.json: rule.alpha: 2 is out of range (expected > 0 and <= 0.5)");
-  EXPECT_EQ(error_of(R"({"gpunet_baseline": 1, "rule": {"min_samples": 1}, "figures": {}})"),
+  EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 1, "rule": {"min_samples": 1}, "figures": {}})"),
             "base.json: rule.min_samples: 1 is out of range (expected 3 to 1000000)");
   try {
     load_baseline("/nonexistent/base.json");

@@ -28,7 +28,7 @@ Report judged() {
   return rep;
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains_text(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -52,14 +52,14 @@ TEST(AcceptanceOutputs, ReadBackFromTheReport) {
 TEST(AcceptanceOutputs, MarkdownAndHtmlAreEscaped) {
   const auto rep = judged();
   const auto md = render_markdown(rep);
-  EXPECT_TRUE(has(md, "## Acceptance: \\<b>contract\\</b>")) << md.substr(0, 2000);
-  EXPECT_TRUE(has(md, "| pcie.gpu | **FAIL** | Gen4 x8 (node-b 0000:65:00.0) |")) << md.substr(0, 3000);
-  EXPECT_TRUE(has(md, "## Baseline: base \\& \\<old>.json"));
+  EXPECT_TRUE(contains_text(md, "## Acceptance: \\<b>contract\\</b>")) << md.substr(0, 2000);
+  EXPECT_TRUE(contains_text(md, "| pcie.gpu | **FAIL** | Gen4 x8 (node-b 0000:65:00.0) |")) << md.substr(0, 3000);
+  EXPECT_TRUE(contains_text(md, "## Baseline: base \\& \\<old>.json"));
   const auto html = render_html(rep);
-  EXPECT_TRUE(has(html, "<h2>Acceptance: &lt;b&gt;contract&lt;/b&gt;</h2>"));
-  EXPECT_FALSE(has(html, "<b>contract</b>"));
-  EXPECT_TRUE(has(html, "<tr class=\"failed\"><td>pcie.gpu</td><td><b>FAIL</b></td>"));
-  EXPECT_TRUE(has(html, "<h2>Baseline: base &amp; &lt;old&gt;.json</h2>"));
+  EXPECT_TRUE(contains_text(html, "<h2>Acceptance: &lt;b&gt;contract&lt;/b&gt;</h2>"));
+  EXPECT_FALSE(contains_text(html, "<b>contract</b>"));
+  EXPECT_TRUE(contains_text(html, "<tr class=\"failed\"><td>pcie.gpu</td><td><b>FAIL</b></td>"));
+  EXPECT_TRUE(contains_text(html, "<h2>Baseline: base &amp; &lt;old&gt;.json</h2>"));
 }
 
 TEST(AcceptanceOutputs, JunitSuitesAndTotals) {
@@ -69,12 +69,12 @@ TEST(AcceptanceOutputs, JunitSuitesAndTotals) {
   EXPECT_EQ(n.tests, 3 + 8);
   EXPECT_EQ(n.failures, 1 + 7);
   EXPECT_EQ(n.skipped, 1 + 1);
-  EXPECT_TRUE(has(xml, "<testsuite name=\"acceptance\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""));
-  EXPECT_TRUE(has(xml, "<testsuite name=\"baseline\" tests=\"8\" failures=\"7\" errors=\"0\" skipped=\"1\""));
-  EXPECT_TRUE(has(xml, "<failure type=\"verdict\" message=\"measured Gen4 x8 (node-b 0000:65:00.0), limit &gt;= Gen4 x16:"));
-  EXPECT_TRUE(has(xml, "<failure type=\"regression\""));
+  EXPECT_TRUE(contains_text(xml, "<testsuite name=\"acceptance\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""));
+  EXPECT_TRUE(contains_text(xml, "<testsuite name=\"baseline\" tests=\"8\" failures=\"7\" errors=\"0\" skipped=\"1\""));
+  EXPECT_TRUE(contains_text(xml, "<failure type=\"verdict\" message=\"measured Gen4 x8 (node-b 0000:65:00.0), limit &gt;= Gen4 x16:"));
+  EXPECT_TRUE(contains_text(xml, "<failure type=\"regression\""));
   // The <testsuites> totals count the records and the two new suites.
   const auto tests = "tests=\"" + std::to_string(rep.results.size() + 11) + "\"";
-  EXPECT_TRUE(has(xml.substr(0, xml.find('\n', xml.find("<testsuites"))), tests)) << xml.substr(0, 300);
+  EXPECT_TRUE(contains_text(xml.substr(0, xml.find('\n', xml.find("<testsuites"))), tests)) << xml.substr(0, 300);
   EXPECT_LT(xml.find("<testsuite name=\"acceptance\""), xml.find("</testsuites>"));
 }

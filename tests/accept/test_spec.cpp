@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string spec_error_of(const std::string& text) {
   try {
     parse_spec(json::parse(text), "spec.json");
   } catch (const SpecError& e) {
@@ -64,70 +64,70 @@ TEST(Spec, MinimalSpecIsEmpty) {
 }
 
 TEST(Spec, WrongTypeNamesFieldAndValue) {
-  EXPECT_EQ(error_of(with(R"("nic": {"speed_Gbps": "fast"})")),
+  EXPECT_EQ(spec_error_of(with(R"("nic": {"speed_Gbps": "fast"})")),
             R"(spec.json: nic.speed_Gbps: expected a number, got "fast")");
-  EXPECT_EQ(error_of(with(R"("nic": {"count": 2.5})")), "spec.json: nic.count: expected an integer, got 2.5");
-  EXPECT_EQ(error_of(with(R"("homogeneity": {"topology": "yes"})")),
+  EXPECT_EQ(spec_error_of(with(R"("nic": {"count": 2.5})")), "spec.json: nic.count: expected an integer, got 2.5");
+  EXPECT_EQ(spec_error_of(with(R"("homogeneity": {"topology": "yes"})")),
             R"(spec.json: homogeneity.topology: expected true or false, got "yes")");
-  EXPECT_EQ(error_of(with(R"("bandwidth": {"suite": "nccl"})")), "spec.json: bandwidth: expected an array, got an object");
-  EXPECT_EQ(error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "min": 1},
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": {"suite": "nccl"})")), "spec.json: bandwidth: expected an array, got an object");
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "min": 1},
                                           {"suite": "nccl", "name": "allreduce", "min": [1]}])")),
             "spec.json: bandwidth[1].min: expected a number, got an array");
-  EXPECT_EQ(error_of("[1, 2]"), "spec.json: expected an object, got an array");
+  EXPECT_EQ(spec_error_of("[1, 2]"), "spec.json: expected an object, got an array");
 }
 
 TEST(Spec, UnknownKeysAreErrors) {
-  EXPECT_EQ(error_of(with(R"("nics": {})")).rfind("spec.json: nics: unknown key (known here: spec_version, name,", 0), 0u);
-  EXPECT_EQ(error_of(with(R"("nic": {"sped_Gbps": 100})")),
+  EXPECT_EQ(spec_error_of(with(R"("nics": {})")).rfind("spec.json: nics: unknown key (known here: spec_version, name,", 0), 0u);
+  EXPECT_EQ(spec_error_of(with(R"("nic": {"sped_Gbps": 100})")),
             "spec.json: nic.sped_Gbps: unknown key (known here: count, speed_Gbps, match)");
-  EXPECT_EQ(error_of(with(R"("latency": [{"suite": "tcp", "name": "latency", "max_p95_us": 3}])")).rfind(
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency", "max_p95_us": 3}])")).rfind(
                 "spec.json: latency[0].max_p95_us: unknown key", 0),
             0u);
 }
 
 TEST(Spec, OutOfRangeValues) {
-  EXPECT_EQ(error_of(with(R"("nic": {"speed_Gbps": -5})")),
+  EXPECT_EQ(spec_error_of(with(R"("nic": {"speed_Gbps": -5})")),
             "spec.json: nic.speed_Gbps: -5 is out of range (expected > 0 and <= 100000)");
-  EXPECT_EQ(error_of(with(R"("nic": {"count": 0})")), "spec.json: nic.count: 0 is out of range (expected 1 to 1024)");
-  EXPECT_EQ(error_of(with(R"("pcie": {"gpu": {"gen": 9}})")),
+  EXPECT_EQ(spec_error_of(with(R"("nic": {"count": 0})")), "spec.json: nic.count: 0 is out of range (expected 1 to 1024)");
+  EXPECT_EQ(spec_error_of(with(R"("pcie": {"gpu": {"gen": 9}})")),
             "spec.json: pcie.gpu.gen: 9 is out of range (expected 1 to 7)");
-  EXPECT_EQ(error_of(with(R"("pcie": {"nic": {"width": 12}})")),
+  EXPECT_EQ(spec_error_of(with(R"("pcie": {"nic": {"width": 12}})")),
             "spec.json: pcie.nic.width: 12 is not a PCIe width (1, 2, 4, 8, 16 or 32)");
-  EXPECT_EQ(error_of(with(R"("locality": {"worst_path": "FAR"})")),
+  EXPECT_EQ(spec_error_of(with(R"("locality": {"worst_path": "FAR"})")),
             R"(spec.json: locality.worst_path: "FAR" is not a path class (X, PIX, PXB, PHB, NODE, SYS))");
-  EXPECT_EQ(error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "min_efficiency_pct": 150}])")),
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "min_efficiency_pct": 150}])")),
             "spec.json: bandwidth[0].min_efficiency_pct: 150 is out of range (expected > 0 and <= 100)");
-  EXPECT_EQ(error_of(with(R"("stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": -1}])")),
+  EXPECT_EQ(spec_error_of(with(R"("stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": -1}])")),
             "spec.json: stability[0].max_dip_pct: -1 is out of range (expected >= 0 and <= 100)");
-  EXPECT_EQ(error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "bytes": -1, "min": 1}])")),
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "bytes": -1, "min": 1}])")),
             "spec.json: bandwidth[0].bytes: -1 is out of range (expected 0 to 9223372036854775807)");
 }
 
 TEST(Spec, MissingAndContradictoryFields) {
-  EXPECT_EQ(error_of("{}"), "spec.json: spec_version: missing (required; this program reads spec_version 1)");
-  EXPECT_EQ(error_of(R"({"spec_version": 2})"),
+  EXPECT_EQ(spec_error_of("{}"), "spec.json: spec_version: missing (required; this program reads spec_version 1)");
+  EXPECT_EQ(spec_error_of(R"({"spec_version": 2})"),
             "spec.json: spec_version: 2 is not supported (this program reads spec_version 1)");
-  EXPECT_EQ(error_of(with(R"("latency": [{"name": "latency", "max_p99_us": 3}])")),
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"name": "latency", "max_p99_us": 3}])")),
             "spec.json: latency[0].suite: missing (required)");
-  EXPECT_EQ(error_of(with(R"("latency": [{"suite": "tcp", "name": "latency"}])")),
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency"}])")),
             "spec.json: latency[0].max_p99_us: missing (required)");
-  EXPECT_EQ(error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "min": 1, "min_efficiency_pct": 80}])")),
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "min": 1, "min_efficiency_pct": 80}])")),
             "spec.json: bandwidth[0]: give exactly one of min and min_efficiency_pct");
-  EXPECT_EQ(error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce"}])")),
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce"}])")),
             "spec.json: bandwidth[0]: give exactly one of min and min_efficiency_pct");
-  EXPECT_EQ(error_of(with(R"("nic": {})")), "spec.json: nic: states nothing (give count, speed_Gbps or both)");
-  EXPECT_EQ(error_of(with(R"("homogeneity": {"figures": []})")),
+  EXPECT_EQ(spec_error_of(with(R"("nic": {})")), "spec.json: nic: states nothing (give count, speed_Gbps or both)");
+  EXPECT_EQ(spec_error_of(with(R"("homogeneity": {"figures": []})")),
             "spec.json: homogeneity: states nothing (give topology: true or figures)");
 }
 
 TEST(Spec, BadNamesFiguresAndPatterns) {
-  EXPECT_EQ(error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "figure": "busbw", "min": 1}])")),
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "figure": "busbw", "min": 1}])")),
             "spec.json: bandwidth[0].figure: 'busbw' is not a figure (use busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
-  EXPECT_EQ(error_of(with(R"("latency": [{"suite": "tcp", "name": "latency", "figure": "time_us.p95", "max_p99_us": 1}])")),
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency", "figure": "time_us.p95", "max_p99_us": 1}])")),
             "spec.json: latency[0].figure: 'time_us.p95' is not a figure (use busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
-  EXPECT_EQ(error_of(with(R"("bandwidth": [{"suite": "", "name": "allreduce", "min": 1}])")),
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "", "name": "allreduce", "min": 1}])")),
             "spec.json: bandwidth[0].suite: must not be empty");
-  EXPECT_EQ(error_of(with(R"("nic": {"count": 1, "match": "mlx5_("})")),
+  EXPECT_EQ(spec_error_of(with(R"("nic": {"count": 1, "match": "mlx5_("})")),
             "spec.json: nic.match: 'mlx5_(' is not a valid regular expression");
 }
 

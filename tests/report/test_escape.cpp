@@ -114,6 +114,6 @@ TEST(Escape, JunitAndCsvAndJson) {
   const std::string csv = render_csv(rep);
   EXPECT_NE(csv.find("float|`f`"), std::string::npos);  // CSV needs no quoting for these
   rep.results[0].host = std::string("bad\xff\xfe utf8");
-  const std::string json = render_json(rep);  // invalid UTF-8 is replaced, not fatal
-  EXPECT_NE(json.find("bad\xef\xbf\xbd"), std::string::npos);
+  const std::string js = render_json(rep);  // invalid UTF-8 is replaced, not fatal
+  EXPECT_NE(js.find("bad\xef\xbf\xbd"), std::string::npos);
 }

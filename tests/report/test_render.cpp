@@ -13,7 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-const json kTbf = {{"kind", "ethernet"}, {"speed_Mbps", 10000}, {"mtu", 1500}, {"shaped_rate_bps", 1e9}};
+const json kShapedLink = {{"kind", "ethernet"}, {"speed_Mbps", 10000}, {"mtu", 1500}, {"shaped_rate_bps", 1e9}};
 
 // `ranks` per-rank sweeps of a TCP bandwidth test over 3 sizes; rank `slow` reaches half the rate.
 Report many_ranks(int ranks, int slow) {
@@ -33,7 +33,7 @@ Report many_ranks(int ranks, int slow) {
       r.host = host;
       r.time_us.samples = 10;
       const double g = (k == slow ? 0.45 : 0.93) * static_cast<double>(bytes) / static_cast<double>(bytes + (1 << 18));
-      r.extra = {{"link", kTbf}, {"goodput_Gbps", g}};
+      r.extra = {{"link", kShapedLink}, {"goodput_Gbps", g}};
       rep.results.push_back(r);
     }
   }

@@ -18,6 +18,8 @@ namespace {
 
 const std::string kFixture = std::string(GPUNET_SOURCE_DIR) + "/tests/data/report/fixture.json";
 
+}  // namespace
+
 class Rerender : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -50,8 +52,6 @@ class Rerender : public ::testing::Test {
 
   fs::path dir_;
 };
-
-}  // namespace
 
 TEST_F(Rerender, FromReportJsonWritesEveryOutput) {
   std::ostringstream err;
