@@ -1,14 +1,14 @@
 #include "bench/options.hpp"
 
-#include "common/strings.hpp"
-
 #include <algorithm>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 
+#include "bench/cli_size.hpp"
 #include "bench/sizes.hpp"
 #include "bench/tcp/options.hpp"  // tcp suite (issue #4)
+#include "common/strings.hpp"
 #include "gpunet/build_config.h"
 #include "report/busbw.hpp"
 
@@ -29,20 +29,6 @@ const std::vector<std::string>& known_suites() {
 }
 
 namespace {
-
-// A CLI11 option that takes a byte size with K/M/G suffix.
-CLI::Option* add_size(CLI::App& app, const std::string& names, int64_t& target, const std::string& help) {
-  return app
-      .add_option_function<std::string>(
-          names,
-          [&target, names](const std::string& v) {
-            const auto bytes = parse_size(v);
-            if (!bytes) throw CLI::ValidationError(names, "bad size '" + v + "' (use e.g. 8, 64K, 1M, 2G)");
-            target = *bytes;
-          },
-          help)
-      ->type_name("SIZE");
-}
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -66,9 +52,9 @@ void add_gpu_options(CLI::App& app, Config& c, GpuOptionText& t) {
   app.add_flag("--nccl-topo-dump", c.nccl_topo_dump, "Have NCCL write its topology XML per node into the output directory");
   app.add_flag("--scaling", c.scaling,
                "After the mpi and nccl sweeps, all_reduce on 1, 2, 4, ... whole nodes; names the node that makes busbw drop");
-  add_size(app, "--scaling-size", c.scaling_bytes, "all_reduce size of the scaling sweep")->default_str("the -e size");
-  add_size(app, "--pcie-size", c.pcie_bytes, "Bytes per host<->device copy (pcie and node suites)")->default_str("256M");
-  add_size(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")->default_str("128M");
+  add_size_option(app, "--scaling-size", c.scaling_bytes, "all_reduce size of the scaling sweep")->default_str("the -e size");
+  add_size_option(app, "--pcie-size", c.pcie_bytes, "Bytes per host<->device copy (pcie and node suites)")->default_str("256M");
+  add_size_option(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")->default_str("128M");
   app.add_option("--node-min-time", c.node_min_time_s, "Google Benchmark minimum time per repetition, seconds")
       ->check(CLI::Range(0.001, 3600.0))
       ->capture_default_str();
@@ -112,12 +98,12 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
       ->type_name("LIST")
       ->default_str("allreduce,allgather,reduce_scatter,broadcast,alltoall");
 
-  add_size(app, "-b,--minbytes", c.min_bytes, "Smallest message size")->default_str("1K");
-  add_size(app, "-e,--maxbytes", c.max_bytes, "Largest message size")->default_str("64M");
+  add_size_option(app, "-b,--minbytes", c.min_bytes, "Smallest message size")->default_str("1K");
+  add_size_option(app, "-e,--maxbytes", c.max_bytes, "Largest message size")->default_str("64M");
   app.add_option("-f,--stepfactor", c.step_factor, "Multiply the size by this factor between sizes")
       ->check(CLI::Range(1.000001, 1e6))
       ->capture_default_str();
-  add_size(app, "-i,--stepbytes", c.step_bytes, "Add this many bytes between sizes instead of -f");
+  add_size_option(app, "-i,--stepbytes", c.step_bytes, "Add this many bytes between sizes instead of -f");
   app.add_option("-n,--iters", c.iters, "Minimum timed iterations per size (more if the budget allows)")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
@@ -159,7 +145,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
                  "full sweep; matrix: every pair of ranks in N-1 rounds at --rdma-size")
       ->check(CLI::IsMember({"pair", "matrix"}))->capture_default_str();
   app.add_flag("--rdma-bidir", c.rdma_bidir, "Also measure both directions at once");
-  add_size(app, "--rdma-size", c.rdma_size, "The one large RDMA message size (headline figure, matrix cells)")
+  add_size_option(app, "--rdma-size", c.rdma_size, "The one large RDMA message size (headline figure, matrix cells)")
       ->default_str("1M");
   app.add_option("--rdma-tx-depth", c.rdma_tx_depth, "RDMA WRITEs in flight per queue pair")
       ->check(CLI::Range(1, 8192))->capture_default_str();

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "report/baseline_stats.hpp"
+#include "report/json_file.hpp"
 #include "report/spec_reader.hpp"
 
 namespace gpunet::report {
@@ -149,17 +150,7 @@ Baseline baseline_from_json(const json& doc, const std::string& source) {
 }
 
 Baseline load_baseline(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw BaselineError(path + ": cannot read the baseline file (check the path, or make one with --save-baseline)");
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const auto pos = what.find("parse error");
-    throw BaselineError(path + ": not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
-  return baseline_from_json(doc, path);
+  return baseline_from_json(read_json_file<BaselineError>(path, "baseline file", "check the path, or make one with --save-baseline"), path);
 }
 
 void save_baseline(const std::string& path, const Baseline& b) {

@@ -1,5 +1,6 @@
 #include "report/spec.hpp"
 
+#include "report/json_file.hpp"
 #include "report/spec_match.hpp"
 #include "report/spec_reader.hpp"
 
@@ -195,17 +196,7 @@ Spec parse_spec(const json& doc, const std::string& source) {
 }
 
 Spec load_spec(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw SpecError(path + ": cannot read the spec file (check the path)");
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const auto pos = what.find("parse error");
-    throw SpecError(path + ": not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
-  return parse_spec(doc, path);
+  return parse_spec(read_json_file<SpecError>(path, "spec file", "check the path"), path);
 }
 
 }  // namespace gpunet::report

@@ -4,9 +4,10 @@
 # to 1 Gbit/s and on loopback; ping-pong latency p50 (half round trip, 14-byte messages) against
 # sockperf on the same namespace link and on loopback. Prints each round and the median ratios.
 # Targets: goodput >= 0.98 x iperf3; latency p50 <= 1.10 x sockperf.
-# Usage (root): bench/perf/tcp_vs_reference.sh [BUILD_DIR] [ROUNDS] [SECONDS]
+# Usage (root): bench/perf/tcp_vs_reference.sh [BUILD_DIR] [ROUNDS] [SECONDS] [WHERE]
+#   WHERE: "net lo" (default), "net" or "lo"
 set -euo pipefail
-build=$(cd "${1:-build}" && pwd) rounds=${2:-3} secs=${3:-3}
+build=$(cd "${1:-build}" && pwd) rounds=${2:-3} secs=${3:-3} places=${4:-net lo}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 fc="$here/launch/fakecluster"
 pfx="bnch$((RANDOM % 1000))"
@@ -87,7 +88,7 @@ ours_p50() {
 
 declare -A ratios
 for i in $(seq "$rounds"); do
-  for where in net lo; do
+  for where in $places; do
     ref=$(iperf3_goodput "$where"); ours=$(ours_goodput "$where")
     r=$(py "print(f'{$ours/$ref:.4f}')")
     ratios[goodput_$where]+="$r "
@@ -99,7 +100,7 @@ for i in $(seq "$rounds"); do
   done
 done
 echo "load average during the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-for k in goodput_net goodput_lo latency_net latency_lo; do
+for k in "${!ratios[@]}"; do
   py "import statistics, sys
 r = [float(x) for x in sys.argv[2].split()]
 m = statistics.median(r)

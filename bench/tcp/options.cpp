@@ -5,32 +5,15 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "bench/cli_size.hpp"
 #include "bench/sizes.hpp"
+#include "common/strings.hpp"
 
 namespace gpunet::bench::tcp {
 
 namespace {
 
 const std::vector<std::string> kTests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
-  return out;
-}
-
-CLI::Option* size_option(CLI::App& app, const std::string& names, int64_t& target, const std::string& help) {
-  return app
-      .add_option_function<std::string>(
-          names,
-          [&target, names](const std::string& v) {
-            const auto bytes = parse_size(v);
-            if (!bytes) throw CLI::ValidationError(names, "bad size '" + v + "' (use e.g. 8, 64K, 1M, 2G)");
-            target = *bytes;
-          },
-          help)
-      ->type_name("SIZE");
-}
 
 }  // namespace
 
@@ -58,20 +41,20 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
                  "Interface name or CIDR the tcp suite listens on and connects from (default: loopback on one "
                  "node, else the first non-loopback IPv4 address that is up)")
       ->type_name("IF|CIDR")->group(g);
-  app.add_option("--tcp-tests", text.tests, "tcp tests to run: " + joined(kTests))
-      ->type_name("LIST")->default_str(joined(kTests))->group(g);
+  app.add_option("--tcp-tests", text.tests, "tcp tests to run: " + join(kTests, ","))
+      ->type_name("LIST")->default_str(join(kTests, ","))->group(g);
   app.add_option("--tcp-streams", t.streams, "Parallel streams per flow; neighbour pairs run 1 and, when more, this many")
       ->check(CLI::Range(1, 64))->capture_default_str()->group(g);
   app.add_option("--tcp-time", t.time_s, "Seconds per bandwidth measurement")
       ->check(CLI::Range(0.1, 3600.0))->capture_default_str()->group(g);
-  size_option(app, "--tcp-bytes", t.bytes, "Bytes per flow instead of --tcp-time")->group(g);
-  size_option(app, "--tcp-msg", t.msg_bytes, "Bytes per send() and recv()")->default_str("128K")->group(g);
-  size_option(app, "--tcp-sndbuf", t.sndbuf, "SO_SNDBUF (default: kernel autotuning)")->group(g);
-  size_option(app, "--tcp-rcvbuf", t.rcvbuf, "SO_RCVBUF (default: kernel autotuning)")->group(g);
+  add_size_option(app, "--tcp-bytes", t.bytes, "Bytes per flow instead of --tcp-time")->group(g);
+  add_size_option(app, "--tcp-msg", t.msg_bytes, "Bytes per send() and recv()")->default_str("128K")->group(g);
+  add_size_option(app, "--tcp-sndbuf", t.sndbuf, "SO_SNDBUF (default: kernel autotuning)")->group(g);
+  add_size_option(app, "--tcp-rcvbuf", t.rcvbuf, "SO_RCVBUF (default: kernel autotuning)")->group(g);
   app.add_flag("--tcp-bidir", t.bidir, "Neighbour pairs send in both directions at once")->group(g);
   app.add_option("--tcp-interval", t.interval_s, "Seconds per timeline interval")
       ->check(CLI::Range(0.001, 60.0))->capture_default_str()->group(g);
-  size_option(app, "--tcp-lat-size", t.lat_bytes, "Ping-pong message size")->default_str("14")->group(g);
+  add_size_option(app, "--tcp-lat-size", t.lat_bytes, "Ping-pong message size")->default_str("14")->group(g);
   app.add_option("--tcp-lat-time", t.lat_time_s, "Seconds of ping-pong per pair")
       ->check(CLI::Range(0.01, 3600.0))->capture_default_str()->group(g);
   app.add_option("--tcp-timeout", t.timeout_s,
@@ -99,7 +82,7 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
     for (std::string item; std::getline(ss, item, ',');) {
       if (item.empty()) continue;
       if (std::find(kTests.begin(), kTests.end(), item) == kTests.end())
-        return "--tcp-tests: unknown test '" + item + "' (known: " + joined(kTests) + ")";
+        return "--tcp-tests: unknown test '" + item + "' (known: " + join(kTests, ",") + ")";
       tests.push_back(item);
     }
     if (tests.empty()) return "--tcp-tests: empty list";
