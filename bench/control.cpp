@@ -38,24 +38,36 @@ void ControlPlane::send(int dest, const std::string& msg) const {
   MPI_Send(msg.data(), static_cast<int>(msg.size()), MPI_CHAR, dest, kTag, mpi_.control);
 }
 
-void ControlPlane::enter(const std::string& step) {
-  const long seq = ++seq_;
+void ControlPlane::enter(const std::string& step, StepScope scope) {
+  const bool local = scope == StepScope::this_rank;
+  const long seq = local ? seq_ : ++seq_;
   {
     std::lock_guard lock(mu_);
     auto& self = peers_[mpi_.is_root() ? 0 : 1];
-    self.entered = seq;
-    self.step = step;
-    self.since = Clock::now();
+    if (local) {
+      self.in_local = true;
+      self.local_step = step;
+      self.local_since = Clock::now();
+    } else {
+      self.entered = seq;
+      self.step = step;
+      self.since = Clock::now();
+    }
   }
-  if (!mpi_.is_root()) send(0, "E" + std::to_string(seq) + "\t" + step);
+  if (!mpi_.is_root()) send(0, local ? "e" + step : "E" + std::to_string(seq) + "\t" + step);
 }
 
-void ControlPlane::leave() {
+void ControlPlane::leave(StepScope scope) {
+  const bool local = scope == StepScope::this_rank;
   {
     std::lock_guard lock(mu_);
-    peers_[mpi_.is_root() ? 0 : 1].left = seq_;
+    auto& self = peers_[mpi_.is_root() ? 0 : 1];
+    if (local)
+      self.in_local = false;
+    else
+      self.left = seq_;
   }
-  if (!mpi_.is_root()) send(0, "L" + std::to_string(seq_));
+  if (!mpi_.is_root()) send(0, local ? std::string("l") : "L" + std::to_string(seq_));
 }
 
 void ControlPlane::emit(const report::Record& r) {
@@ -82,6 +94,12 @@ void ControlPlane::handle(int source, const std::string& msg) {
     p.since = p.heard;
   } else if (msg[0] == 'L') {
     p.left = std::stol(body);
+  } else if (msg[0] == 'e') {
+    p.in_local = true;
+    p.local_step = body;
+    p.local_since = p.heard;
+  } else if (msg[0] == 'l') {
+    p.in_local = false;
   } else if (msg[0] == 'D') {
     p.done = true;
     all_done_.notify_all();
@@ -112,8 +130,24 @@ void ControlPlane::serve_root() {
   }
 }
 
+void ControlPlane::check_local_deadlines(Clock::time_point now, std::unique_lock<std::mutex>& lock) {
+  for (size_t r = 0; r < peers_.size(); ++r) {
+    const Peer& p = peers_[r];
+    if (!p.in_local || seconds(now - p.local_since) <= timeout_s_) continue;
+    std::string msg = "step '" + p.local_step + "' exceeded --timeout " + fmt_s(timeout_s_) + " s on " +
+                      mpi_.describe_rank(static_cast<int>(r)) + ", which runs it alone; ";
+    msg += r != 0 && seconds(now - p.heard) > kSilentAfter_s
+               ? "no heartbeat for " + fmt_s(seconds(now - p.heard)) + " s"
+               : "a hang inside the operation";
+    const std::string step = p.local_step;
+    lock.unlock();
+    abort_timeout(static_cast<int>(r), step, msg);
+  }
+}
+
 void ControlPlane::check_root_deadlines(Clock::time_point now) {
   std::unique_lock lock(mu_);
+  check_local_deadlines(now, lock);
   for (size_t r = 0; r < peers_.size(); ++r) {
     const Peer& late = peers_[r];
     if (late.entered <= late.left || seconds(now - late.since) <= timeout_s_) continue;
@@ -136,16 +170,15 @@ void ControlPlane::check_root_deadlines(Clock::time_point now) {
       msg += "did not arrive: " + why.str();
     else
       msg += "every rank arrived and none finished (a hang inside the operation)";
+    const std::string step = late.step;
     lock.unlock();
-    abort_timeout(culprit < 0 ? static_cast<int>(r) : culprit, msg);
+    abort_timeout(culprit < 0 ? static_cast<int>(r) : culprit, step, msg);
   }
 }
 
-void ControlPlane::abort_timeout(int culprit_rank, const std::string& reason) {
+void ControlPlane::abort_timeout(int culprit_rank, const std::string& step, const std::string& reason) {
   if (mpi_.is_root() && sink_) {
     report::Record rec;
-    std::lock_guard lock(mu_);
-    const std::string& step = peers_[0].step;
     rec.suite = step.substr(0, step.find(' '));
     rec.name = "watchdog";
     rec.variant = step;
@@ -182,15 +215,18 @@ void ControlPlane::serve_member() {
     }
     std::unique_lock lock(mu_);
     const Peer& self = peers_[1];
-    if (self.entered > self.left && seconds(now - self.since) > timeout_s_ + kMemberGrace_s) {
+    const bool late = self.entered > self.left && seconds(now - self.since) > timeout_s_ + kMemberGrace_s;
+    const bool late_local = self.in_local && seconds(now - self.local_since) > timeout_s_ + kMemberGrace_s;
+    if (late || late_local) {  // rank 0 should have ended the job by now
       const double silent = seconds(now - peers_[0].heard);
-      const std::string msg = "step '" + self.step + "' exceeded --timeout " + fmt_s(timeout_s_) + " s on " +
+      const std::string step = late ? self.step : self.local_step;
+      const std::string msg = "step '" + step + "' exceeded --timeout " + fmt_s(timeout_s_) + " s on " +
                               mpi_.describe_rank(mpi_.rank) + "; " +
                               (silent > kSilentAfter_s ? "did not arrive: " + mpi_.describe_rank(0) +
                                                              ": no heartbeat for " + fmt_s(silent) + " s"
                                                        : "rank 0 did not end the job");
       lock.unlock();
-      abort_timeout(0, msg);
+      abort_timeout(late ? 0 : mpi_.rank, step, msg);
     }
     lock.unlock();
     std::this_thread::sleep_for(kPoll);

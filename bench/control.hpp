@@ -1,6 +1,8 @@
 // The control plane: one service thread per rank, on its own communicator.
 //  - Steps: every rank announces entering and leaving each step. Rank 0 ends the job (exit code 3)
 //    when a step exceeds the timeout, naming the step and the ranks and hosts that did not arrive.
+//    A rank-local step (StepScope::this_rank: node-leader work such as the pcie and node suites) is
+//    timed on its own and, when late, names the rank that runs it; the other ranks are not blamed.
 //  - Heartbeats: every rank's thread beats; a rank that stops beating is named as the culprit.
 //    Non-root ranks end the job themselves if rank 0 falls silent.
 //  - Records: every rank's records stream to rank 0 at once and are appended to results.jsonl.
@@ -20,6 +22,8 @@
 
 namespace gpunet::bench {
 
+enum class StepScope { all_ranks, this_rank };
+
 class ControlPlane {
  public:
   // sink must be non-null on rank 0 and is ignored elsewhere.
@@ -28,8 +32,10 @@ class ControlPlane {
   ControlPlane(const ControlPlane&) = delete;
   ControlPlane& operator=(const ControlPlane&) = delete;
 
-  void enter(const std::string& step);  // main thread, at the start of each step
-  void leave();                         // main thread, at the end of it
+  // Main thread, at the start and the end of each step. all_ranks steps are entered by every rank in
+  // the same order; this_rank steps by one rank alone, outside any all_ranks step.
+  void enter(const std::string& step, StepScope scope = StepScope::all_ranks);
+  void leave(StepScope scope = StepScope::all_ranks);
   void emit(const report::Record& r);   // any rank: the record reaches results.jsonl on rank 0
   // Collective end of the run: returns once rank 0 holds every rank's records.
   void finish();
@@ -40,6 +46,9 @@ class ControlPlane {
     std::string step;
     std::chrono::steady_clock::time_point since{}, heard{};
     bool done = false;
+    bool in_local = false;  // inside a this_rank step
+    std::string local_step;
+    std::chrono::steady_clock::time_point local_since{};
   };
   using Clock = std::chrono::steady_clock;
 
@@ -47,7 +56,8 @@ class ControlPlane {
   void serve_member();
   void handle(int source, const std::string& msg);
   void check_root_deadlines(Clock::time_point now);
-  [[noreturn]] void abort_timeout(int culprit_rank, const std::string& reason);
+  void check_local_deadlines(Clock::time_point now, std::unique_lock<std::mutex>& lock);
+  [[noreturn]] void abort_timeout(int culprit_rank, const std::string& step, const std::string& reason);
   void send(int dest, const std::string& msg) const;
 
   const MpiContext& mpi_;
@@ -64,13 +74,16 @@ class ControlPlane {
 // Scope guard: enter on construction, leave on destruction.
 class Step {
  public:
-  Step(ControlPlane& cp, const std::string& name) : cp_(cp) { cp_.enter(name); }
-  ~Step() { cp_.leave(); }
+  Step(ControlPlane& cp, const std::string& name, StepScope scope = StepScope::all_ranks) : cp_(cp), scope_(scope) {
+    cp_.enter(name, scope);
+  }
+  ~Step() { cp_.leave(scope_); }
   Step(const Step&) = delete;
   Step& operator=(const Step&) = delete;
 
  private:
   ControlPlane& cp_;
+  StepScope scope_;
 };
 
 }  // namespace gpunet::bench

@@ -100,7 +100,7 @@ class NodeBench {
 
   void run(const std::string& step) {
     {
-      Step guard(ctx_.control, step);
+      Step guard(ctx_.control, step, StepScope::this_rank);  // node leaders only
       benchmark::RunSpecifiedBenchmarks(&reporter_);
     }
     benchmark::ClearRegisteredBenchmarks();

@@ -118,7 +118,7 @@ class PcieRun {
   }
 
   std::vector<double> timed(const std::string& what, const std::function<double()>& once_s) {
-    Step step(ctx_.control, "pcie " + what + " " + format_size(ctx_.cfg.pcie_bytes));
+    Step step(ctx_.control, "pcie " + what + " " + format_size(ctx_.cfg.pcie_bytes), StepScope::this_rank);
     return time_local(ctx_.cfg, once_s);
   }
 
