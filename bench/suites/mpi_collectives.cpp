@@ -5,6 +5,7 @@
 
 #include "bench/sizes.hpp"
 #include "bench/suite.hpp"
+#include "bench/suites/patterns.hpp"
 #include "report/busbw.hpp"
 #include "report/stats.hpp"
 
@@ -22,52 +23,18 @@ template <> MPI_Datatype mpi_type<int64_t>() { return MPI_INT64_T; }
 
 MPI_Op mpi_op(const std::string& op) { return op == "max" ? MPI_MAX : op == "min" ? MPI_MIN : MPI_SUM; }
 
-// Input element i of rank r; small integers, so every sum is exact in every type.
-double input_value(int r, int64_t i) { return (r + 1) + static_cast<double>(i % 13); }
-// Element i of the reduction of input_value over n ranks.
-double reduced_value(const std::string& op, int n, int64_t i) {
-  const double base = static_cast<double>(i % 13);
-  if (op == "max") return n + base;
-  if (op == "min") return 1 + base;
-  return n * base + n * (n + 1) / 2.0;
-}
-// Alltoall: what rank `src` sends to rank `dst` at chunk offset i.
-double a2a_value(int src, int dst, int64_t i) { return (src + 1) * 3 + (dst + 1) * 5 + static_cast<double>(i % 11); }
-
-// Bytes of each buffer and the element count per call, following nccl-tests' size conventions.
-struct Shape {
-  int64_t send_elems = 0, recv_elems = 0, count = 0;
-};
-
-Shape shape_for(Collective c, int64_t bytes, int64_t elem, int n) {
-  const int64_t total = bytes / elem;
-  switch (c) {
-    case Collective::allreduce: return {total, total, total};
-    case Collective::broadcast: return {total, 0, total};  // in place on the send buffer
-    case Collective::allgather: { const int64_t per = total / n; return {per, per * n, per}; }
-    case Collective::reduce_scatter: { const int64_t per = total / n; return {per * n, per, per}; }
-    case Collective::alltoall: { const int64_t per = total / n; return {per * n, per * n, per}; }
-    default: return {};
-  }
-}
-
 template <typename T>
 class CollectiveCase {
  public:
-  CollectiveCase(Collective c, const Shape& s, const SuiteContext& ctx)
-      : c_(c), s_(s), ctx_(ctx), send_(static_cast<size_t>(s.send_elems)), recv_(static_cast<size_t>(s.recv_elems)) {}
+  // Broadcast runs in place on the send buffer, so it needs no receive buffer.
+  CollectiveCase(Collective c, const patterns::Shape& s, const SuiteContext& ctx)
+      : c_(c), s_(s), ctx_(ctx), send_(static_cast<size_t>(s.send_elems)),
+        recv_(static_cast<size_t>(c == Collective::broadcast ? 0 : s.recv_elems)) {}
 
   void init() {
-    const int r = ctx_.mpi.rank;
-    for (int64_t i = 0; i < s_.send_elems; ++i) {
-      const auto k = static_cast<size_t>(i);
-      if (c_ == Collective::alltoall)
-        send_[k] = static_cast<T>(a2a_value(r, static_cast<int>(i / s_.count), i % s_.count));
-      else if (c_ == Collective::broadcast)
-        send_[k] = static_cast<T>(r == 0 ? input_value(0, i) : -1);
-      else
-        send_[k] = static_cast<T>(input_value(r, i));
-    }
+    const int r = ctx_.mpi.rank, n = ctx_.mpi.size;
+    for (int64_t i = 0; i < s_.send_elems; ++i)
+      send_[static_cast<size_t>(i)] = static_cast<T>(patterns::send_value(c_, n, r, s_.count, i));
     std::fill(recv_.begin(), recv_.end(), static_cast<T>(-7));
   }
 
@@ -88,25 +55,16 @@ class CollectiveCase {
   // Wrong elements on this rank.
   int64_t wrong() const {
     const int r = ctx_.mpi.rank, n = ctx_.mpi.size;
+    const std::vector<T>& out = c_ == Collective::broadcast ? send_ : recv_;
     int64_t bad = 0;
-    auto expect = [&](const std::vector<T>& buf, int64_t i, double want) { bad += static_cast<double>(buf[static_cast<size_t>(i)]) != want; };
-    const int64_t checked = c_ == Collective::broadcast ? s_.send_elems : s_.recv_elems;
-    for (int64_t i = 0; i < checked; ++i) {
-      switch (c_) {
-        case Collective::allreduce: expect(recv_, i, reduced_value(ctx_.cfg.op, n, i)); break;
-        case Collective::allgather: expect(recv_, i, input_value(static_cast<int>(i / s_.count), i % s_.count)); break;
-        case Collective::reduce_scatter: expect(recv_, i, reduced_value(ctx_.cfg.op, n, r * s_.count + i)); break;
-        case Collective::broadcast: expect(send_, i, input_value(0, i)); break;
-        case Collective::alltoall: expect(recv_, i, a2a_value(static_cast<int>(i / s_.count), r, i % s_.count)); break;
-        default: break;
-      }
-    }
+    for (size_t i = 0; i < out.size(); ++i)
+      bad += static_cast<double>(out[i]) != patterns::expected(c_, ctx_.cfg.op, n, r, s_.count, static_cast<int64_t>(i));
     return bad;
   }
 
  private:
   Collective c_;
-  Shape s_;
+  patterns::Shape s_;
   const SuiteContext& ctx_;
   std::vector<T> send_, recv_;
 };
@@ -121,11 +79,9 @@ void sweep(Collective c, const SuiteContext& ctx, int& done, int total) {
     rec.variant = "out-of-place";
     rec.dtype = cfg.dtype;
     rec.op = (c == Collective::allreduce || c == Collective::reduce_scatter) ? cfg.op : "none";
-    const Shape s = shape_for(c, bytes, sizeof(T), n);
+    const patterns::Shape s = patterns::shape(c, bytes, sizeof(T), n, ctx.mpi.rank);
     rec.count = s.count;
-    rec.bytes = (c == Collective::allgather || c == Collective::reduce_scatter) ? s.count * n * static_cast<int64_t>(sizeof(T))
-                : c == Collective::alltoall ? s.send_elems * static_cast<int64_t>(sizeof(T))
-                                            : s.count * static_cast<int64_t>(sizeof(T));
+    rec.bytes = s.size_bytes;
     if (s.count == 0) {
       rec.bytes = bytes;
       rec.status = report::Status::skipped;
