@@ -36,4 +36,13 @@ report::Record skipped(const SuiteContext& ctx, const std::string& suite, const 
   return r;
 }
 
+report::Record failed_in(const SuiteContext& ctx, const std::string& suite, const std::string& name,
+                         const std::string& step, const std::string& what) {
+  auto r = ctx.record(suite, name);
+  r.ranks = 1;
+  r.status = report::Status::failed;
+  r.reason = step + " on " + ctx.mpi.host + ": " + what;
+  return r;
+}
+
 }  // namespace gpunet::bench

@@ -23,5 +23,8 @@ std::vector<double> time_local(const Config& cfg, const std::function<double()>&
 
 // A record of suite/name on this rank, skipped with the reason.
 report::Record skipped(const SuiteContext& ctx, const std::string& suite, const std::string& name, const std::string& reason);
+// A record of suite/name on this rank, failed in `step` with the error `what` (named with the host).
+report::Record failed_in(const SuiteContext& ctx, const std::string& suite, const std::string& name,
+                         const std::string& step, const std::string& what);
 
 }  // namespace gpunet::bench

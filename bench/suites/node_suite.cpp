@@ -146,11 +146,7 @@ void run_node_on_leader(const SuiteContext& ctx) {
       bench.pcie(gpu::gpu_info(d));
     }
   } catch (const std::exception& e) {
-    auto r = ctx.record("node", "micro-benchmarks");
-    r.ranks = 1;
-    r.status = report::Status::failed;
-    r.reason = step + " on " + ctx.mpi.host + ": " + e.what();
-    ctx.emit(r);
+    ctx.emit(failed_in(ctx, "node", "micro-benchmarks", step, e.what()));
   }
 }
 

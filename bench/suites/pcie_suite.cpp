@@ -165,11 +165,7 @@ void run_pcie_on_leader(const SuiteContext& ctx) {
       run.all_gpus(gpus);
     }
   } catch (const std::exception& e) {
-    auto r = ctx.record("pcie", "copies");
-    r.ranks = 1;
-    r.status = report::Status::failed;
-    r.reason = step + " on " + ctx.mpi.host + ": " + e.what();
-    ctx.emit(r);
+    ctx.emit(failed_in(ctx, "pcie", "copies", step, e.what()));
   }
 }
 
