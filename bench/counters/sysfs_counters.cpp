@@ -6,11 +6,14 @@
 #include <optional>
 #include <sstream>
 
+#include "topology/sysfs_util.hpp"
+
 namespace gpunet::bench::counters {
 
 namespace {
 
 namespace fs = std::filesystem;
+using topo::fsutil::list_dir;
 
 std::optional<uint64_t> read_u64(const fs::path& p) {
   std::ifstream in(p);
@@ -19,28 +22,20 @@ std::optional<uint64_t> read_u64(const fs::path& p) {
   return std::nullopt;
 }
 
-std::vector<std::string> entries(const fs::path& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace
 
 Snapshot read_snapshot(const std::string& sys_root, double t_s) {
   Snapshot s;
   s.t_s = t_s;
   const fs::path net = fs::path(sys_root) / "class/net";
-  for (const auto& name : entries(net)) {
+  for (const auto& name : list_dir(net)) {
     const auto rx = read_u64(net / name / "statistics/rx_bytes");
     const auto tx = read_u64(net / name / "statistics/tx_bytes");
     if (rx && tx) s.net[name] = {*rx, *tx};
   }
   const fs::path ib = fs::path(sys_root) / "class/infiniband";
-  for (const auto& dev : entries(ib))
-    for (const auto& port : entries(ib / dev / "ports")) {
+  for (const auto& dev : list_dir(ib))
+    for (const auto& port : list_dir(ib / dev / "ports")) {
       const fs::path c = ib / dev / "ports" / port / "counters";
       const auto rx = read_u64(c / "port_rcv_data");
       const auto tx = read_u64(c / "port_xmit_data");
@@ -75,7 +70,7 @@ std::vector<std::string> default_route_interfaces(const std::string& proc_root) 
 std::vector<std::string> up_interfaces(const std::string& sys_root) {
   std::vector<std::string> out;
   const fs::path net = fs::path(sys_root) / "class/net";
-  for (const auto& name : entries(net)) {
+  for (const auto& name : list_dir(net)) {
     if (name == "lo") continue;
     std::ifstream in(net / name / "operstate");
     std::string state;
