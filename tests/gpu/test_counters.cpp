@@ -8,7 +8,7 @@
 #include "bench/counters/sampler.hpp"
 #include "bench/counters/sysfs_counters.hpp"
 #include "bench/counters/traffic.hpp"
-#include "tests/gpu/fake_tree.hpp"
+#include "tests/support/fake_tree.hpp"
 
 using namespace gpunet::bench::counters;
 using gpunet::test::FakeTree;

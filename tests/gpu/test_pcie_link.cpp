@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/gpu/pcie_link.hpp"
-#include "tests/gpu/fake_tree.hpp"
+#include "tests/support/fake_tree.hpp"
 
 using namespace gpunet::bench::gpu;
 using gpunet::test::FakeTree;

@@ -1,9 +1,11 @@
 // A temporary directory tree for tests that read sysfs or procfs: files are written with text
-// content, symlinks made, and everything is removed at the end of the test.
+// content, symlinks made, and everything is removed at the end of the test. The gpu, rdma and
+// topology tests build their fake trees on it.
 #pragma once
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include <unistd.h>
@@ -13,8 +15,9 @@ namespace gpunet::test {
 class FakeTree {
  public:
   FakeTree() {
-    char tmpl[] = "/tmp/gpunet-fake-XXXXXX";
-    root_ = mkdtemp(tmpl);
+    std::string tmpl = (std::filesystem::temp_directory_path() / "gpunet-fake-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    root_ = tmpl;
   }
   ~FakeTree() {
     std::error_code ec;
@@ -34,6 +37,7 @@ class FakeTree {
     std::ofstream(tmp, std::ios::binary) << text;
     std::filesystem::rename(tmp, p);
   }
+  void mkdir(const std::string& rel) const { std::filesystem::create_directories(path(rel)); }
   void link(const std::string& rel, const std::string& target) const {
     const auto p = std::filesystem::path(path(rel));
     std::filesystem::create_directories(p.parent_path());

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/fake_tree.hpp"
 #include "topology/model.hpp"
 
 namespace gpunet::topo::test {
@@ -17,39 +18,20 @@ inline std::string data_file(const std::string& name) { return std::string(GPUNE
 
 // Builds files and symlinks under a fresh temp directory (removed by the destructor). The sys()
 // and proc() roots mirror /sys and /proc.
-class FakeRoot {
+class FakeRoot : public gpunet::test::FakeTree {
  public:
-  FakeRoot() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/gpunet-topo-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    root_ = pattern;
-  }
-  ~FakeRoot() {
-    std::error_code ec;
-    std::filesystem::remove_all(root_, ec);
-  }
-  FakeRoot(const FakeRoot&) = delete;
-  FakeRoot& operator=(const FakeRoot&) = delete;
+  std::string sys() const { return (top() / "sys").string(); }
+  std::string proc() const { return (top() / "proc").string(); }
 
-  std::string sys() const { return (root_ / "sys").string(); }
-  std::string proc() const { return (root_ / "proc").string(); }
-
-  // Writes `content` to a file below the root, creating its directories.
-  void write(const std::string& rel, const std::string& content) const {
-    const auto p = root_ / rel;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << content;
-  }
-
-  // A symlink below the root pointing at another path below the root.
+  // A symlink below the root pointing at another path below the root (unlike FakeTree::link, whose
+  // target is taken as given); an existing link is kept.
   void link(const std::string& rel_link, const std::string& rel_target) const {
-    const auto p = root_ / rel_link;
+    const auto p = top() / rel_link;
     std::error_code ec;
     if (std::filesystem::exists(std::filesystem::symlink_status(p, ec))) return;
     std::filesystem::create_directories(p.parent_path());
-    std::filesystem::create_directories(root_ / rel_target);
-    std::filesystem::create_directory_symlink(root_ / rel_target, p);
+    std::filesystem::create_directories(top() / rel_target);
+    std::filesystem::create_directory_symlink(top() / rel_target, p);
   }
 
   // A PCI hierarchy: chain = bus ids from the root port down to the device. Creates
@@ -58,8 +40,8 @@ class FakeRoot {
     std::string dir = "sys/devices/pci" + chain.front().substr(0, 7);
     for (const auto& id : chain) {
       dir += "/" + id;
-      std::filesystem::create_directories(root_ / dir);
-      if (!std::filesystem::exists(root_ / "sys/bus/pci/devices" / id)) link("sys/bus/pci/devices/" + id, dir);
+      std::filesystem::create_directories(top() / dir);
+      if (!std::filesystem::exists(top() / "sys/bus/pci/devices" / id)) link("sys/bus/pci/devices/" + id, dir);
     }
     return dir;
   }
@@ -92,7 +74,7 @@ class FakeRoot {
   }
 
  private:
-  std::filesystem::path root_;
+  std::filesystem::path top() const { return root(); }
 };
 
 }  // namespace gpunet::topo::test
