@@ -37,15 +37,13 @@ TimeStats time_stats(const Reader& rd, const json& j, const std::string& path) {
   rd.object(j, path, {"min", "p50", "mean", "p99", "max", "stddev", "cv", "samples"});
   TimeStats t;
   const auto num = [&](const char* key, double& out) {
-    const auto* v = json_field(j, key);
-    if (!v) rd.fail(Reader::join(path, key), "missing (required)");
-    out = rd.number(*v, Reader::join(path, key), 0, 1e18, false);
+    const auto& v = rd.required(j, path, key);
+    out = rd.number(v, Reader::join(path, key), 0, 1e18, false);
   };
   num("min", t.min), num("p50", t.p50), num("mean", t.mean), num("p99", t.p99);
   num("max", t.max), num("stddev", t.stddev), num("cv", t.cv);
-  const auto* s = json_field(j, "samples");
-  if (!s) rd.fail(Reader::join(path, "samples"), "missing (required)");
-  t.samples = rd.integer(*s, Reader::join(path, "samples"), 0, INT64_MAX);
+  const auto& s = rd.required(j, path, "samples");
+  t.samples = rd.integer(s, Reader::join(path, "samples"), 0, INT64_MAX);
   return t;
 }
 
@@ -62,9 +60,8 @@ BaselineFigure figure(const Reader& rd, const json& j, const std::string& path) 
   str("dtype", f.dtype, false), str("op", f.op, false), str("host", f.host, false);
   if (const auto* v = json_field(j, "bytes")) f.bytes = rd.integer(*v, Reader::join(path, "bytes"), 0, INT64_MAX);
   if (const auto* v = json_field(j, "ranks")) f.ranks = static_cast<int>(rd.integer(*v, Reader::join(path, "ranks"), 0, 1 << 24));
-  const auto* t = json_field(j, "time_us");
-  if (!t) rd.fail(Reader::join(path, "time_us"), "missing (required)");
-  f.time_us = time_stats(rd, *t, Reader::join(path, "time_us"));
+  const auto& t = rd.required(j, path, "time_us");
+  f.time_us = time_stats(rd, t, Reader::join(path, "time_us"));
   if (const auto* v = json_field(j, "samples_us")) {
     const auto& arr = rd.array(*v, Reader::join(path, "samples_us"));
     for (std::size_t i = 0; i < arr.size(); ++i)

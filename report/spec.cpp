@@ -26,9 +26,8 @@ std::string at(const std::string& path, std::size_t i) { return path + "[" + std
 FigureSelector selector(const Reader& r, const json& j, const std::string& path, const char* default_figure) {
   FigureSelector s;
   const auto token = [&](const char* key) {
-    const auto* v = field(j, key);
-    if (!v) r.fail(Reader::join(path, key), "missing (required)");
-    auto text = r.string(*v, Reader::join(path, key));
+    const auto& v = r.required(j, path, key);
+    auto text = r.string(v, Reader::join(path, key));
     if (!std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c == ':' || c == '-'; }))
       r.fail(Reader::join(path, key), "'" + text + "' is not a suite or figure name (letters, digits, _ . : -)");
     return text;
@@ -98,18 +97,16 @@ BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& pa
 LatencyPromise latency(const Reader& r, const json& j, const std::string& path) {
   r.object(j, path, {"suite", "name", "variant", "bytes", "figure", "max_p99_us"});
   LatencyPromise p{selector(r, j, path, "time_us.p99"), 0};
-  const auto* v = field(j, "max_p99_us");
-  if (!v) r.fail(Reader::join(path, "max_p99_us"), "missing (required)");
-  p.max_us = r.number(*v, Reader::join(path, "max_p99_us"), 0, 1e9, true);
+  const auto& v = r.required(j, path, "max_p99_us");
+  p.max_us = r.number(v, Reader::join(path, "max_p99_us"), 0, 1e9, true);
   return p;
 }
 
 StabilityPromise stability(const Reader& r, const json& j, const std::string& path) {
   r.object(j, path, {"suite", "name", "variant", "bytes", "max_dip_pct"});
   StabilityPromise p{selector(r, j, path, ""), 0};
-  const auto* v = field(j, "max_dip_pct");
-  if (!v) r.fail(Reader::join(path, "max_dip_pct"), "missing (required)");
-  p.max_dip_pct = r.number(*v, Reader::join(path, "max_dip_pct"), 0, 100, false);
+  const auto& v = r.required(j, path, "max_dip_pct");
+  p.max_dip_pct = r.number(v, Reader::join(path, "max_dip_pct"), 0, 100, false);
   return p;
 }
 
@@ -121,9 +118,8 @@ HomogeneitySpec homogeneity(const Reader& r, const json& j) {
     const std::string path = "homogeneity." + p0;
     r.object(e, path, {"suite", "name", "variant", "bytes", "figure", "max_spread_pct"});
     SpreadPromise p{selector(r, e, path, "busbw_GBps"), 0};
-    const auto* v = field(e, "max_spread_pct");
-    if (!v) r.fail(Reader::join(path, "max_spread_pct"), "missing (required)");
-    p.max_spread_pct = r.number(*v, Reader::join(path, "max_spread_pct"), 0, 1000, false);
+    const auto& v = r.required(e, path, "max_spread_pct");
+    p.max_spread_pct = r.number(v, Reader::join(path, "max_spread_pct"), 0, 1000, false);
     return p;
   });
   if (!h.topology && h.figures.empty()) r.fail("homogeneity", "states nothing (give topology: true or figures)");

@@ -49,6 +49,13 @@ class StrictReader {
     }
   }
 
+  // The value under key in object j (at path), which must be there.
+  const nlohmann::json& required(const nlohmann::json& j, const std::string& path, const char* key) const {
+    const nlohmann::json* v = json_field(j, key);
+    if (!v) fail(join(path, key), "missing (required)");
+    return *v;
+  }
+
   double number(const nlohmann::json& j, const std::string& path, double lo, double hi, bool lo_open) const {
     if (!j.is_number()) fail(path, "expected a number, got " + got(j));
     const double v = j.get<double>();
