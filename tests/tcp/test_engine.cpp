@@ -123,7 +123,7 @@ TEST(TcpEngine, StraysAreRejectedWhileAMeasurementCompletes) {
   Listener recv_l(loopback(), {}), send_l(loopback(), {});
   const auto secret = secret_of(6);
   auto p = quick(0);
-  p.duration_s = 1.0;
+  p.duration_s = 2.0;         // outlasts the strays' hello deadline (0.3 s + 0.5 s) with room for a slow machine
   p.connect_timeout_s = 0.5;  // also the hello deadline for strays
   auto rx = std::async(std::launch::async, [&] { return run_bandwidth(recv_l, secret, receiver_plan(1, 0), p); });
   auto tx = std::async(std::launch::async, [&] { return run_bandwidth(send_l, secret, sender_plan(0, 1, recv_l), p); });

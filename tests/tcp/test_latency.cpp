@@ -78,7 +78,7 @@ TEST(TcpLatency, GarbageDuringPingPongDoesNotDisturbIt) {
   Listener l(loopback(), {});
   const auto secret = secret_of(5);
   auto p = quick();
-  p.duration_s = 0.6;
+  p.duration_s = 1.5;  // the garbage at 0.2 s lands well inside it, even on a slow machine
   p.max_iters = 1'000'000;
   auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, secret, 2, 0, p); });
   auto cli = std::async(std::launch::async, [&] { return run_latency_client(l.endpoint(), loopback(), secret, 2, 0, p); });
