@@ -1,6 +1,7 @@
 #include "report/verdicts_outputs.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "report/escape.hpp"
 #include "report/verdicts_facts.hpp"
@@ -126,70 +127,64 @@ std::string acceptance_html(const Report& rep) {
   return out;
 }
 
-JunitCounts acceptance_junit_counts(const Report& rep) {
-  JunitCounts n;
-  for (const auto& v : verdicts_of(rep)) {
-    ++n.tests;
-    n.failures += v.status == VerdictStatus::fail;
-    n.skipped += v.status == VerdictStatus::skip;
+namespace {
+
+// One <testcase> of the acceptance or baseline testsuite: failed (a <failure> of that type),
+// skipped (a <skipped> with that message), or passed (the detail as <system-out>).
+struct JunitCase {
+  std::string name, detail;
+  std::string failure;                 // the <failure type>; empty when not failed
+  std::optional<std::string> skipped;  // the <skipped message>; none when not skipped
+};
+
+void put_suite(std::string& out, JunitCounts& n, const std::string& suite, const std::vector<JunitCase>& cases) {
+  if (cases.empty()) return;
+  int failures = 0, skipped = 0;
+  std::string body;
+  for (const auto& c : cases) {
+    body += "    <testcase classname=" + xml_attr("gpunet-bench." + suite) + " name=" + xml_attr(c.name) + " time=\"0\">\n";
+    if (!c.failure.empty()) {
+      ++failures;
+      body += "      <failure type=" + xml_attr(c.failure) + " message=" + xml_attr(c.detail) + ">" + xml_escape(c.detail) + "</failure>\n";
+    } else if (c.skipped) {
+      ++skipped;
+      body += "      <skipped message=" + xml_attr(*c.skipped) + "/>\n";
+    } else {
+      body += "      <system-out>" + xml_escape(c.detail) + "</system-out>\n";
+    }
+    body += "    </testcase>\n";
   }
-  for (const auto& r : comparison_of(rep).rows) {
-    ++n.tests;
-    n.failures += r.change == Change::slower;
-    n.skipped += r.change == Change::uncertain;
-  }
-  return n;
+  const int tests = static_cast<int>(cases.size());
+  out += "  <testsuite name=" + xml_attr(suite) + " tests=" + xml_attr(std::to_string(tests)) + " failures=" +
+         xml_attr(std::to_string(failures)) + " errors=\"0\" skipped=" + xml_attr(std::to_string(skipped)) + " time=\"0\">\n" +
+         body + "  </testsuite>\n";
+  n.tests += tests;
+  n.failures += failures;
+  n.skipped += skipped;
 }
 
-std::string acceptance_junit(const Report& rep) {
-  std::string out;
-  const auto suite = [&](const std::string& name, int tests, int failures, int skipped, const std::string& cases) {
-    out += "  <testsuite name=" + xml_attr(name) + " tests=" + xml_attr(std::to_string(tests)) + " failures=" +
-           xml_attr(std::to_string(failures)) + " errors=\"0\" skipped=" + xml_attr(std::to_string(skipped)) + " time=\"0\">\n" +
-           cases + "  </testsuite>\n";
-  };
-  const auto verdicts = verdicts_of(rep);
-  if (!verdicts.empty()) {
-    std::string cases;
-    int failures = 0, skipped = 0;
-    for (const auto& v : verdicts) {
-      const std::string detail = "measured " + v.measured + ", limit " + v.limit + ": " + v.reason;
-      cases += "    <testcase classname=\"gpunet-bench.acceptance\" name=" + xml_attr(v.promise) + " time=\"0\">\n";
-      if (v.status == VerdictStatus::fail) {
-        ++failures;
-        cases += "      <failure type=\"verdict\" message=" + xml_attr(detail) + ">" + xml_escape(detail) + "</failure>\n";
-      } else if (v.status == VerdictStatus::skip) {
-        ++skipped;
-        cases += "      <skipped message=" + xml_attr(v.reason) + "/>\n";
-      } else {
-        cases += "      <system-out>" + xml_escape(detail) + "</system-out>\n";
-      }
-      cases += "    </testcase>\n";
-    }
-    suite("acceptance", static_cast<int>(verdicts.size()), failures, skipped, cases);
+}  // namespace
+
+AcceptanceJunit acceptance_junit(const Report& rep) {
+  AcceptanceJunit a;
+  std::vector<JunitCase> verdicts;
+  for (const auto& v : verdicts_of(rep)) {
+    JunitCase c{v.promise, "measured " + v.measured + ", limit " + v.limit + ": " + v.reason, "", std::nullopt};
+    if (v.status == VerdictStatus::fail) c.failure = "verdict";
+    if (v.status == VerdictStatus::skip) c.skipped = v.reason;
+    verdicts.push_back(std::move(c));
   }
-  const auto c = comparison_of(rep);
-  if (!c.rows.empty()) {
-    std::string cases;
-    int failures = 0, skipped = 0;
-    for (const auto& r : c.rows) {
-      const std::string detail = to_string(r.change) + ": p50 " + opt(r.base_p50_us) + " -> " + opt(r.now_p50_us) +
-                                 " us (" + change_text(r) + "); " + r.reason;
-      cases += "    <testcase classname=\"gpunet-bench.baseline\" name=" + xml_attr(r.key) + " time=\"0\">\n";
-      if (r.change == Change::slower) {
-        ++failures;
-        cases += "      <failure type=\"regression\" message=" + xml_attr(detail) + ">" + xml_escape(detail) + "</failure>\n";
-      } else if (r.change == Change::uncertain) {
-        ++skipped;
-        cases += "      <skipped message=" + xml_attr(detail) + "/>\n";
-      } else {
-        cases += "      <system-out>" + xml_escape(detail) + "</system-out>\n";
-      }
-      cases += "    </testcase>\n";
-    }
-    suite("baseline", static_cast<int>(c.rows.size()), failures, skipped, cases);
+  put_suite(a.xml, a.counts, "acceptance", verdicts);
+  std::vector<JunitCase> rows;
+  for (const auto& r : comparison_of(rep).rows) {
+    JunitCase c{r.key, to_string(r.change) + ": p50 " + opt(r.base_p50_us) + " -> " + opt(r.now_p50_us) + " us (" + change_text(r) + "); " + r.reason,
+                "", std::nullopt};
+    if (r.change == Change::slower) c.failure = "regression";
+    if (r.change == Change::uncertain) c.skipped = c.detail;
+    rows.push_back(std::move(c));
   }
-  return out;
+  put_suite(a.xml, a.counts, "baseline", rows);
+  return a;
 }
 
 }  // namespace gpunet::report

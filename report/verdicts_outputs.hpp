@@ -24,7 +24,10 @@ std::string acceptance_html(const Report& rep);      // <h2> + <table> for each
 struct JunitCounts {
   int tests = 0, failures = 0, skipped = 0;
 };
-std::string acceptance_junit(const Report& rep);
-JunitCounts acceptance_junit_counts(const Report& rep);
+struct AcceptanceJunit {
+  std::string xml;     // the two <testsuite> elements ("" when the report has neither table)
+  JunitCounts counts;  // what they add to the <testsuites> totals
+};
+AcceptanceJunit acceptance_junit(const Report& rep);
 
 }  // namespace gpunet::report

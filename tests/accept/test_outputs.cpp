@@ -46,7 +46,7 @@ TEST(AcceptanceOutputs, ReadBackFromTheReport) {
   EXPECT_TRUE(verdicts_of(Report{}).empty());
   EXPECT_EQ(acceptance_markdown(Report{}), "");
   EXPECT_EQ(acceptance_html(Report{}), "");
-  EXPECT_EQ(acceptance_junit(Report{}), "");
+  EXPECT_EQ(acceptance_junit(Report{}).xml, "");
 }
 
 TEST(AcceptanceOutputs, MarkdownAndHtmlAreEscaped) {
@@ -65,7 +65,7 @@ TEST(AcceptanceOutputs, MarkdownAndHtmlAreEscaped) {
 TEST(AcceptanceOutputs, JunitSuitesAndTotals) {
   const auto rep = judged();
   const auto xml = render_junit(rep);
-  const auto n = acceptance_junit_counts(rep);
+  const auto n = acceptance_junit(rep).counts;
   EXPECT_EQ(n.tests, 3 + 8);
   EXPECT_EQ(n.failures, 1 + 7);
   EXPECT_EQ(n.skipped, 1 + 1);
