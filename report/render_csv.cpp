@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/strings.hpp"
 #include "report/analysis.hpp"
 #include "report/escape.hpp"
 #include "report/renderers.hpp"
@@ -33,13 +34,7 @@ void render_csv(const Report& rep, std::ostream& os) {
           num(r->time_us.p99), num(r->time_us.cv), std::to_string(r->time_us.samples), num(r->algbw_GBps),
           num(r->busbw_GBps), std::to_string(r->wrong), f ? num(f->value) : "", f ? f->unit : "",
           c.known ? num(c.value) : "", std::string(c.known ? c.unit : ""), c.efficiency ? num(*c.efficiency) : ""};
-      std::string line;
-      for (size_t i = 0; i < cells.size(); ++i) {
-        if (i) line += ',';
-        line += cells[i];
-      }
-      line += '\n';
-      os << line;
+      os << join(cells, ",") << '\n';
     }
   }
 }
