@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "report/escape.hpp"
+#include "report/json_access.hpp"
 #include "report/verdicts_facts.hpp"
 
 namespace gpunet::report {
@@ -12,15 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-std::optional<double> num(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
-}
-
-std::string str(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
-}
+std::string str(const json& j, const char* key) { return jsonx::string(j, key).value_or(""); }
 
 std::optional<Change> change_from(const std::string& s) {
   for (const Change c : {Change::same, Change::faster, Change::slower, Change::uncertain})
@@ -29,16 +22,12 @@ std::optional<Change> change_from(const std::string& s) {
 }
 
 std::string spec_title(const Report& rep) {
-  const auto it = rep.extra.find("spec");
-  if (it == rep.extra.end() || !it->is_object()) return "";
-  const auto name = str(*it, "name");
-  return name.empty() ? str(*it, "file") : name;
+  const auto& spec = jsonx::section(rep.extra, "spec");
+  const auto name = str(spec, "name");
+  return name.empty() ? str(spec, "file") : name;
 }
 
-std::string baseline_file(const Report& rep) {
-  const auto it = rep.extra.find("baseline");
-  return it != rep.extra.end() && it->is_object() ? str(*it, "file") : "";
-}
+std::string baseline_file(const Report& rep) { return str(jsonx::section(rep.extra, "baseline"), "file"); }
 
 std::string opt(const std::optional<double>& v) { return v ? fmt_num(*v) : "-"; }
 
@@ -49,14 +38,13 @@ std::string change_text(const Comparison& c) {
   return buf;
 }
 
-
 }  // namespace
 
 std::vector<Verdict> verdicts_of(const Report& rep) {
   std::vector<Verdict> out;
-  const auto it = rep.extra.find("verdicts");
-  if (it == rep.extra.end() || !it->is_array()) return out;
-  for (const auto& v : *it) {
+  const auto* all = jsonx::array_at(rep.extra, "verdicts");
+  if (!all) return out;
+  for (const auto& v : *all) {
     try {
       out.push_back(v.get<Verdict>());
     } catch (const std::exception&) {
@@ -67,11 +55,10 @@ std::vector<Verdict> verdicts_of(const Report& rep) {
 
 BaselineComparison comparison_of(const Report& rep) {
   BaselineComparison c;
-  const auto it = rep.extra.find("baseline");
-  if (it == rep.extra.end() || !it->is_object()) return c;
-  if (const auto n = num(*it, "new_figures"); n && *n > 0) c.new_figures = static_cast<std::size_t>(*n);
-  const auto rows = it->find("rows");
-  if (rows == it->end() || !rows->is_array()) return c;
+  const auto& base = jsonx::section(rep.extra, "baseline");
+  if (const auto n = jsonx::number(base, "new_figures"); n && *n > 0) c.new_figures = static_cast<std::size_t>(*n);
+  const auto* rows = jsonx::array_at(base, "rows");
+  if (!rows) return c;
   for (const auto& r : *rows) {
     if (!r.is_object()) continue;
     const auto change = change_from(str(r, "change"));
@@ -79,10 +66,10 @@ BaselineComparison comparison_of(const Report& rep) {
     Comparison x;
     x.key = str(r, "figure");
     x.change = *change;
-    x.base_p50_us = num(r, "base_p50_us");
-    x.now_p50_us = num(r, "now_p50_us");
-    x.change_pct = num(r, "change_pct");
-    x.p_value = num(r, "p_value");
+    x.base_p50_us = jsonx::number(r, "base_p50_us");
+    x.now_p50_us = jsonx::number(r, "now_p50_us");
+    x.change_pct = jsonx::number(r, "change_pct");
+    x.p_value = jsonx::number(r, "p_value");
     x.method = str(r, "method");
     x.reason = str(r, "reason");
     c.rows.push_back(x);
