@@ -8,6 +8,8 @@ packages=(
   # core libraries
   openmpi-bin libopenmpi-dev libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # peer authentication (HMAC-SHA-256, random nonces): OpenSSL's libcrypto
+  libssl-dev
   # RDMA (compiled in when present; the suite skips without a device)
   libibverbs-dev ibverbs-providers rdma-core
   # network namespaces, shaping, reference tools
