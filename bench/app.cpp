@@ -12,16 +12,16 @@
 
 #include "bench/acceptance.hpp"
 #include "bench/control.hpp"
-#include "bench/counters/monitor.hpp"  // issue #8
+#include "bench/counters/monitor.hpp"
 #include "bench/rdma/console.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
 #include "bench/suite.hpp"
-#include "bench/tcp/console.hpp"  // tcp suite (issue #4)
-#include "bench/tcp/suite.hpp"    // tcp suite (issue #4)
-#include "bench/suites/console_lines.hpp"  // issue #8
-#include "bench/suites/more_suites.hpp"    // issue #8
+#include "bench/tcp/console.hpp"
+#include "bench/tcp/suite.hpp"
+#include "bench/suites/console_lines.hpp"
+#include "bench/suites/more_suites.hpp"
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/analysis.hpp"
@@ -38,12 +38,12 @@ using SuiteFn = void (*)(const SuiteContext&);
 const std::map<std::string, SuiteFn>& suite_registry() {
   static const std::map<std::string, SuiteFn> suites{
       {"topo", &run_topo_suite},
-      {"mpi", &run_mpi_suite_with_scaling},  // issue #8: --scaling adds the scaling sweep
-      {"tcp", &tcp::run_tcp_suite},          // tcp suite (issue #4)
+      {"mpi", &run_mpi_suite_with_scaling},  // --scaling adds the scaling sweep
+      {"tcp", &tcp::run_tcp_suite},
       {"rdma", &run_rdma_suite},
-      {"nccl", &run_nccl_suite},             // issue #8
-      {"pcie", &run_pcie_suite},             // issue #8
-      {"node", &run_node_suite},             // issue #8
+      {"nccl", &run_nccl_suite},
+      {"pcie", &run_pcie_suite},
+      {"node", &run_node_suite},
   };
   return suites;
 }
@@ -84,7 +84,7 @@ report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const st
   return p;
 }
 
-// Rank 0 checks --spec, --baseline and --save-baseline before anything is measured (issue #7).
+// Rank 0 checks --spec, --baseline and --save-baseline before anything is measured.
 Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
   Acceptance acc;
   int ok = 1;
@@ -107,13 +107,13 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   rep.results = sink.records();
   rep.topology = sections.topology;
   rep.findings = sections.findings;
-  // issue #8: findings that suites attach to records (extra.findings) are the report's findings too.
+  // Findings that suites attach to records (extra.findings) are the report's findings too.
   for (const auto& r : rep.results)
     if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
       for (const auto& f : r.extra["findings"])
         if (std::find(rep.findings.begin(), rep.findings.end(), f) == rep.findings.end()) rep.findings.push_back(f);
   report::analyze(rep);  // ceilings and efficiencies first: the acceptance verdicts read them
-  std::ostringstream tables;  // verdicts and baseline comparison (issue #7), printed after the summary
+  std::ostringstream tables;  // verdicts and baseline comparison, printed after the summary
   const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
   report::write_analysed_outputs(rep, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
@@ -148,9 +148,9 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
                        control.emit(r);
                        if (!print || r.suite == "topo") return;
                        if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
-                       std::cout << (r.suite == "tcp"    ? tcp::console_line(r)   // tcp suite (issue #4)
-                                     : r.suite == "rdma" ? rdma::console_line(r)  // rdma suite (issue #5)
-                                                         : console_line(r))       // issue #8
+                       std::cout << (r.suite == "tcp"    ? tcp::console_line(r)
+                                     : r.suite == "rdma" ? rdma::console_line(r)
+                                                         : console_line(r))
                                  << std::flush;
                      },
                      sections};
@@ -161,7 +161,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
       report::print_progress(std::cerr, tty,
                              {suite_now, step, bytes, done, total, elapsed, report::estimate_remaining_s(done, total, elapsed)});
     };
-    counters::TrafficMonitor traffic(ctx);  // issue #8: which wire carried each suite's traffic
+    counters::TrafficMonitor traffic(ctx);  // which wire carried each suite's traffic
     for (const auto& name : cfg.suites) {
       suite_now = name;
       suite_start = std::chrono::steady_clock::now();

@@ -10,7 +10,7 @@ namespace gpunet::bench {
 
 enum class Reduction { max, mean, min };  // how per-iteration times combine across ranks
 
-// --- tcp suite (issue #4) ---
+// --- tcp suite ---
 struct TcpConfig {
   std::string iface;          // --tcp-if: interface name or CIDR ("" = loopback on one node, else the
                               // first non-loopback IPv4 address that is up)
@@ -72,14 +72,12 @@ struct Config {
   std::string output_dir = "gpunet-report";
   bool quiet = false;
 
-  // --- tcp suite (issue #4) ---
-  TcpConfig tcp;
-  // --- end tcp suite ---
-  // Acceptance and regression (issue #7): empty = not asked for.
+  TcpConfig tcp;  // --- tcp suite ---
+  // Acceptance and regression: empty = not asked for.
   std::string spec_path;           // --spec FILE: judge the run against an acceptance spec
   std::string baseline_path;       // --baseline FILE: compare with a stored baseline
   std::string save_baseline_path;  // --save-baseline FILE: store this run as a baseline
-  // --- gpu, node and counters suites (issue #8) ---
+  // --- gpu, node and counters suites ---
   std::vector<std::string> nccl_collectives{"allreduce"};  // --nccl-collectives
   bool nccl_topo_dump = false;           // --nccl-topo-dump: NCCL_TOPO_DUMP_FILE per node
   bool scaling = false;                  // --scaling: all_reduce on 1, 2, 4, ... whole nodes (mpi, nccl)
@@ -90,7 +88,7 @@ struct Config {
   int node_repetitions = 3;              // --node-repetitions: repetitions = samples per figure
   double counters_interval_s = 0.1;      // --counters-interval: seconds between counter readings; 0 = off
   std::vector<std::string> expect_ifaces;  // --expect-if: interfaces benchmark traffic should take
-  // --- end of issue #8 block ---
+  // --- end of gpu, node and counters suites ---
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline

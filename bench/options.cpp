@@ -7,7 +7,7 @@
 
 #include "bench/cli_size.hpp"
 #include "bench/sizes.hpp"
-#include "bench/tcp/options.hpp"  // tcp suite (issue #4)
+#include "bench/tcp/options.hpp"
 #include "common/strings.hpp"
 #include "gpunet/build_config.h"
 #include "report/busbw.hpp"
@@ -38,7 +38,7 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-// --- gpu, node and counters options (issue #8) ---
+// --- gpu, node and counters options ---
 struct GpuOptionText {
   std::string nccl_colls = "allreduce";
   std::string expect_ifaces;
@@ -80,7 +80,7 @@ std::optional<std::string> finish_gpu_options(Config& c, const GpuOptionText& t)
   c.expect_ifaces = split_list(t.expect_ifaces);
   return std::nullopt;
 }
-// --- end of issue #8 block ---
+// --- end of gpu, node and counters options ---
 
 void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls, std::string& reduction) {
   app.set_version_flag("--version", std::string("gpunet-bench ") + GPUNET_VERSION + " (" + GPUNET_GIT_COMMIT + ")");
@@ -160,7 +160,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
                  "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
                  "path matrix and the findings, then exit (no MPI needed)")
       ->type_name("FILE");
-  // --- acceptance and regression (issue #7) ---
+  // --- acceptance and regression ---
   app.add_option("--spec", c.spec_path,
                  "Acceptance spec (JSON, see ci/SPEC.md): adds a PASS/FAIL/SKIP verdict table; a FAIL exits 1")
       ->type_name("FILE");
@@ -186,10 +186,10 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   CLI::App app{"gpunet-bench: GPU cluster network and PCIe benchmark. Run as: mpirun -np N gpunet-bench [options]",
                "gpunet-bench"};
   build_app(app, c, suites, colls, reduction);
-  tcp::OptionText tcp_text;                 // --- tcp suite (issue #4) ---
-  tcp::add_options(app, c, tcp_text);       // --- end tcp suite ---
-  GpuOptionText gpu_text;                // issue #8
-  add_gpu_options(app, c, gpu_text);     // issue #8
+  tcp::OptionText tcp_text;
+  tcp::add_options(app, c, tcp_text);
+  GpuOptionText gpu_text;
+  add_gpu_options(app, c, gpu_text);
 
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
@@ -228,10 +228,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   // --- end rdma suite checks ---
   c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
   if (c.output_dir.empty()) return fail("-o/--output: empty directory name");
-  // --- tcp suite (issue #4) ---
   if (const auto why = tcp::finish_options(c, tcp_text, app); !why.empty()) return fail(why);
-  // --- end tcp suite ---
-  if (const auto err = finish_gpu_options(c, gpu_text)) return fail(*err);  // issue #8
+  if (const auto err = finish_gpu_options(c, gpu_text)) return fail(*err);
   return {std::move(c), 0, ""};
 }
 

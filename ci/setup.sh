@@ -19,9 +19,9 @@ packages=(
   chromium python3-jsonschema time
   # topo: NCCL topology XML reader
   libpugixml-dev
-  # acceptance / launch (issue #7): ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm
+  # acceptance / launch: ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm
   numactl slurm-wlm slurm-wlm-basic-plugins munge openssh-client
-  # rdma suite, and the nccl, pcie and node suites (issue #8): host buffers on a chosen NUMA node
+  # rdma suite, and the nccl, pcie and node suites: host buffers on a chosen NUMA node
   libnuma-dev numactl
   # tcp suite and launch/fakecluster: nsenter, unshare (util-linux), ip, tc, ss, bridge (iproute2)
   util-linux

@@ -244,7 +244,7 @@ std::string render_html(const Report& rep) {
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   HtmlDerivations d;
   std::string body = verdict_header(rep) + "<main>" + provenance(rep);
-  body += acceptance_html(rep);  // acceptance verdicts and baseline comparison (issue #7)
+  body += acceptance_html(rep);  // acceptance verdicts and baseline comparison
   body += html_findings(rep) + charts(rep);
   body += sweeps(rep, d, threshold);
   body += points(rep, d, threshold);

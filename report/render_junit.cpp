@@ -78,7 +78,7 @@ void render_junit(const Report& rep, std::ostream& os) {
     skipped += s.skipped;
     time += s.time;
   }
-  const auto acc = acceptance_junit(rep);  // acceptance and baseline testsuites (issue #7)
+  const auto acc = acceptance_junit(rep);  // acceptance and baseline testsuites
   failures += acc.counts.failures;
   skipped += acc.counts.skipped;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests="

@@ -185,7 +185,7 @@ std::string topology(const Report& rep) {
 std::string render_markdown(const Report& rep) {
   Derivations d;
   std::string out = header(rep);
-  out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison (issue #7)
+  out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison
   out += findings(rep);
   out += sweeps(rep, d);
   out += points(rep, d);
