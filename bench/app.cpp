@@ -6,22 +6,18 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <sstream>
 
 #include "bench/acceptance.hpp"
 #include "bench/control.hpp"
 #include "bench/counters/monitor.hpp"
-#include "bench/rdma/console.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
 #include "bench/suite.hpp"
-#include "bench/tcp/console.hpp"
-#include "bench/tcp/suite.hpp"
 #include "bench/suites/console_lines.hpp"
-#include "bench/suites/more_suites.hpp"
+#include "bench/suites/suite_list.hpp"
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/analysis.hpp"
@@ -33,19 +29,22 @@ namespace gpunet::bench {
 
 namespace {
 
-using SuiteFn = void (*)(const SuiteContext&);
+// The console line of a record: its suite's, the common one for records of no suite (counters). The
+// record is shown with its figure analysed as the report will analyse it, so both say the same.
+std::string record_console_line(const report::Record& r, const report::Provenance& p, const nlohmann::json& topology) {
+  const Suite* s = find_suite(r.suite);
+  if (s && !s->console) return "";
+  report::Record shown = r;
+  report::attach_ceiling(shown, p, report::TopologyView(topology));
+  return s ? s->console(shown) : console_line(shown);
+}
 
-const std::map<std::string, SuiteFn>& suite_registry() {
-  static const std::map<std::string, SuiteFn> suites{
-      {"topo", &run_topo_suite},
-      {"mpi", &run_mpi_suite_with_scaling},  // --scaling adds the scaling sweep
-      {"tcp", &tcp::run_tcp_suite},
-      {"rdma", &run_rdma_suite},
-      {"nccl", &run_nccl_suite},
-      {"pcie", &run_pcie_suite},
-      {"node", &run_node_suite},
-  };
-  return suites;
+// What the live analysis needs to know of the run: the hosts and how the ranks sit on them.
+report::Provenance run_layout(const MpiContext& mpi) {
+  report::Provenance p;
+  p.hosts = mpi.hosts;
+  p.ranks_per_node = mpi.ranks_per_node;
+  return p;
 }
 
 // Rank 0 prepares the output directory; every rank learns whether that worked.
@@ -143,15 +142,15 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     const bool print = mpi.is_root() && !cfg.quiet;
     const bool tty = print && isatty(STDERR_FILENO);
     ReportSections sections;
+    const report::Provenance layout = run_layout(mpi);
     SuiteContext ctx{cfg, mpi, runner, control,
                      [&](const report::Record& r) {
                        control.emit(r);
-                       if (!print || r.suite == "topo") return;
+                       if (!print) return;
+                       const std::string line = record_console_line(r, layout, sections.topology);
+                       if (line.empty()) return;
                        if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
-                       std::cout << (r.suite == "tcp"    ? tcp::console_line(r)
-                                     : r.suite == "rdma" ? rdma::console_line(r)
-                                                         : console_line(r))
-                                 << std::flush;
+                       std::cout << line << std::flush;
                      },
                      sections};
     std::string suite_now;
@@ -163,15 +162,15 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     };
     counters::TrafficMonitor traffic(ctx);  // which wire carried each suite's traffic
     for (const auto& name : cfg.suites) {
+      const Suite& suite = *find_suite(name);  // parse_options accepts listed names only
       suite_now = name;
       suite_start = std::chrono::steady_clock::now();
-      if (print && prints_sweep_header(name))
-        std::cout << report::console_sweep_header(name, mpi.size, mpi.num_nodes, to_string(cfg.reduction));
+      if (print && suite.console_header) std::cout << suite.console_header(cfg, mpi);
       traffic.begin(name);
-      suite_registry().at(name)(ctx);
+      suite.run(ctx);
       traffic.end();
       report::end_progress(std::cerr, tty);
-      if (print && name == "topo") std::cout << render_topology_console(sections) << std::flush;
+      if (print && suite.console_summary) std::cout << suite.console_summary(sections) << std::flush;
     }
     control.finish();
     if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);

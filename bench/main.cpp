@@ -2,6 +2,7 @@
 
 #include "bench/app.hpp"
 #include "bench/options.hpp"
+#include "bench/suites/topo_suite.hpp"
 #include "report/outputs.hpp"
 
 int main(int argc, char** argv) {

@@ -10,8 +10,8 @@
 
 namespace gpunet::bench {
 
-// Suites this build knows, in default run order.
-const std::vector<std::string>& known_suites();
+// The names of the suites this build knows, in default run order (bench/suites/suite_list.hpp).
+std::vector<std::string> known_suites();
 
 struct ParseResult {
   std::optional<Config> config;  // set when the program should run

@@ -1,7 +1,12 @@
-// What a suite gets to work with. A suite measures and emits Records; it never prints.
+// The suite interface: what a suite gets to work with (SuiteContext) and what it is (Suite). A suite
+// measures and emits Records, each with its typed figure (report/figure.hpp); it never prints. The
+// list of all suites is bench/suites/suite_list.cpp; bench/README.md says how to add one.
 #pragma once
 
 #include <functional>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +15,10 @@
 #include "bench/mpi_context.hpp"
 #include "bench/runner.hpp"
 #include "report/record.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace gpunet::bench {
 
@@ -44,16 +53,31 @@ struct SuiteContext {
   }
 };
 
-// Host-memory MPI collectives: allreduce, allgather, reduce_scatter, broadcast, alltoall.
-void run_mpi_suite(const SuiteContext& ctx);
-// RDMA WRITE bandwidth and latency between rank pairs over libibverbs (bench/rdma, suites/rdma.cpp).
-void run_rdma_suite(const SuiteContext& ctx);
+// Option text a suite's options parse into and check after the parse (lists, rates): one value per
+// option name. The parser keeps it alive between add_options and finish_options.
+struct OptionText {
+  std::map<std::string, std::string> values;
+  std::string& at(const std::string& option) { return values[option]; }
+  std::string get(const std::string& option) const {
+    const auto it = values.find(option);
+    return it == values.end() ? std::string() : it->second;
+  }
+};
 
-// Node topology: one leader rank per node discovers and analyses it (a record per node carries its
-// findings), rank 0 compares the nodes (a record carries those findings) and fills sections.topology
-// and sections.topology_findings.
-void run_topo_suite(const SuiteContext& ctx);
-// Console text for the topo suite's sections: each distinct path matrix once, then the findings.
-std::string render_topology_console(const ReportSections& sections);
+// One suite. Every function but run may be null (the suite has no options, prints nothing, ...).
+struct Suite {
+  std::string name;                  // what --suites takes
+  std::string help;                  // one line for --help
+  std::vector<std::string> metrics;  // the figure metrics it produces (prefixes end in '.')
+  // Its options, in its own --help group, and their checks after the parse ("" = fine).
+  void (*add_options)(CLI::App& app, Config& cfg, OptionText& text) = nullptr;
+  std::string (*finish_options)(Config& cfg, const OptionText& text, const CLI::App& app) = nullptr;
+  void (*run)(const SuiteContext& ctx) = nullptr;
+  // The console line for one of its records as it arrives at rank 0 ("" = none).
+  std::string (*console)(const report::Record& r) = nullptr;
+  // Console text before it runs (a table header) and after it ran (a summary of its sections).
+  std::string (*console_header)(const Config& cfg, const MpiContext& mpi) = nullptr;
+  std::string (*console_summary)(const ReportSections& sections) = nullptr;
+};
 
 }  // namespace gpunet::bench

@@ -1,6 +1,7 @@
 // Small string helpers shared by every library (header-only).
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,18 @@ inline std::string join(const std::vector<std::string>& items, std::string_view 
   for (size_t i = 0; i < items.size(); ++i) {
     if (i) out += sep;
     out += items[i];
+  }
+  return out;
+}
+
+// "a,b,,c" -> {"a", "b", "c"}: the non-empty items of a comma list.
+inline std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
   }
   return out;
 }

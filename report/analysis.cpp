@@ -16,22 +16,27 @@ namespace {
 
 Ceiling in_unit(const Ceiling& c, const std::string& unit) { return unit == "GB/s" ? to_GBps(c) : to_Gbps(c); }
 
-// Records of one size sweep share everything but the size.
-std::string sweep_key(const Record& r) {
-  return r.suite + '\x1f' + r.name + '\x1f' + r.variant + '\x1f' + r.host + '\x1f' + std::to_string(r.rank) + '\x1f' +
-         std::to_string(r.ranks) + '\x1f' + r.dtype + '\x1f' + r.op + '\x1f' +
-         std::to_string(jsonx::integer(r.extra, "nodes").value_or(0));
+// Records of one size sweep share their figure's identity but for the size.
+std::string sweep_key(const Figure& f) {
+  Figure g;
+  g.metric = f.metric;
+  g.subject = f.subject;
+  g.parameters = f.parameters;
+  g.parameters.erase("bytes");
+  return figure_key(g);
 }
 
-// Everything record_ceiling() reads from a record: records that agree on all of it share a ceiling.
-constexpr const char* kPathKeys[] = {"link", "rdma", "pcie", "nccl", "intra", "nodes", "nics_per_node", "gpu_index"};
+// Everything figure_ceiling() reads from a record: records that agree on all of it share a ceiling.
+constexpr const char* kPathKeys[] = {"link", "dst_link", "rdma", "pcie", "nccl", "intra", "nodes", "nics_per_node", "gpu_index"};
 
 size_t path_hash(const Record& r) {
   size_t h = std::hash<std::string>{}(r.host);
   auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-  mix(std::hash<std::string>{}(r.suite));
-  mix(std::hash<std::string>{}(r.name));
-  mix(std::hash<std::string>{}(r.variant));
+  if (r.figure) {
+    mix(std::hash<std::string>{}(r.figure->metric));
+    mix(std::hash<std::string>{}(subject_key(r.figure->subject)));
+    mix(static_cast<size_t>(r.figure->path));
+  }
   mix(static_cast<size_t>(r.ranks));
   if (r.extra.is_object())
     for (const char* key : kPathKeys)
@@ -39,13 +44,16 @@ size_t path_hash(const Record& r) {
   return h;
 }
 
+bool same_figure_path(const Figure& a, const Figure& b) {
+  return a.metric == b.metric && a.unit == b.unit && a.path == b.path && a.better == b.better &&
+         a.sending_share == b.sending_share && a.receiving_share == b.receiving_share &&
+         subject_key(a.subject) == subject_key(b.subject);
+}
+
 bool same_path(const Record& a, const Record& b) {
-  if (a.host != b.host || a.suite != b.suite || a.name != b.name || a.variant != b.variant || a.ranks != b.ranks ||
-      (a.status == Status::skipped) != (b.status == Status::skipped) ||
-      (a.time_us.samples > 0) != (b.time_us.samples > 0))
+  if (a.host != b.host || a.ranks != b.ranks || (a.status == Status::skipped) != (b.status == Status::skipped) ||
+      a.figure.has_value() != b.figure.has_value() || (a.figure && !same_figure_path(*a.figure, *b.figure)))
     return false;
-  const auto fa = record_figure(a), fb = record_figure(b);
-  if (fa.has_value() != fb.has_value() || (fa && (fa->label != fb->label || fa->unit != fb->unit))) return false;
   if (a.extra.is_object() != b.extra.is_object()) return false;
   if (!a.extra.is_object()) return true;
   for (const char* key : kPathKeys) {
@@ -58,30 +66,56 @@ bool same_path(const Record& a, const Record& b) {
 
 // The efficiency of a passed record with a figure and a known ceiling.
 void judge(RecordAnalysis& a, const Record& r) {
-  const auto fig = record_figure(r);
-  if (fig && a.ceiling.known && a.ceiling.value > 0 && r.status == Status::passed) a.efficiency = fig->value / a.ceiling.value;
+  if (r.figure && a.ceiling.known && a.ceiling.value > 0 && r.status == Status::passed)
+    a.efficiency = r.figure->value / a.ceiling.value;
 }
 
-bool is_pair(const Record& r) {
-  return jsonx::string(r.extra, "src_host").has_value() && jsonx::string(r.extra, "dst_host").has_value();
+bool is_pair(const Record& r) { return r.figure && r.figure->subject.kind == SubjectKind::pair; }
+
+// Pairs of one test compare with each other: "tcp.goodput|matrix|1 stream".
+std::string pair_test_key(const Figure& f) {
+  const auto param = [&f](const char* k) {
+    const auto it = f.parameters.find(k);
+    return it == f.parameters.end() ? std::string() : it->second;
+  };
+  return f.metric + '\x1f' + param("test") + '\x1f' + param("streams") + '\x1f' + param("bytes");
 }
 
-json ceiling_json(const RecordAnalysis& a, const std::string& explanation) {
-  if (!a.ceiling.known) return json{{"known", false}, {"reason", a.ceiling.unknown_reason}};
-  json j{{"known", true}, {"value", a.ceiling.value}, {"unit", a.ceiling.unit}, {"derivation", a.ceiling.derivation}};
-  if (a.efficiency) j["efficiency"] = *a.efficiency;
-  if (!explanation.empty()) j["explanation"] = explanation;
-  return j;
+const char* ceiling_source(PathModel m) {
+  switch (m) {
+    case PathModel::tcp_flow:
+      return "CEILINGS.md \u00a71.3 (TCP over Ethernet) at the slower end of the path: its --link-rate, tc tbf rate "
+             "or NIC speed (extra.link, extra.dst_link)";
+    case PathModel::tcp_link: return "CEILINGS.md \u00a71.3 (TCP over Ethernet) at the root host's link (extra.link)";
+    case PathModel::rdma_port: return "CEILINGS.md \u00a71.4, \u00a72 (RoCEv2, InfiniBand) at the binding end's port (extra.rdma)";
+    case PathModel::pcie_link: return "CEILINGS.md \u00a73 (PCIe) at the device's link (extra.pcie, the topology)";
+    case PathModel::collective:
+      return "CEILINGS.md \u00a75.4 (Ring bus bandwidth) over the intra-node path and the NICs (extra.intra, extra.nccl, "
+             "extra.link, the topology)";
+    case PathModel::none: return "";
+  }
+  return "";
+}
+
+FigureCeiling to_figure_ceiling(const Ceiling& c, PathModel m, const std::string& explanation) {
+  FigureCeiling f;
+  f.known = c.known;
+  if (!c.known) {
+    f.reason = c.unknown_reason;
+    return f;
+  }
+  f.value = c.value;
+  f.unit = c.unit;
+  f.derivation = c.derivation;
+  f.source = ceiling_source(m);
+  f.explanation = explanation;
+  return f;
 }
 
 }  // namespace
 
-std::optional<Figure> record_figure(const Record& r) {
-  if (auto v = jsonx::number(r.extra, "goodput_Gbps")) return Figure{*v, "Gb/s", "goodput"};
-  if (auto v = jsonx::number(r.extra, "bw_Gbps")) return Figure{*v, "Gb/s", "bandwidth"};
-  if (r.busbw_GBps > 0) return Figure{r.busbw_GBps, "GB/s", "busbw"};
-  if (r.algbw_GBps > 0) return Figure{r.algbw_GBps, "GB/s", "algbw"};
-  return std::nullopt;
+const Figure* record_figure(const Record& r) {
+  return r.figure && r.figure->better == Better::higher ? &*r.figure : nullptr;
 }
 
 int record_nodes(const Record& r, const Provenance& p) {
@@ -97,32 +131,50 @@ int record_nodes(const Record& r, const Provenance& p) {
 namespace {
 
 // The ceiling of the path a record's figure took, in the figure's unit.
-Ceiling record_ceiling(const Record& r, const Report& rep, const TopologyView& topo) {
+Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView& topo) {
   if (r.status == Status::skipped) return unknown_ceiling("not measured (skipped)");
-  const auto fig = record_figure(r);
-  if (!fig)
-    return unknown_ceiling(r.time_us.samples > 0 ? "a latency figure has no bandwidth ceiling"
-                                                 : "the record carries no bandwidth figure");
+  if (!r.figure) return unknown_ceiling("the record carries no figure");
+  const Figure& f = *r.figure;
   Ceiling c;
-  if (fig->label == "busbw") {
-    c = collective_ceiling(r, record_nodes(r, rep.provenance), topo);
-  } else if (fig->label == "bandwidth" && r.extra.contains("rdma")) {
-    c = rdma_ceiling(jsonx::section(r.extra, "rdma"));
-  } else if (fig->label == "algbw" && (r.extra.contains("pcie") || r.suite == "pcie")) {
-    const json& p = jsonx::section(r.extra, "pcie");
-    const auto gpu = jsonx::integer(p, "gpu_index") ? jsonx::integer(p, "gpu_index") : jsonx::integer(r.extra, "gpu_index");
-    c = pcie_ceiling(p, gpu ? topo.gpu(r.host, *gpu) : nullptr);
-  } else {
-    c = link_ceiling(jsonx::section(r.extra, "link"));
+  switch (f.path) {
+    case PathModel::none:
+      return unknown_ceiling(f.better == Better::lower ? "a latency figure has no bandwidth ceiling"
+                                                       : "no ceiling model applies to " + f.metric);
+    case PathModel::tcp_flow:
+      c = tcp_flow_ceiling(jsonx::section(r.extra, "link"), jsonx::section(r.extra, "dst_link"), f.sending_share,
+                           f.receiving_share);
+      break;
+    case PathModel::tcp_link: c = link_ceiling(jsonx::section(r.extra, "link")); break;
+    case PathModel::rdma_port: c = rdma_ceiling(jsonx::section(r.extra, "rdma")); break;
+    case PathModel::pcie_link: {
+      const json& pcie = jsonx::section(r.extra, "pcie");
+      const auto gpu = f.subject.kind == SubjectKind::gpu ? std::optional<int>(std::stoi(f.subject.device)) : std::nullopt;
+      c = pcie_ceiling(pcie, gpu ? topo.gpu(r.host, *gpu) : nullptr);
+      break;
+    }
+    case PathModel::collective: c = collective_ceiling(r, record_nodes(r, p), topo); break;
   }
-  return in_unit(c, fig->unit);
+  return in_unit(c, f.unit);
 }
 
 }  // namespace
 
+FigureCeiling figure_ceiling(const Record& r, const Provenance& p, const TopologyView& topo) {
+  return to_figure_ceiling(record_ceiling(r, p, topo), r.figure ? r.figure->path : PathModel::none, "");
+}
+
+void attach_ceiling(Record& r, const Provenance& p, const TopologyView& topo) {
+  if (!r.figure) return;
+  RecordAnalysis a;
+  a.ceiling = record_ceiling(r, p, topo);
+  judge(a, r);
+  r.figure->ceiling = to_figure_ceiling(a.ceiling, r.figure->path, "");
+  r.figure->efficiency = a.efficiency;
+}
+
 RecordAnalysis analyze_record(const Record& r, const Report& rep, const TopologyView& topo) {
   RecordAnalysis a;
-  a.ceiling = record_ceiling(r, rep, topo);
+  a.ceiling = record_ceiling(r, rep.provenance, topo);
   judge(a, r);
   return a;
 }
@@ -142,18 +194,18 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     const Ceiling* known = nullptr;
     for (const auto& [exemplar, c] : bucket)
       if (same_path(*exemplar, r)) known = &c;
-    if (!known) known = &bucket.emplace_back(&r, record_ceiling(r, rep, topo)).second;
+    if (!known) known = &bucket.emplace_back(&r, record_ceiling(r, rep.provenance, topo)).second;
     RecordAnalysis& a = results.emplace_back();
     a.ceiling = *known;
     judge(a, r);
     const auto& eff = results.back().efficiency;
     if (!eff) continue;
     if (is_pair(r)) {
-      auto [it, fresh] = best_pair.try_emplace(r.suite + '\x1f' + r.name, *eff);
+      auto [it, fresh] = best_pair.try_emplace(pair_test_key(*r.figure), *eff);
       if (!fresh) it->second = std::max(it->second, *eff);
     }
-    if (r.bytes <= 0) continue;
-    keys[i] = sweep_key(r);
+    if (!r.figure->parameters.count("bytes")) continue;
+    keys[i] = sweep_key(*r.figure);
     auto [it, fresh] = peaks.try_emplace(keys[i], SweepPeak{*eff, r.bytes});
     if (!fresh && *eff > it->second.efficiency) it->second = SweepPeak{*eff, r.bytes};
   }
@@ -173,7 +225,7 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     GapContext ctx;
     if (!keys[i].empty()) ctx.sweep = peaks.at(keys[i]);
     if (is_pair(r))  // pair records without an efficiency have no entry
-      if (const auto it = best_pair.find(r.suite + '\x1f' + r.name); it != best_pair.end()) ctx.best_pair = it->second;
+      if (const auto it = best_pair.find(pair_test_key(*r.figure)); it != best_pair.end()) ctx.best_pair = it->second;
     const auto& peak = ctx.sweep;
     std::string explanation;
     if (!a.efficiency) {
@@ -187,8 +239,10 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
         if (!peak || below_sweeps.insert(keys[i]).second) ++below;
       }
     }
-    if (!r.extra.is_object()) r.extra = json{{"original", r.extra}};
-    r.extra["ceiling"] = ceiling_json(a, explanation);
+    if (r.figure) {
+      r.figure->ceiling = to_figure_ceiling(a.ceiling, r.figure->path, explanation);
+      r.figure->efficiency = a.efficiency;
+    }
   }
 
   const std::string verdict = failed + timed_out + wrong > 0 ? "FAIL" : below > 0 ? "WARN" : "PASS";

@@ -1,15 +1,18 @@
-// Analysis: puts each figure beside the ceiling of the path it took, with the ceiling's derivation in
-// words, the efficiency, and below a threshold an explanation drawn from the topology and the
-// transport actually used. Pure: reads a Report, writes the results back into it.
+// Analysis: puts each record's figure (Record::figure, report/figure.hpp) beside the ceiling of the
+// path it took, with the ceiling's derivation in words, the efficiency, and below a threshold an
+// explanation drawn from the topology and the transport actually used. Pure: reads a Report, writes
+// the results back into it. The figure's path model selects the ceiling model:
+//   tcp_flow    the bottleneck of extra.link (sender) and extra.dst_link (receiver), each end's
+//               divided by the figure's sending_share / receiving_share              (Gb/s)
+//   tcp_link    extra.link, a whole link (the aggregate of one-to-many / many-to-one)  (Gb/s)
+//   rdma_port   extra.rdma, the binding end's port                                     (Gb/s)
+//   pcie_link   extra.pcie or the GPU's pcie section in the topology                   (GB/s)
+//   collective  the Ring model over extra.intra / extra.nccl / extra.link and the topology (GB/s)
 //
-// Keys read from Record::extra (all optional; suites attach what they know):
-//   Figures (the first present is the record's figure):
-//     goodput_Gbps          TCP goodput, Gb/s                    -> compared with extra.link
-//     bw_Gbps               RDMA bandwidth, Gb/s                 -> compared with extra.rdma
-//     busbw_GBps (Record)   collectives (mpi, nccl): bus bandwidth, GB/s -> collective model
-//     algbw_GBps (Record)   copies (pcie) and other byte-moving figures, GB/s -> extra.pcie
-//   link   {kind: "ethernet"|"loopback"|"shm", iface, speed_Mbps, mtu, ipv6, tcp_timestamps (default
-//           true, the Linux default), vlan, shaped_rate_bps (tbf rate), loopback: true}
+// Path facts read from Record::extra (all optional; suites attach what they know):
+//   link, dst_link {kind: "ethernet"|"loopback"|"shm", iface, speed_Mbps, mtu, ipv6, tcp_timestamps
+//           (default true, the Linux default), vlan, shaped_rate_bps (tbf rate), stated_rate_bps
+//           (--link-rate), driver (veth, bridge, tun: a virtual NIC), loopback: true}
 //   rdma   {link_layer: "InfiniBand"|"Ethernet", device, ib_mtu (bytes), rate_Gbps, ib_speed ("HDR"),
 //           width (4), rate (sysfs text "200 Gb/sec (4X HDR)"), ipv6, vlan, pcie: {gen, width, mps},
 //           gpu_index, gdr}
@@ -20,15 +23,14 @@
 //   intra  {kind: "nvlink"|"pcie"|"shm", gen, links, width}   the intra-node path of a collective
 //   nodes  number of nodes the record's ranks span (else: provenance.ranks_per_node, else hosts)
 //   nics_per_node  NICs a collective's traffic spreads over (default 1: the one named)
-//   src_host, dst_host  the two ends of a host-pair figure (the N x N matrix)
-//   gpu_index, streams, retransmits
+//   gpu_index, retransmits
 // Report::topology is read through TopologyView (report/topology_view.hpp); it is optional.
 //
 // Written back:
-//   Record::extra.ceiling = {known: true, value, unit, derivation, efficiency?, explanation?}
-//                         | {known: false, reason}
-//     efficiency = figure / ceiling (only for passed records with a figure); explanation only when
-//     efficiency < threshold or > over_ceiling.
+//   Record::figure->ceiling = {known: true, value, unit, derivation, source, explanation?}
+//                           | {known: false, reason}
+//   Record::figure->efficiency = figure / ceiling (only for passed records with a known ceiling);
+//     the explanation only when efficiency < threshold or > over_ceiling.
 //   Report::extra.analysis = {threshold, verdict: "PASS"|"WARN"|"FAIL", summary (one sentence),
 //     counts: {records, passed, failed, skipped, timed_out, wrong, below_threshold, above_ceiling,
 //     no_ceiling}}
@@ -48,13 +50,15 @@ struct AnalysisOptions {
   double over_ceiling = 1.02;  // efficiency above this is explained too (the model or the link data is off)
 };
 
-// The figure a record is judged by.
-struct Figure {
-  double value = 0;
-  std::string unit;   // "Gb/s" or "GB/s"
-  std::string label;  // "goodput", "bandwidth", "busbw", "algbw"
-};
-std::optional<Figure> record_figure(const Record& r);
+// The record's figure when it is a rate (better = higher), the kind a ceiling bounds; else null.
+const Figure* record_figure(const Record& r);
+
+// The ceiling of the path a record's figure took, in the figure's unit, from the figure's path model.
+// Pure. The analysis, the live console and the tcp suite's suspect selection all call this one.
+FigureCeiling figure_ceiling(const Record& r, const Provenance& p, const TopologyView& topo);
+
+// Attaches figure_ceiling and the efficiency to r.figure, as the analysis does (no explanation).
+void attach_ceiling(Record& r, const Provenance& p, const TopologyView& topo);
 
 struct RecordAnalysis {
   Ceiling ceiling;                   // in the figure's unit when both exist

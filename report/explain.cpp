@@ -102,7 +102,7 @@ std::string explain_gap(const Record& r, const Ceiling& c, double efficiency, co
   if (efficiency > opt.over_ceiling) {
     const auto algo = jsonx::string(nccl, "algo").value_or("");
     const auto nodes = jsonx::integer(r.extra, "nodes");
-    if (r.suite == "nccl" && nodes == 2 && algo != "Ring")
+    if (jsonx::object_at(r.extra, "nccl") && nodes == 2 && algo != "Ring")
       why.push_back("on 2 nodes NCCL may use Tree or NVLSTree, whose busbw is not bounded by the network: set "
                     "NCCL_ALGO=Ring to measure the network");
     if (jsonx::number(link, "shaped_rate_bps"))
@@ -126,7 +126,9 @@ std::string explain_gap(const Record& r, const Ceiling& c, double efficiency, co
     if (jsonx::string(jsonx::section(r.extra, "intra"), "kind") == "pcie")
       why.push_back("the GPUs exchange data over PCIe, not NVLink");
     const bool peers_fine = ctx.best_pair && *ctx.best_pair >= opt.threshold;
-    if (!peers_fine && jsonx::integer(r.extra, "streams") == 1 && jsonx::number(r.extra, "goodput_Gbps"))
+    const bool one_tcp_stream = r.figure && r.figure->path == PathModel::tcp_flow &&
+                                r.figure->parameters.count("streams") && r.figure->parameters.at("streams") == "1";
+    if (!peers_fine && one_tcp_stream)
       why.push_back("one TCP stream is often CPU-bound below the wire ceiling; more streams show whether the link or "
                     "the CPU limits it");
     if (const auto rt = jsonx::integer(r.extra, "retransmits"); rt && *rt > 0)

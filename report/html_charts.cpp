@@ -53,11 +53,11 @@ std::vector<LineChart> size_charts(const Report& rep) {
   std::map<std::string, Bucket> buckets;
   for (auto& g : sweep_groups(rep)) {
     if (g.name == "scaling") continue;  // drawn against node count
-    std::optional<Figure> f;
+    const Figure* f = nullptr;
     for (const Record* r : g.rows)
       if ((f = record_figure(*r))) break;
     if (!f) continue;
-    const std::string key = g.suite + " " + g.name + "\x1f" + f->label + "\x1f" + f->unit;
+    const std::string key = g.suite + " " + g.name + "\x1f" + metric_label(*f) + "\x1f" + f->unit;
     auto [it, fresh] = buckets.try_emplace(key, Bucket{*f, {}});
     if (fresh) order.push_back(key);
     it->second.groups.push_back(std::move(g));
@@ -66,9 +66,9 @@ std::vector<LineChart> size_charts(const Report& rep) {
   for (const auto& key : order) {
     const Bucket& b = buckets.at(key);
     LineChart c;
-    c.title = key.substr(0, key.find('\x1f')) + ": " + b.figure.label + " vs message size";
+    c.title = key.substr(0, key.find('\x1f')) + ": " + metric_label(b.figure) + " vs message size";
     c.x_label = "message size (log scale)";
-    c.y_label = b.figure.label + " (" + b.figure.unit + ")";
+    c.y_label = metric_label(b.figure) + " (" + b.figure.unit + ")";
     c.log2_x = true;
     c.x_format = AxisFormat::bytes;
     std::vector<const Record*> all;
@@ -117,10 +117,10 @@ std::vector<LineChart> scaling_charts(const Report& rep) {
       if (it->second.size() < 2) continue;
       const Figure f0 = *record_figure(*it->second.begin()->second);
       LineChart c;
-      c.title = key + (it->first > 0 ? " at " + format_bytes(it->first) : "") + ": " + f0.label + " vs node count";
+      c.title = key + (it->first > 0 ? " at " + format_bytes(it->first) : "") + ": " + metric_label(f0) + " vs node count";
       c.x_label = "nodes";
       c.integer_x = true;
-      c.y_label = f0.label + " (" + f0.unit + ")";
+      c.y_label = metric_label(f0) + " (" + f0.unit + ")";
       ChartSeries measured{"measured", {}, false, {}}, ceiling{"ceiling", {}, true, {}};
       for (const auto& [nodes, r] : it->second) {
         const auto f = record_figure(*r);
@@ -174,7 +174,7 @@ std::vector<Heatmap> pair_heatmaps(const Report& rep) {
     for (size_t i = 0; i < n; ++i)  // without a ceiling, colour by share of the best pair
       for (size_t j = 0; j < n; ++j)
         if (h.values[i][j] && !h.fraction[i][j] && vmax > 0) h.fraction[i][j] = *h.values[i][j] / vmax;
-    h.title = key + ": " + record_figure(*recs.front())->label + " per host pair";
+    h.title = key + ": " + metric_label(*record_figure(*recs.front())) + " per host pair";
     h.row_label = "from";
     h.col_label = "to";
     out.push_back(std::move(h));

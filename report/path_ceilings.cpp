@@ -20,6 +20,21 @@ const json& section(const json& extra, const char* key) {
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
+// The figure's "memory" parameter: host (MPI collectives), device (NCCL), ... ("" when absent).
+std::string figure_memory(const Record& r) {
+  if (!r.figure) return "";
+  const auto it = r.figure->parameters.find("memory");
+  return it == r.figure->parameters.end() ? "" : it->second;
+}
+
+// "mpi.allreduce.busbw" -> "allreduce".
+std::string figure_collective(const Record& r) {
+  if (!r.figure) return r.name;
+  const std::string& m = r.figure->metric;
+  const auto first = m.find('.'), last = m.rfind('.');
+  return first == std::string::npos || last == first ? m : m.substr(first + 1, last - first - 1);
+}
+
 // PCIe generation from either a number (gen: 4) or the sysfs text (speed: "16.0 GT/s PCIe").
 std::optional<int> pcie_gen(const json& p, const char* gen_key, const char* text_key) {
   if (auto g = jsonx::integer(p, gen_key)) return g;
@@ -43,14 +58,53 @@ Ceiling link_ceiling(const json& link) {
   const EthernetFraming f{*mtu, jsonx::boolean(link, "ipv6").value_or(false),
                           jsonx::boolean(link, "tcp_timestamps").value_or(true),
                           jsonx::boolean(link, "vlan").value_or(false)};
+  const std::string name = iface.empty() ? std::string("the interface") : iface;
+  const auto stated = jsonx::number(link, "stated_rate_bps");
   const auto speed = jsonx::number(link, "speed_Mbps");
   const auto shaped = jsonx::number(link, "shaped_rate_bps");
-  Ceiling wire = speed && *speed > 0 ? tcp_goodput(*speed / 1000.0, f)
-                                     : unknown_ceiling((iface.empty() ? std::string("the interface") : iface) +
-                                                       " reports no link speed");
+  const auto driver = jsonx::string(link, "driver").value_or("");
+  const bool virtual_nic = driver == "veth" || driver == "bridge" || driver == "tun";
+  Ceiling wire;
+  if (stated && *stated > 0) {
+    wire = tcp_goodput(*stated / 1e9, f);
+    wire.derivation = name + " stated rate (--link-rate): " + wire.derivation;
+  } else if (virtual_nic) {
+    wire = unknown_ceiling(name + " is a virtual " + driver + " interface: its speed is not a wire rate (state one "
+                                  "with --link-rate)");
+  } else if (speed && *speed > 0) {
+    wire = tcp_goodput(*speed / 1000.0, f);
+  } else {
+    wire = unknown_ceiling(name + " reports no link speed (state one with --link-rate)");
+  }
   if (!shaped || !(*shaped > 0)) return wire;
   Ceiling tbf = tcp_goodput_tbf(*shaped, f);
+  tbf.derivation = name + " shaped by tc tbf: " + tbf.derivation;
   return wire.known && wire.value < tbf.value ? wire : tbf;
+}
+
+namespace {
+
+// One end's ceiling, divided among the flows that share that end's link.
+Ceiling link_share(const json& link, int flows, const char* end) {
+  Ceiling c = link_ceiling(link);
+  if (!c.known || flows <= 1) return c;
+  c.value /= flows;
+  c.derivation += "; " + std::string(end) + " link shared by " + std::to_string(flows) + " flows: " +
+                  format_figure(c.value) + " " + c.unit + " each";
+  return c;
+}
+
+}  // namespace
+
+Ceiling tcp_flow_ceiling(const json& src_link, const json& dst_link, int sending_share, int receiving_share) {
+  const Ceiling a = link_share(src_link, sending_share, "the sending");
+  if (!a.known) return a;
+  const Ceiling b = link_share(dst_link, receiving_share, "the receiving");
+  if (!b.known) return b;
+  Ceiling c = b.value < a.value ? b : a;
+  c.derivation = "the bottleneck of the two ends, " + std::string(b.value < a.value ? "the receiver" : "the sender") +
+                 "'s: " + c.derivation;
+  return c;
 }
 
 Ceiling rdma_ceiling(const json& rdma) {
@@ -138,7 +192,7 @@ Ceiling intra_node_ceiling(const Record& r, const TopologyView& topo) {
     if (c.known) c.derivation = "GPUs talk over PCIe: " + c.derivation;
     return c;
   }
-  if (kind == "shm" || (kind.empty() && r.suite == "mpi"))
+  if (kind == "shm" || (kind.empty() && figure_memory(r) == "host"))
     return unknown_ceiling("ranks on one node exchange data through shared memory: no link bounds it");
   const json* g = topo.gpu(r.host, jsonx::integer(r.extra, "gpu_index").value_or(0));
   const json* nv = g ? jsonx::object_at(*g, "nvlink") : nullptr;
@@ -170,8 +224,7 @@ Ceiling collective_nic_ceiling(const Record& r, const TopologyView& topo) {
 }
 
 Ceiling collective_ceiling(const Record& r, int nodes, const TopologyView& topo) {
-  // A scaling record names its collective in the variant.
-  const std::string& name = r.name == "scaling" ? r.variant : r.name;
+  const std::string name = figure_collective(r);
   const auto coll = collective_from_string(name);
   if (!coll) return unknown_ceiling("'" + name + "' is not a collective with a bus-bandwidth model");
   if (*coll == Collective::alltoall)
@@ -183,7 +236,7 @@ Ceiling collective_ceiling(const Record& r, int nodes, const TopologyView& topo)
   const int nics = jsonx::integer(r.extra, "nics_per_node").value_or(1);
   Ceiling c = ring_busbw_multi_node(intra, nics, collective_nic_ceiling(r, topo));
   const auto algo = jsonx::string(section(r.extra, "nccl"), "algo").value_or("");
-  if (c.known && r.suite == "nccl" && nodes == 2 && algo != "Ring")
+  if (c.known && figure_memory(r) == "device" && nodes == 2 && algo != "Ring")
     c.derivation += " (2 nodes: NCCL may choose Tree or NVLSTree, whose busbw can exceed this; NCCL_ALGO=Ring "
                     "measures the network)";
   return c;

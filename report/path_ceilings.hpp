@@ -12,8 +12,16 @@
 
 namespace gpunet::report {
 
-// extra.link: Ethernet/TCP goodput, tbf-shaped goodput, or unknown for loopback / shared memory. Gb/s.
+// extra.link: Ethernet/TCP goodput at the stated rate (--link-rate, stated_rate_bps) or the NIC speed
+// of a physical NIC, the lower of that and a tbf shaping rate; unknown for loopback / shared memory
+// and for a virtual NIC (veth, bridge, tun) whose rate nobody stated. Gb/s.
 Ceiling link_ceiling(const nlohmann::json& link);
+
+// A TCP flow between two hosts: its bottleneck hop, the lower of both ends' links, each end's divided
+// among the flows that share it at once (one-to-many: the sender's; many-to-one: the receiver's).
+// Unknown when either end is. Gb/s.
+Ceiling tcp_flow_ceiling(const nlohmann::json& src_link, const nlohmann::json& dst_link, int sending_share,
+                         int receiving_share);
 
 // extra.rdma: RoCEv2 or InfiniBand goodput, capped by the NIC's PCIe link when extra.rdma.pcie is given. Gb/s.
 Ceiling rdma_ceiling(const nlohmann::json& rdma);

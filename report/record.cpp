@@ -50,6 +50,7 @@ void to_json(json& j, const Record& r) {
            {"reason", r.reason}, {"time_us", r.time_us},   {"algbw_GBps", r.algbw_GBps},
            {"busbw_GBps", r.busbw_GBps}, {"check", r.check}, {"wrong", r.wrong},
            {"extra", r.extra}};
+  if (r.figure) j["figure"] = *r.figure;
 }
 
 void from_json(const json& j, Record& r) {
@@ -71,6 +72,8 @@ void from_json(const json& j, Record& r) {
   r.check = j.value("check", "off");
   r.wrong = j.value("wrong", int64_t{0});
   r.extra = j.value("extra", json::object());
+  r.figure.reset();
+  if (const auto it = j.find("figure"); it != j.end() && it->is_object()) r.figure = it->get<Figure>();
 }
 
 void to_json(json& j, const Provenance& p) {

@@ -9,9 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/figure.hpp"
+
 namespace gpunet::report {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: every record that measured something carries a typed `figure` (report/figure.hpp).
+// Version 1 files are read through report/legacy_figure.hpp.
+inline constexpr int kSchemaVersion = 2;
 
 enum class Status { passed, failed, skipped, timed_out };
 
@@ -25,8 +29,9 @@ struct TimeStats {
   int64_t samples = 0;
 };
 
-// One measured (or skipped) figure. Suite-specific data goes in `extra`, with units in key names
-// (for example goodput_Gbps, rtt_us).
+// One measured (or skipped) result. What it measured is its `figure` (absent for records that only
+// describe: setup, devices, topology, findings); suite-specific data goes in `extra`, with units in
+// key names (for example rtt_us), and the path facts the ceiling models read (report/analysis.hpp).
 struct Record {
   std::string suite;   // mpi, topo, tcp, rdma, nccl, pcie, node
   std::string name;    // allreduce, bandwidth, latency, ...
@@ -46,6 +51,7 @@ struct Record {
   std::string check = "off";  // ok, wrong, off
   int64_t wrong = 0;          // wrong elements found by verification
   nlohmann::json extra = nlohmann::json::object();
+  std::optional<Figure> figure;
 };
 
 struct Provenance {

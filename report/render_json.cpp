@@ -97,6 +97,7 @@ void put_record(std::string& out, const Record& r) {
   out += '}';
   f.number("algbw_GBps", r.algbw_GBps).number("busbw_GBps", r.busbw_GBps).string("check", r.check);
   f.number("wrong", r.wrong).value("extra", r.extra);
+  if (r.figure) f.value("figure", json(*r.figure));
   out += '}';
 }
 

@@ -146,8 +146,9 @@ class ReportSax final : public nlohmann::json_sax<json> {
     }
     if (in_results_ && depth_ == 3 && field_ == "time_us" && container.is_object()) return true;
     if (in_results_ && depth_ == 4) return fail(where() + "time_us." + field_ + " is not a number");
-    // A free-form value: a record's extra, or a top-level part.
-    if (in_results_ && depth_ == 3 && field_ != "extra") return fail(where() + field_ + " has the wrong type");
+    // A free-form value: a record's extra or figure, or a top-level part.
+    if (in_results_ && depth_ == 3 && field_ != "extra" && field_ != "figure")
+      return fail(where() + field_ + " has the wrong type");
     --depth_;
     dom_.begin();
     dom_.start(std::move(container));
@@ -174,6 +175,14 @@ class ReportSax final : public nlohmann::json_sax<json> {
 
   // A completed free-form value.
   bool placed(json v) {
+    if (in_results_ && depth_ == 2 && field_ == "figure") {
+      try {
+        record_.figure = v.get<Figure>();
+      } catch (const std::exception& e) {
+        return fail(where() + "figure: " + e.what());
+      }
+      return true;
+    }
     if (in_results_ && depth_ == 2) {
       record_.extra = std::move(v);
       return true;

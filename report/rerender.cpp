@@ -1,11 +1,13 @@
 // Offline re-rendering: a saved report.json or results.jsonl back into every output, without MPI.
 // A report.json is read with a SAX parser straight into Records (report_reader.hpp); a results.jsonl
 // line by line, moving each record's extra out of its parsed line.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "report/legacy_figure.hpp"
 #include "report/outputs.hpp"
 #include "report/report_reader.hpp"
 
@@ -50,7 +52,7 @@ std::optional<LoadedResults> load_report_json(const std::string& path, std::istr
   if (r.kind == ReportText::Kind::invalid) return fail(path + ": not a valid report.json: " + r.error + kHint);
   LoadedResults out;
   out.report = std::move(r.report);
-  out.report->schema_version = kSchemaVersion;
+  upgrade_legacy_report(*out.report);
   return out;
 }
 
@@ -91,6 +93,10 @@ LoadedResults load_jsonl(const std::string& path, std::istream& in) {
   }
   if (in.bad()) return fail("cannot read " + path + ": " + std::strerror(errno) + kHint);
   if (rep.results.empty()) return fail(path + ": holds no result records" + kHint);
+  // Lines carry no schema version: records without a figure may be from version 1.
+  const bool legacy = std::none_of(rep.results.begin(), rep.results.end(), [](const Record& r) { return r.figure.has_value(); });
+  if (legacy) rep.schema_version = 1;
+  upgrade_legacy_report(rep);
   out.report = std::move(rep);
   return out;
 }

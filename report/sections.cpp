@@ -11,19 +11,19 @@ namespace gpunet::report {
 
 CeilingView ceiling_view(const Record& r) {
   CeilingView v;
-  const auto* c = jsonx::object_at(r.extra, "ceiling");
-  if (!c) return v;
-  auto text = [c](const char* key) -> std::string_view {
-    const auto it = c->find(key);
-    return it != c->end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
-  };
-  v.known = jsonx::boolean(*c, "known").value_or(false);
-  v.value = jsonx::number(*c, "value").value_or(0);
-  v.unit = text("unit");
-  v.derivation = text("derivation");
-  v.reason = text("reason");
-  v.efficiency = jsonx::number(*c, "efficiency");
-  v.explanation = text("explanation");
+  if (!r.figure) {
+    v.reason = r.status == Status::skipped ? "not measured (skipped)" : "the record carries no bandwidth figure";
+    return v;
+  }
+  if (!r.figure->ceiling) return v;
+  const FigureCeiling& c = *r.figure->ceiling;
+  v.known = c.known;
+  v.value = c.value;
+  v.unit = c.unit;
+  v.derivation = c.derivation;
+  v.reason = c.reason;
+  v.efficiency = r.figure->efficiency;
+  v.explanation = c.explanation;
   return v;
 }
 
@@ -150,7 +150,7 @@ std::vector<const Record*> records_to_explain(const Report& rep) {
 std::string figure_text(const Record& r) {
   const auto f = record_figure(r);
   if (!f) return "";
-  return format_figure(f->value) + " " + f->unit + " " + f->label;
+  return format_figure(f->value) + " " + f->unit + " " + metric_label(*f);
 }
 
 }  // namespace gpunet::report

@@ -1,5 +1,5 @@
 // How the renderers see a Report: records grouped into size sweeps and single figures, and the
-// analysis results (Record::extra.ceiling) read back into a typed view. Pure.
+// analysis results (Record::figure->ceiling) read back into a typed view. Pure.
 #pragma once
 
 #include <optional>
@@ -11,7 +11,7 @@
 
 namespace gpunet::report {
 
-// Views into Record::extra.ceiling: valid while the record lives.
+// Views into Record::figure->ceiling: valid while the record lives.
 struct CeilingView {
   bool known = false;
   double value = 0;

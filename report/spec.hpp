@@ -66,7 +66,7 @@ struct NicSpec {
 struct BandwidthPromise {
   FigureSelector sel;                       // figure defaults to busbw_GBps, bytes to the largest size
   std::optional<double> min;                // in the figure's unit
-  std::optional<double> min_efficiency_pct; // measured / ceiling, from extra.ceiling.efficiency
+  std::optional<double> min_efficiency_pct; // measured / ceiling, from figure.efficiency
 };
 
 struct LatencyPromise {

@@ -77,10 +77,9 @@ Verdict bandwidth(const Report& report, const BandwidthPromise& b, std::size_t i
   for (const auto* r : p.ok) {
     std::optional<double> v = figure_value(*r, b.sel.figure);
     if (b.min_efficiency_pct) {
-      const auto eff = figure_value(*r, "extra.ceiling.efficiency");
-      const auto c = r->extra.find("ceiling");  // {known: false, reason} when the analysis found none
-      if (explanation.empty() && c != r->extra.end() && c->is_object())
-        explanation = c->value("reason", c->value("explanation", std::string{}));
+      const auto eff = r->figure ? r->figure->efficiency : std::nullopt;
+      if (explanation.empty() && r->figure && r->figure->ceiling)  // the reason when the analysis found none
+        explanation = !r->figure->ceiling->reason.empty() ? r->figure->ceiling->reason : r->figure->ceiling->explanation;
       v = eff ? std::optional<double>(*eff * 100) : std::nullopt;
     }
     if (v && (!worst || *v < value)) worst = r, value = *v;

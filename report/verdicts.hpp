@@ -12,7 +12,7 @@
 //                 no farther than worst_path.
 //   bandwidth[i]  records suite/name[/variant] at `bytes` (default: the largest size measured), status
 //                 passed; the worst (lowest) figure over them (default busbw_GBps) against `min`, or
-//                 extra.ceiling.efficiency (a fraction, 1.0 = 100%) x 100 against min_efficiency_pct.
+//                 figure.efficiency (a fraction, 1.0 = 100%) x 100 against min_efficiency_pct.
 //   latency[i]    same selection at the smallest size by default; the highest figure (default
 //                 time_us.p99) against max_p99_us.
 //   stability[i]  same selection at the largest size; per record the dip is 1 - min/median of an

@@ -19,7 +19,6 @@
 #include "bench/gpu/nccl_log.hpp"
 #include "bench/gpu/wait.hpp"
 #include "bench/sizes.hpp"
-#include "bench/suites/node_local.hpp"
 #include "bench/suites/scaling_run.hpp"
 #include "report/stats.hpp"
 #include "topology/json.hpp"
@@ -232,6 +231,7 @@ class NcclRun {
       rec.reason = "size " + std::to_string(bytes) + " B is smaller than one " + ctx_.cfg.dtype + " per rank";
     } else {
       timed(c, k, *world_, ctx_.mpi.world, "nccl " + report::to_string(c) + " " + format_size(bytes) + " " + variant, rec);
+      rec.figure = report::collective_figure("nccl", "device", rec, report::cluster_subject(ctx_.mpi.num_nodes));
     }
     if (ctx_.mpi.is_root()) ctx_.emit(rec);
   }
@@ -273,6 +273,8 @@ class NcclRun {
         unsetenv("NCCL_ALGO");
         r.variant += " NCCL_ALGO=Ring";
         r.extra["nccl"]["algo"] = "Ring";
+        r.figure = report::collective_figure("nccl", "device", r,
+                                             report::group_subject("scaling", "", r.extra["nodes"].get<int>()));
         if (ctx_.mpi.is_root()) ctx_.emit(r);
       }
       step_ = runs[i] + " finalize";
@@ -333,7 +335,9 @@ void run_nccl_suite_cuda(const SuiteContext& ctx) {
   std::string reason;
   if (!run.gpus_usable(reason)) {
     if (ctx.mpi.is_root()) {
-      auto r = skipped(ctx, "nccl", "collectives", reason);
+      auto r = ctx.record("nccl", "collectives");
+      r.status = report::Status::skipped;
+      r.reason = reason;
       r.ranks = ctx.mpi.size;
       ctx.emit(r);
     }

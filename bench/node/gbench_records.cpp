@@ -1,9 +1,32 @@
 #include "bench/node/gbench_records.hpp"
 
+#include <algorithm>
+
 #include "report/busbw.hpp"
 #include "report/stats.hpp"
 
 namespace gpunet::bench::node {
+
+namespace {
+
+// node.membw.copy, node.pcie.h2d, ...: the record's rate, per repetition as its samples. A copy to
+// one GPU is that GPU's figure, bounded by its PCIe link.
+report::Figure figure_of(const report::Record& r, const BenchMeta& meta, std::vector<double> per_repetition_GBps) {
+  std::string what = meta.name;
+  std::replace(what.begin(), what.end(), '_', '.');
+  const auto gpu = meta.extra.find("gpu_index");
+  const bool on_gpu = gpu != meta.extra.end() && gpu->is_number_integer();
+  const bool one_link = on_gpu && meta.extra.contains("pcie");
+  report::Figure f = report::rate_figure(
+      meta.suite + "." + what, r.algbw_GBps, "GB/s",
+      on_gpu ? report::gpu_subject(r.host, gpu->get<int>()) : report::host_subject(r.host),
+      one_link ? report::PathModel::pcie_link : report::PathModel::none);
+  f.parameters = {{"bytes", std::to_string(r.bytes)}, {"variant", r.variant}};
+  f.samples = std::move(per_repetition_GBps);
+  return f;
+}
+
+}  // namespace
 
 report::Record record_from_repetitions(report::Record base, const BenchMeta& meta, int64_t threads,
                                        const std::vector<double>& seconds_per_iter, const std::vector<int64_t>& iterations) {
@@ -24,6 +47,7 @@ report::Record record_from_repetitions(report::Record base, const BenchMeta& met
   r.extra["repetitions_GBps"] = bw;
   r.extra["iterations"] = iterations;
   r.extra["timing"] = "Google Benchmark: one sample per repetition = its mean time per iteration";
+  r.figure = figure_of(r, meta, bw);
   return r;
 }
 

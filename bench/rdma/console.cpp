@@ -63,8 +63,8 @@ std::string console_line(const report::Record& r) {
     return head(r) + buf;
   }
   std::string ceiling = "ceiling unknown";
-  if (num(r.extra, "ceiling_Gbps") > 0) {
-    std::snprintf(buf, sizeof buf, "%.1f%% of %.4g Gb/s", 100 * num(r.extra, "efficiency"), num(r.extra, "ceiling_Gbps"));
+  if (r.figure && r.figure->ceiling && r.figure->ceiling->known && r.figure->efficiency) {
+    std::snprintf(buf, sizeof buf, "%.1f%% of %.4g Gb/s", 100 * *r.figure->efficiency, r.figure->ceiling->value);
     ceiling = buf;
   }
   std::snprintf(buf, sizeof buf, "%.2f Gb/s%s (peak %.2f), %s, check %s\n", num(r.extra, "bw_Gbps"),

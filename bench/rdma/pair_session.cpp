@@ -222,6 +222,8 @@ void PairSession::measure(const PlanStep& s) {
     for (double& v : one_way) v /= 2;
     r.time_us = report::compute_stats(one_way);
     r.extra["latency"] = "half the round trip of a WRITE-with-immediate ping-pong";
+    r.figure = report::time_figure("rdma.write.latency", r.time_us.p50, pair_subject());
+    r.figure->parameters = {{"bytes", std::to_string(s.bytes)}, {"memory", to_string(s.memory)}};
     emit(r);
     return;
   }
@@ -239,28 +241,26 @@ void PairSession::measure(const PlanStep& s) {
     r.extra["src_host"] = ctx_.mpi.hosts[static_cast<size_t>(std::min(ctx_.mpi.rank, peer_))];
     r.extra["dst_host"] = ctx_.mpi.hosts[static_cast<size_t>(std::max(ctx_.mpi.rank, peer_))];
   }
-  attach_ceiling(r, per_direction);
+  r.figure = report::rate_figure("rdma.write.bw", per_direction, "Gb/s", pair_subject(), report::PathModel::rdma_port);
+  r.figure->parameters = {{"bytes", std::to_string(s.bytes)}, {"memory", to_string(s.memory)}};
+  if (bidir) r.figure->parameters["direction"] = "bidirectional";
+  attach_ceiling(r);
   emit(r);
 }
 
-// The ceiling is report::rdma_ceiling of each end's port (the analysis computes the same from
-// extra.rdma); the lower of the two ends applies.
-void PairSession::attach_ceiling(report::Record& r, double per_direction_Gbps) const {
+// The path the analysis judges the figure by (report::rdma_ceiling of extra.rdma): the port of the
+// end whose ceiling is lower (the bottleneck), or of the end whose ceiling is unknown.
+void PairSession::attach_ceiling(report::Record& r) const {
   const json mine = ceiling_inputs(me_), theirs = ceiling_inputs(peer_facts_);
   const report::Ceiling a = report::rdma_ceiling(mine), b = report::rdma_ceiling(theirs);
   const bool peer_binds = a.known && (!b.known || b.value < a.value);
-  const report::Ceiling& c = peer_binds ? b : a;
-  const SideFacts& side = peer_binds ? peer_facts_ : me_;
   r.extra["rdma"] = peer_binds ? theirs : mine;
-  if (!c.known) {
-    r.extra["ceiling_Gbps"] = nullptr;
-    r.extra["ceiling_unknown"] = ctx_.mpi.describe_rank(side.rank) + ": " + c.unknown_reason;
-    return;
-  }
-  r.extra["ceiling_Gbps"] = c.value;
-  r.extra["ceiling_derivation"] =
-      c.derivation + (a.known && b.known && a.value != b.value ? " (the lower end: " + ctx_.mpi.describe_rank(side.rank) + ")" : "");
-  r.extra["efficiency"] = per_direction_Gbps / c.value;
+  r.extra["rdma_binding_end"] = ctx_.mpi.describe_rank(peer_binds ? peer_facts_.rank : me_.rank);
+}
+
+report::Subject PairSession::pair_subject() const {
+  const int lo = std::min(ctx_.mpi.rank, peer_), hi = std::max(ctx_.mpi.rank, peer_);
+  return report::pair_subject(ctx_.mpi.hosts[static_cast<size_t>(lo)], lo, ctx_.mpi.hosts[static_cast<size_t>(hi)], hi);
 }
 
 }  // namespace gpunet::bench::rdma

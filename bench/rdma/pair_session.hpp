@@ -48,7 +48,8 @@ class PairSession {
   std::string step_name(const PlanStep& s) const;
   double deadline_s() const;
   report::Record base_record(const PlanStep& s) const;
-  void attach_ceiling(report::Record& r, double per_direction_Gbps) const;
+  void attach_ceiling(report::Record& r) const;
+  report::Subject pair_subject() const;  // lower rank -> higher rank, by host
   void emit(report::Record r) const;
 
   const SuiteContext& ctx_;

@@ -2,7 +2,7 @@
 // whole nodes, timed by the Runner and verified. Works on CPU-only clusters.
 #include <vector>
 
-#include "bench/suites/more_suites.hpp"
+#include "bench/suites/mpi_suite.hpp"
 #include "bench/suites/patterns.hpp"
 #include "bench/suites/scaling_run.hpp"
 #include "report/busbw.hpp"
@@ -64,9 +64,5 @@ void run_mpi_scaling(const SuiteContext& ctx) {
   });
 }
 
-void run_mpi_suite_with_scaling(const SuiteContext& ctx) {
-  run_mpi_suite(ctx);
-  if (ctx.cfg.scaling) run_mpi_scaling(ctx);
-}
 
 }  // namespace gpunet::bench

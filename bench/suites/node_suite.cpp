@@ -12,7 +12,12 @@
 #include "bench/node/membw.hpp"
 #include "bench/node/numa.hpp"
 #include "bench/sizes.hpp"
-#include "bench/suites/more_suites.hpp"
+#include "bench/suites/node_suite.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "bench/cli_size.hpp"
+#include "bench/suites/console_lines.hpp"
 #include "bench/suites/node_local.hpp"
 
 namespace gpunet::bench {
@@ -150,8 +155,34 @@ void run_node_on_leader(const SuiteContext& ctx) {
   }
 }
 
+void run_node_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_node_on_leader(ctx); }); }
+
+void add_node_options(CLI::App& app, Config& c, OptionText&) {
+  const std::string g = "node suite";
+  add_size_option(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")
+      ->default_str("128M")
+      ->group(g);
+  app.add_option("--node-min-time", c.node_min_time_s, "Google Benchmark minimum time per repetition, seconds")
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str()
+      ->group(g);
+  app.add_option("--node-repetitions", c.node_repetitions, "Repetitions per node benchmark (the samples of each figure)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str()
+      ->group(g);
+}
+
 }  // namespace
 
-void run_node_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_node_on_leader(ctx); }); }
+Suite node_suite() {
+  Suite s;
+  s.name = "node";
+  s.help = "node-local micro-benchmarks (Google Benchmark): host memory bandwidth per NUMA node, PCIe copies";
+  s.metrics = {"node."};
+  s.add_options = add_node_options;
+  s.run = run_node_suite;
+  s.console = console_line;
+  return s;
+}
 
 }  // namespace gpunet::bench

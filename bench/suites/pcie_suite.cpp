@@ -11,7 +11,12 @@
 #include "bench/gpu/wait.hpp"
 #include "bench/node/numa.hpp"
 #include "bench/sizes.hpp"
-#include "bench/suites/more_suites.hpp"
+#include "bench/suites/pcie_suite.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "bench/cli_size.hpp"
+#include "bench/suites/console_lines.hpp"
 #include "bench/suites/node_local.hpp"
 #include "report/busbw.hpp"
 #include "report/stats.hpp"
@@ -43,6 +48,13 @@ std::vector<Placement> placements(int gpu_numa, std::string& why_no_remote) {
     }
   why_no_remote = "this node has one NUMA node";
   return out;
+}
+
+// pcie.h2d, pcie.d2h, pcie.bidir: the copy rate of one GPU's link or of all of a node's at once.
+report::Figure copy_figure(const report::Record& rec, report::Subject subject, report::PathModel path) {
+  report::Figure f = report::rate_figure("pcie." + rec.name, rec.algbw_GBps, "GB/s", std::move(subject), path);
+  f.parameters = {{"bytes", std::to_string(rec.bytes)}, {"variant", rec.variant}};
+  return f;
 }
 
 void fill_timing(report::Record& rec, const std::vector<double>& samples, int64_t bytes_per_direction) {
@@ -103,6 +115,7 @@ class PcieRun {
       rec.extra["gpus"] = gpus.size();
       rec.extra["links"] = links;
       if (dir == CopyDir::bidir) rec.extra["total_GBps"] = 2 * rec.algbw_GBps;
+      rec.figure = copy_figure(rec, report::host_subject(rec.host), report::PathModel::none);
       ctx_.emit(rec);
     }
   }
@@ -138,6 +151,7 @@ class PcieRun {
     rec.extra["host_memory"] = to_string(kind);
     rec.extra["numa_placement"] = p.label;
     if (dir == CopyDir::bidir) rec.extra["total_GBps"] = 2 * rec.algbw_GBps;
+    rec.figure = copy_figure(rec, report::gpu_subject(rec.host, g.ordinal), report::PathModel::pcie_link);
     ctx_.emit(rec);
   }
 
@@ -169,8 +183,25 @@ void run_pcie_on_leader(const SuiteContext& ctx) {
   }
 }
 
+void run_pcie_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_pcie_on_leader(ctx); }); }
+
+void add_pcie_options(CLI::App& app, Config& c, OptionText&) {
+  add_size_option(app, "--pcie-size", c.pcie_bytes, "Bytes per host<->device copy (pcie and node suites)")
+      ->default_str("256M")
+      ->group("pcie suite");
+}
+
 }  // namespace
 
-void run_pcie_suite(const SuiteContext& ctx) { on_node_leaders(ctx, [&] { run_pcie_on_leader(ctx); }); }
+Suite pcie_suite() {
+  Suite s;
+  s.name = "pcie";
+  s.help = "host<->device copies per GPU, pinned and pageable, near and far NUMA node (skipped without a GPU)";
+  s.metrics = {"pcie."};
+  s.add_options = add_pcie_options;
+  s.run = run_pcie_suite;
+  s.console = console_line;
+  return s;
+}
 
 }  // namespace gpunet::bench

@@ -13,7 +13,7 @@
 #include "bench/rdma/engine.hpp"
 #include "bench/rdma/pair_session.hpp"
 #include "bench/rdma/plan.hpp"
-#include "bench/suite.hpp"
+#include "bench/suites/rdma_suite.hpp"
 #include "bench/tcp/schedule.hpp"
 #include "gpunet/build_config.h"
 #include "topology/topology.hpp"

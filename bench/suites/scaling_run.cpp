@@ -41,6 +41,9 @@ double measure_group(const SuiteContext& ctx, const std::string& suite, int64_t 
   rec.extra["nodes"] = g.nodes.size();
   rec.extra["scaling"] = {{"hosts", node_hosts(ctx.mpi, g.nodes)}, {"added", node_hosts(ctx.mpi, g.added)}, {"probe", g.probe}};
   double busbw = measure(comm, g, rec);
+  if (rec.status != report::Status::skipped)
+    rec.figure = report::collective_figure(suite, suite == "nccl" ? "device" : "host", rec,
+                                           report::group_subject("scaling", "", static_cast<int>(g.nodes.size())));
   if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   MPI_Bcast(&busbw, 1, MPI_DOUBLE, 0, ctx.mpi.world);
   if (ctx.mpi.is_root()) ctx.emit(rec);

@@ -6,8 +6,7 @@
 #include <iostream>
 #include <map>
 
-#include "bench/app.hpp"
-#include "bench/suite.hpp"
+#include "bench/suites/topo_suite.hpp"
 #include "topology/json.hpp"
 #include "topology/nccl_xml.hpp"
 #include "topology/render.hpp"
@@ -154,6 +153,15 @@ std::string render_topology_console(const ReportSections& sections) {
   std::vector<topo::Finding> findings;
   for (const auto& f : sections.topology_findings) findings.push_back(topo::finding_from_json(f));
   return out + topo::render_findings(findings);
+}
+
+Suite topo_suite() {
+  Suite s;
+  s.name = "topo";
+  s.help = "node topology: GPUs, NICs, PCIe links, NUMA; the path matrix and the node that differs";
+  s.run = run_topo_suite;
+  s.console_summary = render_topology_console;
+  return s;
 }
 
 int run_topology_file(const Config& cfg) {

@@ -33,17 +33,18 @@ std::string console_line(const report::Record& r) {
   const auto& x = r.extra;
   char buf[512];
   if (r.status == report::Status::skipped) return "# tcp " + r.name + " " + r.variant + ": skipped (" + r.reason + ")\n";
-  if (r.name == "bandwidth" || r.name == "aggregate") {
-    const double ceil = num(x, "ceiling_Gbps"), eff = num(x, "efficiency");
+  if ((r.name == "bandwidth" || r.name == "aggregate") && r.figure) {
+    const report::Figure& f = *r.figure;
     char ceiling[96] = "ceiling unknown";
-    if (ceil > 0) std::snprintf(ceiling, sizeof ceiling, "%5.1f%% of %.3f Gb/s", eff * 100, ceil);
+    if (f.ceiling && f.ceiling->known && f.efficiency)
+      std::snprintf(ceiling, sizeof ceiling, "%5.1f%% of %.3f Gb/s", *f.efficiency * 100, f.ceiling->value);
     const std::string who = r.name == "aggregate" ? "at " + str(x, "root_host")
                                                   : end(x, "src") + " -> " + end(x, "dst");
     long retr = 0;
     if (x.contains("tcp_info"))
       for (const auto& t : x["tcp_info"]) retr += t.value("retransmits", 0L);
     std::snprintf(buf, sizeof buf, "# tcp %-9s %-12s %-30s %8.3f Gb/s  %-26s %2lld stream(s)  retr %ld",
-                  r.name.c_str(), r.variant.c_str(), who.c_str(), num(x, "goodput_Gbps"), ceiling,
+                  r.name.c_str(), r.variant.c_str(), who.c_str(), f.value, ceiling,
                   static_cast<long long>(r.count), retr);
     return buf + status_tail(r) + "\n";
   }

@@ -1,4 +1,5 @@
-// One console line per tcp record, as the records arrive at rank 0. Pure formatting.
+// One console line per tcp record, as the records arrive at rank 0. Pure formatting; a flow's
+// ceiling and efficiency are the analysed figure's (report::attach_ceiling), as in every report.
 #pragma once
 
 #include <string>

@@ -41,7 +41,7 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
                  "Interface name or CIDR the tcp suite listens on and connects from (default: loopback on one "
                  "node, else the first non-loopback IPv4 address that is up)")
       ->type_name("IF|CIDR")->group(g);
-  app.add_option("--tcp-tests", text.tests, "tcp tests to run: " + join(kTests, ","))
+  app.add_option("--tcp-tests", text.at("--tcp-tests"), "tcp tests to run: " + join(kTests, ","))
       ->type_name("LIST")->default_str(join(kTests, ","))->group(g);
   app.add_option("--tcp-streams", t.streams, "Parallel streams per flow; neighbour pairs run 1 and, when more, this many")
       ->check(CLI::Range(1, 64))->capture_default_str()->group(g);
@@ -65,7 +65,7 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
       ->check(CLI::Range(0.0, 1.0))->capture_default_str()->group(g);
   app.add_option("--tcp-dip", t.dip, "A timeline interval below this fraction of the flow's median is a dip")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str()->group(g);
-  app.add_option("--link-rate", text.link_rate,
+  app.add_option("--link-rate", text.at("--link-rate"),
                  "The link's rate when the NIC can't tell (e.g. 10G, 25Gbit, 2.5G; SI bit/s); sets the TCP ceiling")
       ->type_name("RATE")->group(g);
   app.add_option("--duration", t.duration_s,
@@ -78,7 +78,7 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
   auto& t = c.tcp;
   if (app.count("--tcp-tests")) {
     std::vector<std::string> tests;
-    std::stringstream ss(text.tests);
+    std::stringstream ss(text.get("--tcp-tests"));
     for (std::string item; std::getline(ss, item, ',');) {
       if (item.empty()) continue;
       if (std::find(kTests.begin(), kTests.end(), item) == kTests.end())
@@ -88,9 +88,9 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
     if (tests.empty()) return "--tcp-tests: empty list";
     t.tests = tests;
   }
-  if (!text.link_rate.empty()) {
-    const auto r = parse_rate(text.link_rate);
-    if (!r) return "--link-rate: bad rate '" + text.link_rate + "' (use e.g. 10G, 25Gbit, 2.5G)";
+  if (!text.get("--link-rate").empty()) {
+    const auto r = parse_rate(text.get("--link-rate"));
+    if (!r) return "--link-rate: bad rate '" + text.get("--link-rate") + "' (use e.g. 10G, 25Gbit, 2.5G)";
     t.link_rate_bps = *r;
   }
   if (t.duration_s > 0) {

@@ -1,5 +1,5 @@
-// The tcp suite's command-line options (CLI11), kept beside the suite; bench/options.cpp calls
-// add_options() while building the parser and finish_options() after parsing.
+// The tcp suite's command-line options (CLI11), kept beside the suite; the parser calls add_options()
+// while building it and finish_options() after parsing (through the suite's entry, tcp_suite()).
 #pragma once
 
 #include <optional>
@@ -8,14 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/config.hpp"
+#include "bench/suite.hpp"
 
 namespace gpunet::bench::tcp {
-
-// Option values that need checking after the parse.
-struct OptionText {
-  std::string tests;
-  std::string link_rate;
-};
 
 void add_options(CLI::App& app, Config& c, OptionText& text);
 

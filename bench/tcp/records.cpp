@@ -6,6 +6,8 @@
 #include <set>
 
 #include "bench/tcp/json.hpp"
+#include "report/analysis.hpp"
+#include "report/path_ceilings.hpp"
 #include "report/stats.hpp"
 
 namespace gpunet::bench::tcp {
@@ -60,34 +62,32 @@ void describe_pair(report::Record& rec, const Node& src, const Node& dst, const 
   rec.extra["dst_link"] = link_json(dst.link);
 }
 
-void put_ceiling(report::Record& rec, const Ceiling& c, double goodput_bps) {
-  rec.extra["ceiling"] = c.derivation;
-  if (c.goodput_bps && *c.goodput_bps > 0) {
-    rec.extra["ceiling_Gbps"] = *c.goodput_bps / 1e9;
-    rec.extra["efficiency"] = goodput_bps / *c.goodput_bps;
-  } else {
-    rec.extra["ceiling_Gbps"] = nullptr;
-    rec.extra["efficiency"] = nullptr;
-  }
+report::Figure flow_figure(const BandwidthTest& test, const FlowSpec& flow, const Node& src, const Node& dst,
+                           double goodput_Gbps, std::vector<double> timeline_Gbps) {
+  report::Figure f = report::rate_figure("tcp.goodput", goodput_Gbps, "Gb/s",
+                                         report::pair_subject(src.host, src.rank, dst.host, dst.rank),
+                                         report::PathModel::tcp_flow);
+  f.parameters = {{"test", test.variant}, {"streams", std::to_string(test.streams)}};
+  if (test.bidir) f.parameters["direction"] = "bidirectional";
+  const FlowShares shares = flow_shares(test, flow);
+  f.sending_share = shares.sending;
+  f.receiving_share = shares.receiving;
+  f.samples = std::move(timeline_Gbps);
+  return f;
 }
 
 }  // namespace
 
-Ceiling flow_ceiling(const BandwidthTest& test, const FlowSpec& flow, const std::vector<Node>& nodes) {
+FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow) {
   const auto out_degree = std::count_if(test.flows.begin(), test.flows.end(), [&](const FlowSpec& f) { return f.src == flow.src; });
   const auto in_degree = std::count_if(test.flows.begin(), test.flows.end(), [&](const FlowSpec& f) { return f.dst == flow.dst; });
-  auto shared = [](Ceiling c, long k, const char* dir) {
-    if (c.goodput_bps && k > 1) {
-      *c.goodput_bps /= static_cast<double>(k);
-      c.derivation += ", " + std::string(dir) + " shared by " + std::to_string(k) + " flows → " + format_rate(*c.goodput_bps) + " each";
-    }
-    return c;
-  };
-  const Ceiling a = shared(link_ceiling(nodes[static_cast<size_t>(flow.src)].link), out_degree, "sending");
-  const Ceiling b = shared(link_ceiling(nodes[static_cast<size_t>(flow.dst)].link), in_degree, "receiving");
-  if (!a.goodput_bps) return a;
-  if (!b.goodput_bps) return b;
-  return *b.goodput_bps < *a.goodput_bps ? b : a;
+  return {static_cast<int>(std::max<long>(out_degree, 1)), static_cast<int>(std::max<long>(in_degree, 1))};
+}
+
+report::Ceiling flow_ceiling(const BandwidthTest& test, const FlowSpec& flow, const std::vector<Node>& nodes) {
+  const FlowShares s = flow_shares(test, flow);
+  return report::tcp_flow_ceiling(link_json(nodes[static_cast<size_t>(flow.src)].link),
+                                  link_json(nodes[static_cast<size_t>(flow.dst)].link), s.sending, s.receiving);
 }
 
 std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const TestResults& results,
@@ -123,7 +123,6 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
       rec.reason = "sender " + src.host + ": " + tx->reason;
     }
     rec.extra["goodput_Gbps"] = goodput / 1e9;
-    put_ceiling(rec, flow_ceiling(test, flow, nodes), goodput);
     rec.extra["streams"] = test.streams;
     rec.extra["direction"] = test.bidir ? "bidirectional" : "unidirectional";
     rec.extra["concurrent_flows"] = test.flows.size();
@@ -140,6 +139,7 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
     rec.extra["interval_s"] = cfg.interval_s;
     const std::vector<double> timeline = rx ? rx->timeline_Gbps : std::vector<double>{};
     rec.extra["timeline_Gbps"] = timeline;
+    rec.figure = flow_figure(test, flow, src, dst, goodput / 1e9, timeline);
     rec.extra["stability"] = summarize_stability(timeline, cfg.interval_s, cfg.dip * report::percentile(timeline, 0.5));
     if (cfg.duration_s > 0) rec.extra["mode"] = "stability";
     rec.extra["tcp_info"] = tx ? json(tx->tcp_info) : json::array();
@@ -174,7 +174,9 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
     agg.extra["goodput_Gbps"] = sum_bps / 1e9;
     agg.extra["goodput_is"] = "sum of the flows' goodputs, measured at each receiver";
     agg.extra["link"] = link_json(r.link);
-    put_ceiling(agg, link_ceiling(r.link), sum_bps);
+    agg.figure = report::rate_figure("tcp.goodput", sum_bps / 1e9, "Gb/s",
+                                     report::group_subject(test.variant, r.host, agg.ranks), report::PathModel::tcp_link);
+    agg.figure->parameters = {{"test", test.variant}, {"streams", std::to_string(test.streams)}};
     out.push_back(agg);
   }
   return out;
@@ -205,6 +207,10 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   rec.extra["tcp_info"] = json::array({o.tcp_info});
   rec.extra["rejected_connections"] = o.rejected.count;
   if (o.rejected.count) rec.extra["rejections"] = o.rejected.first;
+  if (rec.status != Status::skipped) {
+    rec.figure = report::time_figure("tcp.latency", o.time_us.p50, report::pair_subject(src.host, src.rank, dst.host, dst.rank));
+    rec.figure->parameters = {{"test", "latency"}, {"bytes", std::to_string(cfg.lat_bytes)}};
+  }
   return rec;
 }
 
@@ -212,9 +218,10 @@ Cell cell_of(const report::Record& r, const FlowSpec& flow) {
   Cell c;
   c.src = flow.src;
   c.dst = flow.dst;
-  c.goodput_bps = r.extra.value("goodput_Gbps", 0.0) * 1e9;
-  if (r.extra.contains("ceiling_Gbps") && r.extra["ceiling_Gbps"].is_number())
-    c.ceiling_bps = r.extra["ceiling_Gbps"].get<double>() * 1e9;
+  static const json kNoTopology = json::object();
+  c.goodput_bps = r.figure ? r.figure->value * 1e9 : 0.0;
+  const report::FigureCeiling ceiling = report::figure_ceiling(r, report::Provenance{}, report::TopologyView(kNoTopology));
+  if (ceiling.known && ceiling.value > 0) c.ceiling_bps = ceiling.value * 1e9;
   c.status = r.status;
   return c;
 }

@@ -8,6 +8,7 @@
 #include "bench/config.hpp"
 #include "bench/tcp/bandwidth.hpp"
 #include "bench/tcp/ceiling.hpp"
+#include "report/ceilings.hpp"
 #include "bench/tcp/latency.hpp"
 #include "bench/tcp/timeline.hpp"
 #include "report/record.hpp"
@@ -48,8 +49,16 @@ struct RunFacts {
   double stated_rate_bps = 0;
 };
 
-// A flow's ceiling: each end's link ceiling divided among the test's flows that share it.
-Ceiling flow_ceiling(const BandwidthTest& test, const FlowSpec& flow, const std::vector<Node>& nodes);
+// How many of the test's flows leave the flow's source and reach its destination at once.
+struct FlowShares {
+  int sending = 1;
+  int receiving = 1;
+};
+FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow);
+
+// A flow's ceiling, through report's tcp_flow_ceiling (the analysis's): the bottleneck of both ends'
+// links, each end's divided among the test's flows that share it. Gb/s.
+report::Ceiling flow_ceiling(const BandwidthTest& test, const FlowSpec& flow, const std::vector<Node>& nodes);
 
 // One record per flow, plus one aggregate record for one-to-many and many-to-one.
 std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const TestResults& results,

@@ -8,4 +8,7 @@ namespace gpunet::bench::tcp {
 
 void run_tcp_suite(const SuiteContext& ctx);
 
+// The suite's entry in the suite list: options, run, console line (suite_entry.cpp).
+Suite tcp_suite();
+
 }  // namespace gpunet::bench::tcp

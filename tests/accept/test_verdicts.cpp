@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "gpunet/build_config.h"
+#include "report/legacy_figure.hpp"
 #include "report/verdicts.hpp"
 #include "report/verdicts_facts.hpp"
 #include "report/verdicts_topology.hpp"
@@ -17,7 +18,9 @@ namespace {
 
 Report fixture() {
   std::ifstream in(std::string(GPUNET_SOURCE_DIR) + "/tests/accept/data/two_nodes_report.json");
-  return json::parse(in).get<Report>();
+  Report r = json::parse(in).get<Report>();
+  upgrade_legacy_report(r);  // a version-1 report: figures from the adapter, its stored ceilings kept
+  return r;
 }
 
 // Evaluates a spec with exactly one promise and returns its verdict.

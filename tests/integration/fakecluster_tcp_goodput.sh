@@ -12,7 +12,7 @@ check() {
   python3 - "$OUT/$1" "$PFX" "$2" "$3" <<'PY'
 import json, sys
 out, pfx, ipv6, payload = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
-recs = [json.loads(l) for l in open(f"{out}/results.jsonl")]
+recs = json.load(open(f"{out}/report.json"))["results"]
 bw = [r for r in recs if r["name"] == "bandwidth"]
 assert len(bw) == 1, bw
 r = bw[0]; x = r["extra"]
@@ -23,10 +23,11 @@ assert link["kind"] == "ethernet" and link["iface"] == "eth0" and link["mtu"] ==
 assert link["shaped_rate_bps"] == 1e9 and link["loopback"] is False and link["ipv6"] is ipv6, link
 assert link["tcp_timestamps"] is True, link
 ceiling = 1e9 * payload / 1514 / 1e9
-assert abs(x["ceiling_Gbps"] - ceiling) < 1e-9, (x["ceiling_Gbps"], ceiling)
-assert "tbf" in x["ceiling"], x["ceiling"]
+fig = r["figure"]
+assert abs(fig["ceiling"]["value"] - ceiling) < 1e-9, (fig["ceiling"], ceiling)
+assert "tbf" in fig["ceiling"]["derivation"], fig["ceiling"]
 eff = x["goodput_Gbps"] / ceiling
-assert abs(x["efficiency"] - eff) < 1e-9
+assert abs(fig["efficiency"] - eff) < 1e-9
 ti = x["tcp_info"]
 assert len(ti) == 1 and ti[0]["mss_bytes"] == payload and ti[0]["timestamps"] is True, ti
 assert ti[0]["rtt_us"] > 0 and ti[0]["cwnd_segments"] > 0, ti

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Four nodes, node 3 shaped to a quarter of the others' rate: the all-pairs matrix (3 rounds of
 # disjoint pairs) marks exactly node 3's pairs as suspects, re-testing each alone confirms them,
-# and the finding names host node 3. The run's exit code is 1 because of that finding.
+# and the finding names host node 3. The run's exit code is 1 because of that finding. Every flow
+# with node 3 has node 3's link as its ceiling, and the console and every report say so alike.
 source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1
 fc_start 4 --rate 100mbit --rate-node 3=25mbit
@@ -42,4 +43,44 @@ assert len(f) == 1, [r["reason"] for r in f]
 assert f[0]["extra"]["finding"]["subject"] == "host" and f[0]["extra"]["finding"]["host"] == host(3), f[0]
 assert f[0]["status"] == "failed" and host(3) in f[0]["reason"], f[0]
 print("ok:", f[0]["reason"])
+PY
+
+# Each flow's ceiling and efficiency: the slow node's link bounds every flow with it, and the console,
+# report.json, report.md and report.html give the same numbers.
+python3 - "$OUT/r" "$OUT/log" "$PFX" <<'PY'
+import collections, json, re, sys
+out, log, pfx = sys.argv[1], sys.argv[2], sys.argv[3]
+host = lambda i: f"{pfx}-node{i}"
+fig4 = lambda x: f"{x:.0f}" if abs(x) >= 10000 else f"{x:.4g}"  # report's format_figure
+flows = [r for r in json.load(open(f"{out}/report.json"))["results"] if r["name"] == "bandwidth"]
+assert len(flows) == 12 + 6, len(flows)  # the matrix, and the six re-tests of node 3's pairs
+slow, fast = 25e6 * 1448 / 1514 / 1e9, 100e6 * 1448 / 1514 / 1e9  # tbf: rate x 1448 / (1500 + 14)
+console = {}
+for line in open(log):
+    m = re.match(r"# tcp bandwidth (\S+)\s+(\S+) -> (\S+)\s+([\d.]+) Gb/s\s+([\d.]+)% of ([\d.]+) Gb/s", line)
+    if m: console[(m[1], m[2], m[3])] = (m[4], m[5], m[6])
+md_rows = {}
+for line in open(f"{out}/report.md"):
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if len(cells) >= 14 and cells[0].isdigit(): md_rows[int(cells[0])] = (cells[11], cells[12])
+html = open(f"{out}/report.html").read()
+html_pairs = collections.Counter(re.findall(r'title="[^"]*">([\d.e+]+) <a href="#c\d+">\[\d+\]</a></td><td class="n (?:low|ok)">(\d+%)</td>', html))
+for r in flows:
+    f = r["figure"]
+    src, dst = f["subject"]["host"], f["subject"]["dst_host"]
+    c, eff = f["ceiling"], f["efficiency"]
+    assert c["known"], (src, dst, c)
+    want = slow if host(3) in (src, dst) else fast
+    assert abs(c["value"] - want) < 1e-9, (src, dst, c["value"], want, c["derivation"])
+    assert abs(eff - f["value"] / c["value"]) < 1e-12
+    got = console.get((f["parameters"]["test"], src, dst))
+    assert got == (f"{f['value']:.3f}", f"{eff * 100:.1f}", f"{c['value']:.3f}"), (src, dst, got, f["value"], eff, c["value"])
+    assert md_rows.get(r["bytes"]) is not None, (src, dst, r["bytes"])
+    md_ceiling, md_eff = md_rows[r["bytes"]]
+    assert md_ceiling.startswith(fig4(c["value"]) + " ["), (src, dst, md_ceiling, c["value"])
+    assert md_eff == f"{eff * 100:.0f}%", (src, dst, md_eff, eff)
+    key = (fig4(c["value"]), f"{eff * 100:.0f}%")
+    assert html_pairs[key] > 0, (src, dst, key, html_pairs)
+    html_pairs[key] -= 1
+print(f"ok: {len(flows)} flows, the same ceiling and efficiency in console, report.json, report.md and report.html")
 PY

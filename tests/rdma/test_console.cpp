@@ -20,10 +20,19 @@ report::Record rec(const std::string& name, const std::string& variant, int64_t 
 TEST(RdmaConsole, Bandwidth) {
   auto r = rec("write_bw", "0->1 host", 1 << 20);
   r.check = "ok";
-  r.extra = {{"bw_Gbps", 92.5}, {"bw_peak_Gbps", 93.25}, {"ceiling_Gbps", 98.04}, {"efficiency", 92.5 / 98.04}};
+  r.extra = {{"bw_Gbps", 92.5}, {"bw_peak_Gbps", 93.25}};
+  r.figure = report::rate_figure("rdma.write.bw", 92.5, "Gb/s", report::pair_subject("a", 0, "b", 1),
+                                 report::PathModel::rdma_port);
+  report::FigureCeiling c;
+  c.known = true;
+  c.value = 98.04;
+  c.unit = "Gb/s";
+  r.figure->ceiling = c;
+  r.figure->efficiency = 92.5 / 98.04;
   EXPECT_EQ(bench::rdma::console_line(r), "# rdma write_bw 0->1 host 1M: 92.50 Gb/s (peak 93.25), 94.3% of 98.04 Gb/s, check ok\n");
   r.name = "write_bw_bidir";
-  r.extra.erase("ceiling_Gbps");
+  r.figure->ceiling = report::FigureCeiling{};  // not known
+  r.figure->efficiency.reset();
   EXPECT_EQ(bench::rdma::console_line(r),
             "# rdma write_bw_bidir 0->1 host 1M: 92.50 Gb/s per direction (peak 93.25), ceiling unknown, check ok\n");
 }

@@ -34,6 +34,8 @@ Report many_ranks(int ranks, int slow) {
       r.time_us.samples = 10;
       const double g = (k == slow ? 0.45 : 0.93) * static_cast<double>(bytes) / static_cast<double>(bytes + (1 << 18));
       r.extra = {{"link", kShapedLink}, {"goodput_Gbps", g}};
+      r.figure = rate_figure("tcp.goodput", g, "Gb/s", host_subject(host), PathModel::tcp_link);
+      r.figure->parameters = {{"bytes", std::to_string(bytes)}, {"test", r.variant}};
       rep.results.push_back(r);
     }
   }

@@ -61,7 +61,8 @@ TEST_F(Rerender, FromReportJsonWritesEveryOutput) {
   const auto j = read_json(dir_ / "out" / "report.json");
   EXPECT_EQ(j.at("results").size(), 30u);
   EXPECT_EQ(j.at("extra").at("analysis").at("verdict"), "FAIL");
-  EXPECT_TRUE(j.at("results")[0].at("extra").at("ceiling").at("known").get<bool>());
+  EXPECT_EQ(j.at("schema_version"), 2);  // read from version 1, written as today's
+  EXPECT_TRUE(j.at("results")[0].at("figure").at("ceiling").at("known").get<bool>());
   for (const auto& e : fs::directory_iterator(dir_ / "out"))  // no temporary left behind
     EXPECT_NE(e.path().extension(), ".tmp");
 }

@@ -11,7 +11,7 @@ trap 'rm -rf "$out"' EXIT
 grep -q '^# tcp latency' "$out/all.log" || fail "no console line for latency"
 python3 - "$out/all" <<'PY'
 import json, sys
-recs = [json.loads(l) for l in open(f"{sys.argv[1]}/results.jsonl")]
+recs = json.load(open(f"{sys.argv[1]}/report.json"))["results"]
 pairs = [r for r in recs if r["name"] in ("bandwidth", "latency")]
 kinds = {}
 for r in pairs:
@@ -21,8 +21,10 @@ for r in pairs:
     assert x["link"]["loopback"] is True and x["link"]["iface"] == "lo", x["link"]
     assert x["src_rank"] != x["dst_rank"]
     if r["name"] == "bandwidth":
-        assert x["goodput_Gbps"] > 0 and x["ceiling_Gbps"] is None and "loopback" in x["ceiling"], x
-        assert x["efficiency"] is None
+        f = r["figure"]
+        assert f["metric"] == "tcp.goodput" and f["value"] > 0 and f["subject"]["kind"] == "pair", f
+        assert f["ceiling"]["known"] is False and "loopback" in f["ceiling"]["reason"], f
+        assert "efficiency" not in f
         assert x["bytes_sent"] == r["bytes"] and len(x["tcp_info"]) == x["streams"], x
     kinds[(r["name"], r["variant"], r["count"] if r["name"] == "bandwidth" else 0)] = kinds.get((r["name"], r["variant"], r["count"] if r["name"] == "bandwidth" else 0), 0) + 1
 want = {("bandwidth", "neighbours", 1): 3, ("bandwidth", "neighbours", 2): 3, ("bandwidth", "matrix", 2): 6,

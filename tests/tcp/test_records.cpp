@@ -2,6 +2,7 @@
 
 #include "bench/tcp/console.hpp"
 #include "bench/tcp/records.hpp"
+#include "report/analysis.hpp"
 
 using namespace gpunet::bench::tcp;
 using gpunet::report::Status;
@@ -34,14 +35,14 @@ TEST(TcpRecords, FlowCeilingSharesTheBusyEnd) {
   incast.variant = "many-to-one";
   incast.flows = {{1, 0}, {2, 0}, {3, 0}};
   auto c = flow_ceiling(incast, {1, 0}, nodes);
-  ASSERT_TRUE(c.goodput_bps);
-  EXPECT_NEAR(*c.goodput_bps, kTbf1G / 3, 1);
+  ASSERT_TRUE(c.known);
+  EXPECT_NEAR(c.value * 1e9, kTbf1G / 3, 1);
   EXPECT_NE(c.derivation.find("shared by 3 flows"), std::string::npos) << c.derivation;
   c = flow_ceiling(incast, {3, 0}, nodes);  // the slow sender limits its own flow
-  EXPECT_NEAR(*c.goodput_bps, kTbf1G / 4, 1);
+  EXPECT_NEAR(c.value * 1e9, kTbf1G / 4, 1);
   BandwidthTest pair;
   pair.flows = {{0, 1}, {1, 0}};  // both directions: full duplex, nothing shared
-  EXPECT_NEAR(*flow_ceiling(pair, {0, 1}, nodes).goodput_bps, kTbf1G, 1);
+  EXPECT_NEAR(flow_ceiling(pair, {0, 1}, nodes).value * 1e9, kTbf1G, 1);
 }
 
 TEST(TcpRecords, BandwidthRecordNamesBothEndsAndCarriesTheFigures) {
@@ -79,17 +80,30 @@ TEST(TcpRecords, BandwidthRecordNamesBothEndsAndCarriesTheFigures) {
   EXPECT_EQ(r.extra["src_host"], "node0");
   EXPECT_EQ(r.extra["dst_host"], "node1");
   EXPECT_DOUBLE_EQ(r.extra["goodput_Gbps"].get<double>(), 0.95);
-  EXPECT_NEAR(r.extra["ceiling_Gbps"].get<double>(), kTbf1G / 1e9, 1e-12);
-  EXPECT_NEAR(r.extra["efficiency"].get<double>(), 0.95e9 / kTbf1G, 1e-12);
+  ASSERT_TRUE(r.figure);
+  EXPECT_EQ(r.figure->metric, "tcp.goodput");
+  EXPECT_EQ(gpunet::report::subject_key(r.figure->subject), "pair:node0/0->node1/2");
+  EXPECT_EQ(r.figure->parameters.at("test"), "neighbours");
+  EXPECT_EQ(r.figure->samples, (std::vector<double>{0.95, 0.95, 0.2, 0.95}));
+  EXPECT_FALSE(r.figure->ceiling);  // the analysis attaches it, not the suite
+  const gpunet::report::Provenance none;
+  const nlohmann::json no_topology = nlohmann::json::object();
+  const auto ceiling = gpunet::report::figure_ceiling(r, none, gpunet::report::TopologyView(no_topology));
+  ASSERT_TRUE(ceiling.known);
+  EXPECT_NEAR(ceiling.value, kTbf1G / 1e9, 1e-12);
+  EXPECT_EQ(cell_of(r, {0, 1}).ceiling_bps, ceiling.value * 1e9);
   EXPECT_EQ(r.extra["link"]["kind"], "ethernet");
   EXPECT_DOUBLE_EQ(r.extra["link"]["shaped_rate_bps"].get<double>(), 1e9);
   EXPECT_EQ(r.extra["tcp_info"][0]["retransmits"], 7);
   EXPECT_EQ(r.extra["rejected_connections"], 1);
   EXPECT_EQ(r.extra["stability"]["dips"].size(), 1u);  // the 0.2 interval
   EXPECT_EQ(r.extra["path"], "network");
-  const std::string line = console_line(r);
+  auto shown = r;
+  gpunet::report::attach_ceiling(shown, none, gpunet::report::TopologyView(no_topology));
+  const std::string line = console_line(shown);
   EXPECT_NE(line.find("node0 -> node1"), std::string::npos) << line;
   EXPECT_NE(line.find("0.950 Gb/s"), std::string::npos) << line;
+  EXPECT_NE(line.find("99.3% of 0.956 Gb/s"), std::string::npos) << line;
 }
 
 TEST(TcpRecords, MissingOrFailedSidesMakeTheRecordFail) {

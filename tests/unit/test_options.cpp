@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/options.hpp"
+#include "bench/suites/suite_list.hpp"
 
 using namespace gpunet::bench;
 
@@ -65,6 +66,24 @@ TEST(Options, HelpAndVersionExitZero) {
   const auto v = parse({"--version"});
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_NE(v.message.find("gpunet-bench "), std::string::npos);
+}
+
+TEST(Options, TheSuiteListDrivesSuitesAndHelp) {
+  const auto h = parse({"--help"});
+  for (const auto& s : suite_list()) {
+    EXPECT_NE(h.message.find(s.name + ": " + s.help.substr(0, 40)), std::string::npos) << s.name;
+    EXPECT_TRUE(s.run) << s.name;
+  }
+  EXPECT_EQ(suite_names(), "topo,mpi,tcp,rdma,nccl,pcie,node");
+  // Each suite's options and checks are its own, and they still reach the parser.
+  EXPECT_EQ(parse({"--nccl-collectives", "allreduce,warp"}).exit_code, 2);
+  EXPECT_EQ(parse({"--collectives", "reduce"}).exit_code, 2);
+  EXPECT_EQ(parse({"--rdma-size", "2G"}).exit_code, 2);
+  const auto ok = parse({"--suites", "tcp,node", "--tcp-tests", "matrix", "--node-repetitions", "5", "--rdma-mode", "matrix"});
+  ASSERT_TRUE(ok.config) << ok.message;
+  EXPECT_EQ(ok.config->tcp.tests, std::vector<std::string>{"matrix"});
+  EXPECT_EQ(ok.config->node_repetitions, 5);
+  EXPECT_EQ(ok.config->rdma_mode, "matrix");
 }
 
 TEST(Options, ReportSubcommand) {

@@ -1,0 +1,33 @@
+// Every suite, in default run order. Adding a suite: one line here (bench/README.md).
+#include "bench/suites/suite_list.hpp"
+
+#include "bench/suites/mpi_suite.hpp"
+#include "bench/suites/nccl_suite.hpp"
+#include "bench/suites/node_suite.hpp"
+#include "bench/suites/pcie_suite.hpp"
+#include "bench/suites/rdma_suite.hpp"
+#include "bench/suites/topo_suite.hpp"
+#include "bench/tcp/suite.hpp"
+
+namespace gpunet::bench {
+
+const std::vector<Suite>& suite_list() {
+  static const std::vector<Suite> suites{
+      topo_suite(), mpi_suite(), tcp::tcp_suite(), rdma_suite(), nccl_suite(), pcie_suite(), node_suite(),
+  };
+  return suites;
+}
+
+const Suite* find_suite(const std::string& name) {
+  for (const auto& s : suite_list())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string suite_names() {
+  std::string out;
+  for (const auto& s : suite_list()) out += (out.empty() ? "" : ",") + s.name;
+  return out;
+}
+
+}  // namespace gpunet::bench

@@ -1,0 +1,18 @@
+// The list of all suites, in default run order (bench/suites/suite_list.cpp). Options, --suites,
+// --help, the console and the report iterate it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/suite.hpp"
+
+namespace gpunet::bench {
+
+const std::vector<Suite>& suite_list();
+// The suite of that name, or null.
+const Suite* find_suite(const std::string& name);
+// "topo,mpi,tcp,...": the names in list order.
+std::string suite_names();
+
+}  // namespace gpunet::bench

@@ -1,0 +1,198 @@
+#include "report/figure.hpp"
+
+#include <stdexcept>
+
+#include "report/record.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+template <class E, size_t N>
+E from_names(const std::string& s, const char* const (&names)[N], const char* what) {
+  for (size_t i = 0; i < N; ++i)
+    if (s == names[i]) return static_cast<E>(i);
+  throw std::invalid_argument(std::string("unknown ") + what + " '" + s + "'");
+}
+
+constexpr const char* kBetter[] = {"higher", "lower"};
+constexpr const char* kSubjects[] = {"cluster", "host", "gpu", "nic", "pair", "group"};
+constexpr const char* kPaths[] = {"none", "tcp_flow", "tcp_link", "rdma_port", "pcie_link", "collective"};
+
+std::string end_key(const std::string& host, int rank) { return host + (rank >= 0 ? "/" + std::to_string(rank) : ""); }
+
+}  // namespace
+
+std::string to_string(Better b) { return kBetter[static_cast<int>(b)]; }
+Better better_from_string(const std::string& s) { return from_names<Better>(s, kBetter, "direction"); }
+std::string to_string(SubjectKind k) { return kSubjects[static_cast<int>(k)]; }
+SubjectKind subject_kind_from_string(const std::string& s) { return from_names<SubjectKind>(s, kSubjects, "subject kind"); }
+std::string to_string(PathModel m) { return kPaths[static_cast<int>(m)]; }
+PathModel path_model_from_string(const std::string& s) { return from_names<PathModel>(s, kPaths, "path model"); }
+
+std::string subject_key(const Subject& s) {
+  std::string k = to_string(s.kind) + ":";
+  switch (s.kind) {
+    case SubjectKind::cluster: return k + std::to_string(s.nodes) + "n";
+    case SubjectKind::host: return k + end_key(s.host, s.rank);
+    case SubjectKind::gpu:
+    case SubjectKind::nic: return k + s.host + "/" + s.device;
+    case SubjectKind::pair: return k + end_key(s.host, s.rank) + "->" + end_key(s.dst_host, s.dst_rank);
+    case SubjectKind::group: return k + s.group + "@" + s.host + "/" + std::to_string(s.nodes) + "n";
+  }
+  return k;
+}
+
+std::string figure_key(const Figure& f) {
+  std::string k = f.metric + "|" + subject_key(f.subject) + "|";
+  bool first = true;
+  for (const auto& [name, value] : f.parameters) {
+    k += (first ? "" : ";") + name + "=" + value;
+    first = false;
+  }
+  return k;
+}
+
+std::string metric_label(const Figure& f) {
+  const auto dot = f.metric.rfind('.');
+  return dot == std::string::npos ? f.metric : f.metric.substr(dot + 1);
+}
+
+void to_json(json& j, const Subject& s) {
+  j = json{{"kind", to_string(s.kind)}};
+  if (!s.host.empty()) j["host"] = s.host;
+  if (s.rank >= 0) j["rank"] = s.rank;
+  if (!s.dst_host.empty()) j["dst_host"] = s.dst_host;
+  if (s.dst_rank >= 0) j["dst_rank"] = s.dst_rank;
+  if (!s.device.empty()) j["device"] = s.device;
+  if (!s.group.empty()) j["group"] = s.group;
+  if (s.nodes > 0) j["nodes"] = s.nodes;
+}
+
+void from_json(const json& j, Subject& s) {
+  s.kind = subject_kind_from_string(j.at("kind").get<std::string>());
+  s.host = j.value("host", "");
+  s.rank = j.value("rank", -1);
+  s.dst_host = j.value("dst_host", "");
+  s.dst_rank = j.value("dst_rank", -1);
+  s.device = j.value("device", "");
+  s.group = j.value("group", "");
+  s.nodes = j.value("nodes", 0);
+}
+
+void to_json(json& j, const FigureCeiling& c) {
+  if (!c.known) {
+    j = json{{"known", false}, {"reason", c.reason}};
+    return;
+  }
+  j = json{{"known", true}, {"value", c.value}, {"unit", c.unit}, {"derivation", c.derivation}, {"source", c.source}};
+  if (!c.explanation.empty()) j["explanation"] = c.explanation;
+}
+
+void from_json(const json& j, FigureCeiling& c) {
+  c.known = j.value("known", false);
+  c.value = j.value("value", 0.0);
+  c.unit = j.value("unit", "");
+  c.derivation = j.value("derivation", "");
+  c.source = j.value("source", "");
+  c.reason = j.value("reason", "");
+  c.explanation = j.value("explanation", "");
+}
+
+void to_json(json& j, const Figure& f) {
+  j = json{{"metric", f.metric},         {"value", f.value},           {"unit", f.unit},
+           {"better", to_string(f.better)}, {"subject", f.subject},    {"parameters", f.parameters},
+           {"samples", f.samples},       {"path", to_string(f.path)}};
+  if (f.sending_share > 1) j["sending_share"] = f.sending_share;
+  if (f.receiving_share > 1) j["receiving_share"] = f.receiving_share;
+  if (f.ceiling) j["ceiling"] = *f.ceiling;
+  if (f.efficiency) j["efficiency"] = *f.efficiency;
+}
+
+void from_json(const json& j, Figure& f) {
+  f.metric = j.at("metric").get<std::string>();
+  f.value = j.at("value").get<double>();
+  f.unit = j.at("unit").get<std::string>();
+  f.better = better_from_string(j.value("better", "higher"));
+  f.subject = j.at("subject").get<Subject>();
+  f.parameters = j.value("parameters", std::map<std::string, std::string>{});
+  f.samples = j.value("samples", std::vector<double>{});
+  f.path = path_model_from_string(j.value("path", "none"));
+  f.sending_share = j.value("sending_share", 1);
+  f.receiving_share = j.value("receiving_share", 1);
+  f.ceiling.reset();
+  if (const auto it = j.find("ceiling"); it != j.end() && it->is_object()) f.ceiling = it->get<FigureCeiling>();
+  f.efficiency.reset();
+  if (const auto it = j.find("efficiency"); it != j.end() && it->is_number()) f.efficiency = it->get<double>();
+}
+
+Subject cluster_subject(int nodes) {
+  Subject s;
+  s.nodes = nodes;
+  return s;
+}
+
+Subject host_subject(const std::string& host) {
+  Subject s;
+  s.kind = SubjectKind::host;
+  s.host = host;
+  return s;
+}
+
+Subject gpu_subject(const std::string& host, int gpu) {
+  Subject s;
+  s.kind = SubjectKind::gpu;
+  s.host = host;
+  s.device = std::to_string(gpu);
+  return s;
+}
+
+Subject pair_subject(const std::string& src_host, int src_rank, const std::string& dst_host, int dst_rank) {
+  Subject s;
+  s.kind = SubjectKind::pair;
+  s.host = src_host;
+  s.rank = src_rank;
+  s.dst_host = dst_host;
+  s.dst_rank = dst_rank;
+  return s;
+}
+
+Subject group_subject(const std::string& group, const std::string& root_host, int nodes) {
+  Subject s;
+  s.kind = SubjectKind::group;
+  s.group = group;
+  s.host = root_host;
+  s.nodes = nodes;
+  return s;
+}
+
+Figure rate_figure(std::string metric, double value, std::string unit, Subject subject, PathModel path) {
+  Figure f;
+  f.metric = std::move(metric);
+  f.value = value;
+  f.unit = std::move(unit);
+  f.subject = std::move(subject);
+  f.path = path;
+  return f;
+}
+
+Figure collective_figure(const std::string& suite, const std::string& memory, const Record& r, Subject subject) {
+  Figure f = rate_figure(suite + "." + r.name + ".busbw", r.busbw_GBps, "GB/s", std::move(subject), PathModel::collective);
+  f.parameters = {{"bytes", std::to_string(r.bytes)}, {"dtype", r.dtype},     {"op", r.op},
+                  {"ranks", std::to_string(r.ranks)}, {"variant", r.variant}, {"memory", memory}};
+  return f;
+}
+
+Figure time_figure(std::string metric, double value_us, Subject subject) {
+  Figure f;
+  f.metric = std::move(metric);
+  f.value = value_us;
+  f.unit = "us";
+  f.better = Better::lower;
+  f.subject = std::move(subject);
+  return f;
+}
+
+}  // namespace gpunet::report
