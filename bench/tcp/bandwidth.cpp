@@ -12,13 +12,13 @@ namespace gpunet::bench::tcp {
 using detail::ReceiveFlow;
 using detail::SendFlow;
 
-BandwidthOutcome run_bandwidth(const Listener& listener, const Secret& secret, const FlowPlan& plan,
+BandwidthOutcome run_bandwidth(const Listener& listener, const auth::Key& key, const FlowPlan& plan,
                                const BandwidthParams& params) {
   auto now = Clock::now();
-  Acceptor acceptor(listener.fd(), secret, plan.test_id, StreamKind::bandwidth, params.connect_timeout_s);
+  Acceptor acceptor(listener.fd(), key, {plan.test_id, plan.self, StreamKind::bandwidth, params.connect_timeout_s});
   std::vector<SendFlow> senders;
   senders.reserve(plan.send_to.size());
-  for (const auto& peer : plan.send_to) senders.emplace_back(peer, plan, secret, params, now);
+  for (const auto& peer : plan.send_to) senders.emplace_back(peer, plan, key, params, now);
   std::vector<ReceiveFlow> receivers;
   receivers.reserve(plan.receive_from.size());
   for (const auto id : plan.receive_from) receivers.emplace_back(id, params, now);

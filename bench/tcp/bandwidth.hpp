@@ -22,7 +22,7 @@ struct BandwidthParams {
   int64_t msg_bytes = 128 << 10;    // bytes per send() and per recv()
   SocketOptions sock;               // SO_SNDBUF / SO_RCVBUF for the connecting side
   double interval_s = 0.1;          // timeline interval
-  double connect_timeout_s = 5.0;   // connect + hello + ack, and how long a receiver waits for streams
+  double connect_timeout_s = 5.0;   // connect + handshake + ack, and how long a receiver waits for streams
   double io_timeout_s = 5.0;        // longest silence on a stream before the flow is given up
 };
 
@@ -33,7 +33,7 @@ struct Peer {
 
 struct FlowPlan {
   uint64_t test_id = 0;
-  uint32_t self = 0;                   // this rank's id, sent in hellos
+  uint32_t self = 0;                   // this rank's id: the sender in its hellos, the receiver in its challenges
   IpAddress source;                    // connect from this address
   std::vector<Peer> send_to;           // flows this rank sends
   std::vector<uint32_t> receive_from;  // flows this rank receives, by sender id
@@ -66,7 +66,8 @@ struct BandwidthOutcome {
 };
 
 // Runs one test on this rank. Never throws for network trouble: each flow carries its own status.
-BandwidthOutcome run_bandwidth(const Listener& listener, const Secret& secret, const FlowPlan& plan,
+// `key` is the run key (handed out over MPI): it answers the listeners' challenges and checks the answers.
+BandwidthOutcome run_bandwidth(const Listener& listener, const auth::Key& key, const FlowPlan& plan,
                                const BandwidthParams& params);
 
 }  // namespace gpunet::bench::tcp

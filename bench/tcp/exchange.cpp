@@ -1,7 +1,5 @@
 #include "bench/tcp/exchange.hpp"
 
-#include <sys/random.h>
-
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -63,16 +61,24 @@ nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root) {
   return nlohmann::json::parse(text);
 }
 
-Secret shared_secret(MPI_Comm comm) {
+auth::Key shared_key(MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  Secret s{};
+  auth::Key key{};
   int ok = 1;
-  if (rank == 0) ok = getrandom(s.data(), s.size(), 0) == static_cast<ssize_t>(s.size());
+  std::string why;
+  if (rank == 0) {
+    try {
+      key = auth::random_key();
+    } catch (const std::runtime_error& e) {
+      ok = 0;
+      why = e.what();
+    }
+  }
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (!ok) throw std::runtime_error("getrandom failed on rank 0");
-  MPI_Bcast(s.data(), static_cast<int>(s.size()), MPI_UNSIGNED_CHAR, 0, comm);
-  return s;
+  if (!ok) throw std::runtime_error("the tcp suite's run key: " + (rank == 0 ? why : std::string("rank 0 could not draw it")));
+  MPI_Bcast(key.data(), static_cast<int>(key.size()), MPI_UNSIGNED_CHAR, 0, comm);
+  return key;
 }
 
 }  // namespace gpunet::bench::tcp

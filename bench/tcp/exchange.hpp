@@ -1,4 +1,4 @@
-// Small MPI helpers of the tcp suite: JSON documents between ranks, and the per-run secret.
+// Small MPI helpers of the tcp suite: JSON documents between ranks, and the per-run key.
 #pragma once
 
 #include <mpi.h>
@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/tcp/hello.hpp"
+#include "bench/auth/hmac.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -17,7 +17,9 @@ std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm com
 std::vector<nlohmann::json> allgather_json(const nlohmann::json& mine, MPI_Comm comm);
 // root's document, everywhere. Collective over comm.
 nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root);
-// Random bytes from rank 0's kernel (getrandom), the same on every rank. Collective over comm.
-Secret shared_secret(MPI_Comm comm);
+// The run key: drawn on rank 0 (auth::random_key) and broadcast over MPI, the trusted wire-up; it
+// never travels on the data network. The same on every rank. Collective over comm; throws
+// std::runtime_error on every rank when rank 0 could not draw it.
+auth::Key shared_key(MPI_Comm comm);
 
 }  // namespace gpunet::bench::tcp

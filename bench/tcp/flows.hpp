@@ -7,6 +7,7 @@
 #include <array>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "bench/tcp/bandwidth.hpp"
@@ -21,7 +22,7 @@ void abort_close(Fd& fd);
 
 class SendFlow {
  public:
-  SendFlow(const Peer& peer, const FlowPlan& plan, const Secret& secret, const BandwidthParams& params,
+  SendFlow(const Peer& peer, const FlowPlan& plan, const auth::Key& key, const BandwidthParams& params,
            Clock::time_point now);
   void add_pollfds(std::vector<pollfd>& fds);
   void handle(std::span<const pollfd> fds, Clock::time_point now, std::span<const char> data);
@@ -30,11 +31,11 @@ class SendFlow {
   const SendResult& result() const { return result_; }
 
  private:
-  enum class State { connecting, awaiting_ack, sending, draining, finished };
+  enum class State { connecting, awaiting_challenge, awaiting_ack, sending, draining, finished };
   struct Stream {
     Fd fd;
     State state = State::connecting;
-    std::vector<uint8_t> ack;
+    std::vector<uint8_t> got;  // the challenge so far, then the ack so far
     int64_t sent = 0;
     int64_t quota = -1;  // bytes to send, -1 = until the duration ends
     Clock::time_point last_progress;
@@ -42,6 +43,11 @@ class SendFlow {
     TcpInfo info;
   };
   void handle_stream(Stream& s, short revents, Clock::time_point now, std::span<const char> data);
+  // Reads toward `want` bytes of the handshake into s.got; true once they are all there.
+  bool read_handshake(Stream& s, size_t want, const std::string& closed_why);
+  void answer_challenge(Stream& s);
+  // What a stream that timed out in its handshake was waiting for: "no connection to " etc.
+  static std::string waiting_for(State state);
   void send_some(Stream& s, Clock::time_point now, std::span<const char> data);
   void start_drain(Stream& s, Clock::time_point now);
   void fail(report::Status status, const std::string& why);
@@ -50,7 +56,8 @@ class SendFlow {
 
   Peer peer_;
   BandwidthParams params_;
-  std::vector<std::array<uint8_t, kHelloBytes>> hellos_;  // one per stream
+  auth::Key key_;
+  std::vector<Hello> hellos_;  // one per stream
   std::vector<Stream> streams_;
   std::vector<size_t> polled_;
   Clock::time_point connect_deadline_;

@@ -62,10 +62,13 @@ json link_json(const LinkFacts& l) {
               {"driver", l.driver}};
 }
 
-void to_json(json& j, const Rejections& r) { j = json{{"count", r.count}, {"first", r.first}}; }
+void to_json(json& j, const Rejections& r) {
+  j = json{{"count", r.count}, {"unauthenticated", r.unauthenticated}, {"first", r.first}};
+}
 
 void from_json(const json& j, Rejections& r) {
   r.count = j.at("count").get<int64_t>();
+  r.unauthenticated = j.at("unauthenticated").get<int64_t>();
   r.first = j.at("first").get<std::vector<std::string>>();
 }
 

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <system_error>
 
 #include "bench/tcp/flows.hpp"
@@ -91,10 +92,42 @@ std::string recv_blocking(int fd, uint8_t* buf, size_t len) {
   return "";
 }
 
+struct HandshakeFailure {
+  Status status;
+  std::string why;
+};
+
+// The client's side of the handshake: hello, the answer to the challenge, the ack.
+std::optional<HandshakeFailure> client_handshake(int fd, const auth::Key& key, const PingPong& who,
+                                                 Clock::time_point deadline) {
+  auto failure = [](const std::string& what, const std::string& e) {
+    return HandshakeFailure{e == "timeout" ? Status::timed_out : Status::failed, what + " (" + e + ")"};
+  };
+  Hello h;
+  h.test_id = who.test_id;
+  h.sender = who.client;
+  h.kind = StreamKind::latency;
+  const auto hello = encode_hello(h);
+  if (auto e = send_all(fd, hello.data(), hello.size(), deadline); !e.empty()) return failure("did not take the hello", e);
+  std::array<uint8_t, kChallengeBytes> challenge{};
+  if (auto e = recv_all(fd, challenge.data(), challenge.size(), deadline); !e.empty())
+    return failure("refused the hello", e);
+  const auto nonce = decode_challenge(challenge);
+  if (!nonce) return HandshakeFailure{Status::failed, "answered the hello with something other than a challenge"};
+  const auto response = respond_to(key, *nonce, h, who.server);
+  if (auto e = send_all(fd, response.data(), response.size(), deadline); !e.empty())
+    return failure("did not take the answer to its challenge", e);
+  std::array<uint8_t, kAckBytes> ack{};
+  if (auto e = recv_all(fd, ack.data(), ack.size(), deadline); !e.empty())
+    return failure("did not accept the answer to its challenge", e);
+  if (!is_ack(ack)) return HandshakeFailure{Status::failed, "answered the handshake with something other than an ack"};
+  return std::nullopt;
+}
+
 }  // namespace
 
-LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source, const Secret& secret,
-                                 uint64_t test_id, uint32_t self, const LatencyParams& params) {
+LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source, const auth::Key& key,
+                                 const PingPong& who, const LatencyParams& params) {
   LatencyResult res;
   const std::string to = server.to_string();
   auto failed = [&](Status st, const std::string& why) {
@@ -114,18 +147,7 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
   if (!wait_for(fd.get(), POLLOUT, connect_deadline))
     return failed(Status::timed_out, "no connection to " + to + " within " + seconds_text(params.connect_timeout_s));
   if (const int err = connect_error(fd.get()); err != 0) return failed(Status::failed, "connect to " + to + ": " + errno_text(err));
-  Hello h;
-  h.secret = secret;
-  h.test_id = test_id;
-  h.sender = self;
-  h.kind = StreamKind::latency;
-  const auto hello = encode_hello(h);
-  std::array<uint8_t, kAckBytes> ack{};
-  if (auto e = send_all(fd.get(), hello.data(), hello.size(), connect_deadline); !e.empty())
-    return failed(e == "timeout" ? Status::timed_out : Status::failed, "hello to " + to + ": " + e);
-  if (auto e = recv_all(fd.get(), ack.data(), ack.size(), connect_deadline); !e.empty() || !is_ack(ack))
-    return failed(e == "timeout" ? Status::timed_out : Status::failed,
-                  to + " refused the hello" + (e.empty() ? "" : " (" + e + ")"));
+  if (const auto f = client_handshake(fd.get(), key, who, connect_deadline)) return failed(f->status, to + " " + f->why);
 
   // The round trips wait in blocking calls bounded by the kernel's socket timeouts: no poll() and
   // no failed read per message, so the figure is the network's and not this loop's.
@@ -164,12 +186,12 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
   return res;
 }
 
-EchoResult run_latency_server(const Listener& listener, const Secret& secret, uint64_t test_id, uint32_t peer,
+EchoResult run_latency_server(const Listener& listener, const auth::Key& key, const PingPong& who,
                               const LatencyParams& params) {
   EchoResult res;
   // A gate thread keeps the listener: it hands the expected client to this thread and turns away
   // everyone else, while this thread echoes with blocking calls and is woken by data alone.
-  Acceptor acceptor(listener.fd(), secret, test_id, StreamKind::latency, params.connect_timeout_s);
+  Acceptor acceptor(listener.fd(), key, {who.test_id, who.server, StreamKind::latency, params.connect_timeout_s});
   std::mutex mu;
   std::condition_variable arrived;
   Fd conn;
@@ -183,7 +205,7 @@ EchoResult run_latency_server(const Listener& listener, const Secret& secret, ui
       const auto now = Clock::now();
       for (auto& a : acceptor.handle(fds, now)) {
         std::lock_guard lock(mu);
-        if (conn || a.hello.sender != peer) {
+        if (conn || a.hello.sender != who.client) {
           acceptor.rejections().add(a.peer.to_string() + ": sender " + std::to_string(a.hello.sender) + " is not expected now");
           continue;
         }

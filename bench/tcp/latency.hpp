@@ -31,8 +31,16 @@ struct LatencyResult {
   TcpInfo tcp_info;
 };
 
-LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source, const Secret& secret,
-                                 uint64_t test_id, uint32_t self, const LatencyParams& params);
+// Who plays which part in one ping-pong test; the answer to the server's challenge covers all three.
+struct PingPong {
+  uint64_t test_id = 0;
+  uint32_t client = 0;  // the client's id (its rank)
+  uint32_t server = 0;  // the server's id (its rank)
+};
+
+// `key` is the run key (handed out over MPI) that answers the server's challenge.
+LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source, const auth::Key& key,
+                                 const PingPong& who, const LatencyParams& params);
 
 struct EchoResult {
   report::Status status = report::Status::passed;
@@ -41,8 +49,9 @@ struct EchoResult {
   Rejections rejected;
 };
 
-// Serves one ping-pong client with id `peer` until it closes.
-EchoResult run_latency_server(const Listener& listener, const Secret& secret, uint64_t test_id, uint32_t peer,
+// Serves the ping-pong client `who.client` until it closes; lets in no one who can't answer its
+// challenge with `key`.
+EchoResult run_latency_server(const Listener& listener, const auth::Key& key, const PingPong& who,
                               const LatencyParams& params);
 
 }  // namespace gpunet::bench::tcp

@@ -76,6 +76,16 @@ report::Figure flow_figure(const BandwidthTest& test, const FlowSpec& flow, cons
   return f;
 }
 
+// What the listener on `host` turned away, after the record's own story: "listener on node1: 3
+// unauthenticated connections rejected".
+void note_rejections(report::Record& rec, const Rejections& rej, const std::string& host) {
+  rec.extra["rejected_connections"] = rej.count;
+  rec.extra["unauthenticated_connections"] = rej.unauthenticated;
+  if (rej.count == 0) return;
+  rec.extra["rejections"] = rej.first;
+  rec.reason += std::string(rec.reason.empty() ? "" : "; ") + "listener on " + host + ": " + rej.summary();
+}
+
 }  // namespace
 
 FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow) {
@@ -145,8 +155,7 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
     rec.extra["tcp_info"] = tx ? json(tx->tcp_info) : json::array();
     const Rejections none;
     const Rejections& rej = static_cast<size_t>(flow.dst) < results.rejected.size() ? results.rejected[static_cast<size_t>(flow.dst)] : none;
-    rec.extra["rejected_connections"] = rej.count;
-    if (rej.count) rec.extra["rejections"] = rej.first;
+    note_rejections(rec, rej, dst.host);
     sum_bps += goodput;
     sum_bytes += rec.bytes;
     if (rec.status != Status::passed) worst = rec.status;
@@ -205,8 +214,7 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   rec.extra["msg_bytes"] = cfg.lat_bytes;
   rec.extra["duration_s"] = cfg.lat_time_s;
   rec.extra["tcp_info"] = json::array({o.tcp_info});
-  rec.extra["rejected_connections"] = o.rejected.count;
-  if (o.rejected.count) rec.extra["rejections"] = o.rejected.first;
+  note_rejections(rec, o.rejected, dst.host);
   if (rec.status != Status::skipped) {
     rec.figure = report::time_figure("tcp.latency", o.time_us.p50, report::pair_subject(src.host, src.rank, dst.host, dst.rank));
     rec.figure->parameters = {{"test", "latency"}, {"bytes", std::to_string(cfg.lat_bytes)}};

@@ -1,5 +1,6 @@
-// The sending end of a bandwidth flow: connect, hello, wait for the ack, send for a duration or a
-// byte count, close the write side, wait for the receiver to confirm the end, read TCP_INFO.
+// The sending end of a bandwidth flow: connect, hello, answer the challenge, wait for the ack, send
+// for a duration or a byte count, close the write side, wait for the receiver to confirm the end,
+// read TCP_INFO.
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -27,21 +28,20 @@ void abort_close(Fd& fd) {
   fd.reset();
 }
 
-SendFlow::SendFlow(const Peer& peer, const FlowPlan& plan, const Secret& secret, const BandwidthParams& params,
+SendFlow::SendFlow(const Peer& peer, const FlowPlan& plan, const auth::Key& key, const BandwidthParams& params,
                    Clock::time_point now)
-    : peer_(peer), params_(params), connect_deadline_(now + to_duration(params.connect_timeout_s)) {
+    : peer_(peer), params_(params), key_(key), connect_deadline_(now + to_duration(params.connect_timeout_s)) {
   result_.peer = peer.id;
   const int n = std::clamp(params.streams, 1, 1024);
   streams_.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     Hello h;
-    h.secret = secret;
     h.test_id = plan.test_id;
     h.sender = plan.self;
     h.stream = static_cast<uint16_t>(i);
     h.streams = static_cast<uint16_t>(n);
     h.kind = StreamKind::bandwidth;
-    hellos_.push_back(encode_hello(h));
+    hellos_.push_back(h);
   }
   for (int i = 0; i < n && !finished_; ++i) {
     Stream& s = streams_[static_cast<size_t>(i)];
@@ -62,6 +62,7 @@ void SendFlow::add_pollfds(std::vector<pollfd>& fds) {
     short events = 0;
     switch (s.state) {
       case State::connecting: events = POLLOUT; break;
+      case State::awaiting_challenge: events = POLLIN; break;
       case State::awaiting_ack: events = POLLIN; break;
       case State::sending: events = POLLOUT; break;
       case State::draining: events = POLLIN; break;
@@ -86,26 +87,25 @@ void SendFlow::handle_stream(Stream& s, short revents, Clock::time_point now, st
     case State::connecting: {
       if (const int err = connect_error(s.fd.get()); err != 0)
         return fail(Status::failed, "connect to " + to + ": " + errno_text(err));
-      const auto& hello = hellos_[static_cast<size_t>(&s - streams_.data())];
+      const auto hello = encode_hello(hellos_[static_cast<size_t>(&s - streams_.data())]);
       const ssize_t n = ::send(s.fd.get(), hello.data(), hello.size(), MSG_NOSIGNAL);
       if (n != static_cast<ssize_t>(hello.size()))
         return fail(Status::failed, "sending the hello to " + to + ": " + (n < 0 ? errno_text(errno) : "short write"));
-      s.state = State::awaiting_ack;
+      s.state = State::awaiting_challenge;
       return;
     }
-    case State::awaiting_ack: {
-      uint8_t buf[kAckBytes];
-      const ssize_t n = ::recv(s.fd.get(), buf, kAckBytes - s.ack.size(), 0);
-      if (n < 0 && would_block(errno)) return;
-      if (n <= 0)
-        return fail(Status::failed, to + " refused the hello (closed the connection: wrong secret, test or listener?)");
-      s.ack.insert(s.ack.end(), buf, buf + n);
-      if (s.ack.size() < kAckBytes) return;
-      if (!is_ack(s.ack)) return fail(Status::failed, to + " answered the hello with something else");
+    case State::awaiting_challenge:
+      if (read_handshake(s, kChallengeBytes, " closed the connection after the hello (it did not accept the hello)"))
+        answer_challenge(s);
+      return;
+    case State::awaiting_ack:
+      if (!read_handshake(s, kAckBytes, " closed the connection after the answer to its challenge (it did not "
+                                        "accept this stream)"))
+        return;
+      if (!is_ack(s.got)) return fail(Status::failed, to + " answered the handshake with something other than an ack");
       s.state = State::sending;
       s.last_progress = now;
       return;
-    }
     case State::sending:
       if (revents & (POLLERR | POLLHUP)) {
         const int err = connect_error(s.fd.get());
@@ -125,6 +125,38 @@ void SendFlow::handle_stream(Stream& s, short revents, Clock::time_point now, st
       return;
     }
     case State::finished: return;
+  }
+}
+
+bool SendFlow::read_handshake(Stream& s, size_t want, const std::string& closed_why) {
+  uint8_t buf[std::max(kChallengeBytes, kAckBytes)];
+  const ssize_t n = ::recv(s.fd.get(), buf, want - s.got.size(), 0);
+  if (n < 0 && would_block(errno)) return false;
+  if (n <= 0) {
+    fail(Status::failed, peer_.endpoint.to_string() + closed_why);
+    return false;
+  }
+  s.got.insert(s.got.end(), buf, buf + n);
+  return s.got.size() == want;
+}
+
+void SendFlow::answer_challenge(Stream& s) {
+  const std::string to = peer_.endpoint.to_string();
+  const auto nonce = decode_challenge(s.got);
+  if (!nonce) return fail(Status::failed, to + " answered the hello with something other than a challenge");
+  const auto response = respond_to(key_, *nonce, hellos_[static_cast<size_t>(&s - streams_.data())], peer_.id);
+  const ssize_t n = ::send(s.fd.get(), response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  if (n != static_cast<ssize_t>(response.size()))
+    return fail(Status::failed, "answering the challenge of " + to + ": " + (n < 0 ? errno_text(errno) : "short write"));
+  s.got.clear();
+  s.state = State::awaiting_ack;
+}
+
+std::string SendFlow::waiting_for(State state) {
+  switch (state) {
+    case State::connecting: return "no connection to ";
+    case State::awaiting_challenge: return "no answer to the hello from ";
+    default: return "no ack after the answer to the challenge from ";
   }
 }
 
@@ -183,10 +215,10 @@ void SendFlow::check_timeouts(Clock::time_point now) {
   for (const auto& s : streams_) {
     switch (s.state) {
       case State::connecting:
+      case State::awaiting_challenge:
       case State::awaiting_ack:
         if (now > connect_deadline_)
-          return fail(Status::timed_out, std::string(s.state == State::connecting ? "no connection to " : "no answer to the hello from ") +
-                                             to + " within " + seconds_text(params_.connect_timeout_s));
+          return fail(Status::timed_out, waiting_for(s.state) + to + " within " + seconds_text(params_.connect_timeout_s));
         break;
       case State::sending:
         if (start_ && now - s.last_progress > to_duration(params_.io_timeout_s))

@@ -1,4 +1,4 @@
-// The tcp suite's start: who takes part, the shared secret, each participant's address, listener
+// The tcp suite's start: who takes part, the run key, each participant's address, listener
 // and link, known to every rank. Collective over the world communicator.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/auth/hmac.hpp"
 #include "bench/suite.hpp"
 #include "bench/tcp/records.hpp"
 #include "bench/tcp/socket.hpp"
@@ -16,7 +17,7 @@ namespace gpunet::bench::tcp {
 struct Setup {
   std::vector<Node> nodes;          // the participants, in order
   int self = -1;                    // this rank's participant index, -1 if it only watches
-  Secret secret{};
+  auth::Key key{};                  // the run key, from rank 0 over MPI
   IpAddress source;                 // this participant's address
   std::unique_ptr<Listener> listener;
   RunFacts run;

@@ -122,7 +122,8 @@ Listener::Listener(const IpAddress& ip, const SocketOptions& opt) : options_(opt
   sockaddr_storage ss{};
   const socklen_t len = to_sockaddr(ip, 0, ss);
   if (::bind(fd_.get(), reinterpret_cast<sockaddr*>(&ss), len) != 0) fail("bind " + ip.to_string());
-  if (::listen(fd_.get(), 128) != 0) fail("listen " + ip.to_string());
+  // A deep accept queue: connections queued behind a flood of strangers still get in, not dropped.
+  if (::listen(fd_.get(), 1024) != 0) fail("listen " + ip.to_string());
   sockaddr_storage bound{};
   socklen_t blen = sizeof bound;
   if (::getsockname(fd_.get(), reinterpret_cast<sockaddr*>(&bound), &blen) != 0) fail("getsockname");

@@ -79,7 +79,7 @@ std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
       if (f.dst == s_.self) plan.receive_from.push_back(static_cast<uint32_t>(s_.nodes[static_cast<size_t>(f.src)].rank));
     }
     if (!plan.send_to.empty() || !plan.receive_from.empty()) {
-      const auto o = run_bandwidth(*s_.listener, s_.secret, plan, params(t.streams));
+      const auto o = run_bandwidth(*s_.listener, s_.key, plan, params(t.streams));
       mine = {{"sent", o.sent}, {"received", o.received}, {"rejected", o.rejected}};
     }
   }
@@ -236,9 +236,10 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
   lp.io_timeout_s = cfg_.timeout_s;
   json mine = nullptr;
   for (const auto& p : round) {
+    const PingPong who{id, static_cast<uint32_t>(s_.nodes[static_cast<size_t>(p.a)].rank),
+                       static_cast<uint32_t>(s_.nodes[static_cast<size_t>(p.b)].rank)};
     if (p.a == s_.self) {
-      const auto r = run_latency_client(s_.nodes[static_cast<size_t>(p.b)].endpoint, s_.source, s_.secret, id,
-                                        static_cast<uint32_t>(ctx_.mpi.rank), lp);
+      const auto r = run_latency_client(s_.nodes[static_cast<size_t>(p.b)].endpoint, s_.source, s_.key, who, lp);
       std::vector<double> half;
       half.reserve(r.rtt_us.size());
       for (double x : r.rtt_us) half.push_back(x / 2);
@@ -246,7 +247,7 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
               {"summary", summarize_latency(half)},    {"time_us", report::compute_stats(half)},
               {"rtt_p50_us", report::percentile(r.rtt_us, 0.5)}, {"tcp_info", r.tcp_info}};
     } else if (p.b == s_.self) {
-      const auto e = run_latency_server(*s_.listener, s_.secret, id, static_cast<uint32_t>(s_.nodes[static_cast<size_t>(p.a)].rank), lp);
+      const auto e = run_latency_server(*s_.listener, s_.key, who, lp);
       mine = {{"status", report::to_string(e.status)}, {"reason", e.reason}, {"rejected", e.rejected}};
     }
   }

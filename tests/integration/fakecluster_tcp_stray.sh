@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A stray client connects to the listening port in the middle of a measurement and sends garbage,
-# another connects and says nothing: both are turned away, the measurement completes and its
-# numbers are right (every byte sent counted; goodput within 90%..101% of the shaped ceiling, below
-# 90% three times judged against iperf3 on the same link).
+# another connects and says nothing: both are turned away as unauthenticated, the record's reason
+# counts them, the measurement completes and its numbers are right (every byte sent counted; goodput
+# within 90%..101% of the shaped ceiling, below 90% three times judged against iperf3 on the same link).
 source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1
 fc_start 2 --rate 500mbit
@@ -27,9 +27,12 @@ recs = json.load(open(f"{sys.argv[1]}/report.json"))["results"]
 bw = [r for r in recs if r["name"] == "bandwidth"]
 assert len(bw) == 1 and bw[0]["status"] == "passed", bw
 x = bw[0]["extra"]
-assert x["rejected_connections"] >= 1, x
+n = x["rejected_connections"]
+assert n >= 1 and x["unauthenticated_connections"] == n, x
 why = " | ".join(x.get("rejections", []))
 assert "not a gpunet-bench hello" in why, why
+said = f"listener on {bw[0]['host']}: {n} unauthenticated connection{'s' if n > 1 else ''} rejected"
+assert bw[0]["reason"] == said, (bw[0]["reason"], said)
 assert x["bytes_sent"] == bw[0]["bytes"], (x["bytes_sent"], bw[0]["bytes"])
 eff = bw[0]["figure"]["efficiency"]
 assert eff <= 1.01, f"goodput {x['goodput_Gbps']:.4f} Gb/s is {eff:.3f} of the ceiling: above it"

@@ -26,11 +26,11 @@ LatencyParams quick() {
 
 TEST(TcpLatency, PingPongCountsAndStats) {
   Listener l(loopback(), {});
-  const auto secret = secret_of(1);
+  const auto key = key_of(1);
   auto p = quick();
   p.msg_bytes = 100;
-  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, secret, 4, 0, p); });
-  const auto c = run_latency_client(l.endpoint(), loopback(), secret, 4, 0, p);
+  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, key, PingPong{4, 0, 1}, p); });
+  const auto c = run_latency_client(l.endpoint(), loopback(), key, PingPong{4, 0, 1}, p);
   const auto s = srv.get();
   ASSERT_EQ(c.status, Status::passed) << c.reason;
   ASSERT_EQ(s.status, Status::passed) << s.reason;
@@ -50,38 +50,41 @@ TEST(TcpLatency, PingPongCountsAndStats) {
 
 TEST(TcpLatency, MaxIterationsBoundTheSamples) {
   Listener l(loopback(), {});
-  const auto secret = secret_of(2);
+  const auto key = key_of(2);
   auto p = quick();
   p.max_iters = 123;
   p.duration_s = 30;  // the count ends it first
-  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, secret, 1, 0, p); });
-  const auto c = run_latency_client(l.endpoint(), loopback(), secret, 1, 0, p);
+  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, key, PingPong{1, 0, 1}, p); });
+  const auto c = run_latency_client(l.endpoint(), loopback(), key, PingPong{1, 0, 1}, p);
   EXPECT_EQ(srv.get().status, Status::passed);
   ASSERT_EQ(c.status, Status::passed) << c.reason;
   EXPECT_EQ(c.rtt_us.size(), 123u);
 }
 
-TEST(TcpLatency, WrongSecretIsRefused) {
+TEST(TcpLatency, WrongKeyIsRefused) {
   Listener l(loopback(), {});
   auto p = quick();
   p.connect_timeout_s = 0.3;
-  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, secret_of(3), 1, 0, p); });
-  const auto c = run_latency_client(l.endpoint(), loopback(), secret_of(4), 1, 0, p);
+  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, key_of(3), PingPong{1, 0, 1}, p); });
+  const auto c = run_latency_client(l.endpoint(), loopback(), key_of(4), PingPong{1, 0, 1}, p);
   const auto s = srv.get();
   EXPECT_EQ(c.status, Status::failed);
-  EXPECT_NE(c.reason.find("refused the hello"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("did not accept the answer to its challenge"), std::string::npos) << c.reason;
   EXPECT_EQ(s.status, Status::failed);  // its client never came
   EXPECT_EQ(s.rejected.count, 1);
+  EXPECT_EQ(s.rejected.unauthenticated, 1);
+  ASSERT_EQ(s.rejected.first.size(), 1u);
+  EXPECT_NE(s.rejected.first[0].find("wrong answer to the challenge"), std::string::npos) << s.rejected.first[0];
 }
 
 TEST(TcpLatency, GarbageDuringPingPongDoesNotDisturbIt) {
   Listener l(loopback(), {});
-  const auto secret = secret_of(5);
+  const auto key = key_of(5);
   auto p = quick();
   p.duration_s = 1.5;  // the garbage at 0.2 s lands well inside it, even on a slow machine
   p.max_iters = 1'000'000;
-  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, secret, 2, 0, p); });
-  auto cli = std::async(std::launch::async, [&] { return run_latency_client(l.endpoint(), loopback(), secret, 2, 0, p); });
+  auto srv = std::async(std::launch::async, [&] { return run_latency_server(l, key, PingPong{2, 0, 1}, p); });
+  auto cli = std::async(std::launch::async, [&] { return run_latency_client(l.endpoint(), loopback(), key, PingPong{2, 0, 1}, p); });
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   Fd g = raw_connect(l.endpoint());
   ASSERT_TRUE(g);
@@ -96,9 +99,9 @@ TEST(TcpLatency, GarbageDuringPingPongDoesNotDisturbIt) {
 }
 
 TEST(TcpLatency, ClientTimesOutWithoutEchoes) {
-  const auto secret = secret_of(6);
+  const auto key = key_of(6);
   Listener l(loopback(), {});
-  // A server that acknowledges the hello and then never echoes.
+  // A server that completes the handshake and then never echoes.
   auto mute = std::async(std::launch::async, [&] {
     Fd conn;
     for (int i = 0; i < 200 && !conn; ++i) {
@@ -106,12 +109,11 @@ TEST(TcpLatency, ClientTimesOutWithoutEchoes) {
       if (!conn) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     std::array<uint8_t, kHelloBytes> hello{};
-    size_t got = 0;
-    while (conn && got < hello.size()) {
-      const ssize_t n = ::recv(conn.get(), hello.data() + got, hello.size() - got, 0);
-      if (n > 0) got += static_cast<size_t>(n);
-      else std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
+    recv_exactly(conn, hello.data(), hello.size());
+    const auto challenge = encode_challenge(gpunet::auth::Nonce{});
+    ::send(conn.get(), challenge.data(), challenge.size(), 0);
+    std::array<uint8_t, kResponseBytes> response{};
+    recv_exactly(conn, response.data(), response.size());
     const auto ack = encode_ack();
     ::send(conn.get(), ack.data(), ack.size(), 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(900));
@@ -119,7 +121,7 @@ TEST(TcpLatency, ClientTimesOutWithoutEchoes) {
   auto p = quick();
   p.io_timeout_s = 0.4;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto c = run_latency_client(l.endpoint(), loopback(), secret, 1, 0, p);
+  const auto c = run_latency_client(l.endpoint(), loopback(), key, PingPong{1, 0, 1}, p);
   EXPECT_EQ(c.status, Status::timed_out);
   EXPECT_NE(c.reason.find("no echo within 0.4 s"), std::string::npos) << c.reason;
   EXPECT_LT(since(t0), 2.0);

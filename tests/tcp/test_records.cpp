@@ -69,7 +69,7 @@ TEST(TcpRecords, BandwidthRecordNamesBothEndsAndCarriesTheFigures) {
   rx.goodput_bps = 0.95e9;
   rx.timeline_Gbps = {0.95, 0.95, 0.2, 0.95};
   res.received[1] = {rx};
-  res.rejected[1].add("10.77.0.9:1234: not a gpunet-bench hello");
+  res.rejected[1].add_stranger("10.77.0.9:1234: not a gpunet-bench hello");
   gpunet::bench::TcpConfig cfg;
   const auto recs = bandwidth_records(t, res, nodes, cfg, RunFacts{});
   ASSERT_EQ(recs.size(), 1u);
@@ -96,6 +96,8 @@ TEST(TcpRecords, BandwidthRecordNamesBothEndsAndCarriesTheFigures) {
   EXPECT_DOUBLE_EQ(r.extra["link"]["shaped_rate_bps"].get<double>(), 1e9);
   EXPECT_EQ(r.extra["tcp_info"][0]["retransmits"], 7);
   EXPECT_EQ(r.extra["rejected_connections"], 1);
+  EXPECT_EQ(r.extra["unauthenticated_connections"], 1);
+  EXPECT_EQ(r.reason, "listener on node1: 1 unauthenticated connection rejected");  // a passed flow says it too
   EXPECT_EQ(r.extra["stability"]["dips"].size(), 1u);  // the 0.2 interval
   EXPECT_EQ(r.extra["path"], "network");
   auto shown = r;
@@ -129,6 +131,18 @@ TEST(TcpRecords, MissingOrFailedSidesMakeTheRecordFail) {
   recs = bandwidth_records(t, res, nodes, cfg, RunFacts{});
   EXPECT_EQ(recs[0].status, Status::timed_out);
   EXPECT_EQ(recs[0].reason, "receiver node1: no data for 2.0 s after 1000 bytes");
+
+  // What the listener turned away is told as it was: strangers apart from refused peer streams.
+  res.rejected.resize(2);
+  res.rejected[1].add_stranger("10.77.0.9:1234: no complete hello within the timeout");
+  res.rejected[1].add_stranger("10.77.0.9:1235: wrong answer to the challenge (its hello claimed sender 0, stream 0)");
+  res.rejected[1].add("10.77.0.1:4000: duplicate stream 0 from sender 0");
+  recs = bandwidth_records(t, res, nodes, cfg, RunFacts{});
+  EXPECT_EQ(recs[0].reason,
+            "receiver node1: no data for 2.0 s after 1000 bytes; listener on node1: 2 unauthenticated connections "
+            "rejected, 1 authenticated peer stream refused");
+  EXPECT_EQ(recs[0].extra["rejected_connections"], 3);
+  EXPECT_EQ(recs[0].extra["unauthenticated_connections"], 2);
 }
 
 TEST(TcpRecords, SlowReasonAgainstBestAndCeiling) {
