@@ -135,6 +135,11 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
                  "Seconds any single step may take before the whole job is ended (exit code 3)")
       ->check(CLI::Range(0.1, 1e6))
       ->capture_default_str();
+  app.add_option("--control-if", c.control_if,
+                 "Interface (name or CIDR) of the watchdog's own TCP channel to rank 0; default: the one "
+                 "Open MPI's wire-up uses (oob_tcp_if_include), else loopback on one node, else the first "
+                 "IPv4 address. Not the data interface under test.")
+      ->type_name("IF|CIDR");
   // --- rdma suite options ----------------------------------------------------------------------
   app.add_option("--rdma-dev", c.rdma_dev, "RDMA device (and port) for the rdma suite, e.g. mlx5_0 or mlx5_0:1; "
                  "default: the first ACTIVE port")->type_name("DEV[:PORT]");
