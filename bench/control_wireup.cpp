@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -69,7 +70,10 @@ std::vector<std::unique_ptr<Link>> open_channel(const MpiContext& mpi, const std
   ControlInvitation inv;
   if (mpi.is_root()) inv = invite_members(control_interface_spec(control_if, oob ? oob : "", mpi.num_nodes), listener, error);
   MPI_Bcast(&inv, sizeof inv, MPI_BYTE, 0, mpi.world);
-  if (!inv.ok) throw std::runtime_error(mpi.is_root() ? error : "the control channel: rank 0 cannot listen");
+  if (!inv.ok) {  // nothing listens (no such interface, no address): a usage error, said once by rank 0
+    if (mpi.is_root()) std::fprintf(stderr, "gpunet-bench: error: %s\n", error.c_str());
+    throw std::invalid_argument("control channel");
+  }
   auth::Key key{};
   std::copy(std::begin(inv.key), std::end(inv.key), key.begin());
   int ok = 1;
