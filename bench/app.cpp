@@ -137,7 +137,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
   try {
     const Acceptance acc = acceptance_inputs(cfg, mpi);
     auto sink = open_sink(cfg, mpi);
-    ControlPlane control(mpi, cfg.timeout_s, sink.get());
+    ControlPlane control(mpi, cfg.timeout_s, sink.get(), cfg.control_if);
     Runner runner(cfg, control);
     const bool print = mpi.is_root() && !cfg.quiet;
     const bool tty = print && isatty(STDERR_FILENO);

@@ -56,6 +56,7 @@ struct Config {
   int max_iters = 10000;
   Reduction reduction = Reduction::max;
   double timeout_s = 120;   // bound on any single step (watchdog)
+  std::string control_if;   // --control-if: the watchdog's channel ("" = MPI's wire-up interface, else loopback on one node)
 
   // --- rdma suite (bench/rdma) -----------------------------------------------------------------
   std::string rdma_dev;            // --rdma-dev DEV[:PORT]; "" = the first ACTIVE port

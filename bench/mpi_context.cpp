@@ -37,9 +37,9 @@ MPI_Comm dup_with_handler(MPI_Comm base, MPI_Errhandler handler) {
 
 MpiSession::MpiSession(int& argc, char**& argv) {
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  if (provided < MPI_THREAD_MULTIPLE) {
-    std::fprintf(stderr, "gpunet-bench: the MPI library does not provide MPI_THREAD_MULTIPLE, which the watchdog needs\n");
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  if (provided < MPI_THREAD_FUNNELED) {
+    std::fprintf(stderr, "gpunet-bench: the MPI library does not provide MPI_THREAD_FUNNELED (threads that do not call MPI)\n");
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
   MPI_Errhandler handler;
@@ -55,7 +55,6 @@ MpiContext MpiContext::create() {
   MPI_Errhandler handler;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &handler);
   c.world = dup_with_handler(MPI_COMM_WORLD, handler);
-  c.control = dup_with_handler(MPI_COMM_WORLD, handler);
   MPI_Errhandler_free(&handler);
   MPI_Comm_rank(c.world, &c.rank);
   MPI_Comm_size(c.world, &c.size);
@@ -99,7 +98,7 @@ MpiContext MpiContext::create() {
 }
 
 void MpiContext::release() {
-  for (MPI_Comm* comm : {&leaders, &node, &control, &world})
+  for (MPI_Comm* comm : {&leaders, &node, &world})
     if (*comm != MPI_COMM_NULL) MPI_Comm_free(comm);
 }
 

@@ -11,7 +11,8 @@ namespace gpunet::bench {
 
 class MpiSession {
  public:
-  MpiSession(int& argc, char**& argv);  // requires MPI_THREAD_MULTIPLE (the watchdog thread uses MPI)
+  // MPI_THREAD_FUNNELED: only the main thread calls MPI (the watchdog runs on its own channel).
+  MpiSession(int& argc, char**& argv);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
@@ -19,7 +20,6 @@ class MpiSession {
 
 struct MpiContext {
   MPI_Comm world = MPI_COMM_NULL;     // duplicate of MPI_COMM_WORLD for measurements
-  MPI_Comm control = MPI_COMM_NULL;   // duplicate for the watchdog and record streaming
   MPI_Comm node = MPI_COMM_NULL;      // ranks sharing this node (shared-memory split)
   MPI_Comm leaders = MPI_COMM_NULL;   // one rank per node (local rank 0); MPI_COMM_NULL elsewhere
   int rank = 0;

@@ -94,6 +94,11 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
                  "Seconds any single step may take before the whole job is ended (exit code 3)")
       ->check(CLI::Range(0.1, 1e6))
       ->capture_default_str();
+  app.add_option("--control-if", c.control_if,
+                 "Interface (name or CIDR) of the watchdog's own TCP channel to rank 0; default: the one "
+                 "Open MPI's wire-up uses (oob_tcp_if_include), else loopback on one node, else the first "
+                 "IPv4 address. Not the data interface under test.")
+      ->type_name("IF|CIDR");
   app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
       ->capture_default_str();
   app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");

@@ -16,7 +16,8 @@ for _ in $(seq 100); do [[ -s $out/r/results.jsonl ]] && break; sleep 0.1; done
 [[ -s $out/r/results.jsonl ]] || fail "no record was written before the fault"
 victim=""
 for p in $(pgrep -f -- "gpunet-bench .*-o $out/r"); do
-  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+  environ=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null || true)  # whole, not cut short by grep -q
+  grep -qx 'OMPI_COMM_WORLD_RANK=1' <<<"$environ" && victim=$p
 done
 [[ -n $victim ]] || fail "could not find rank 1"
 SECONDS=0
