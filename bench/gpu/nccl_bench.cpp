@@ -129,8 +129,7 @@ int64_t NcclCase::wrong() const {
 
 measure::Timing time_on_gpu(const SuiteContext& ctx, const std::string& step, MPI_Comm mpi_comm, NcclComm& comm,
                             const std::function<void(double timeout_s)>& op) {
-  Step guard(ctx.control, step);
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();  // the step starts now: its waits share --timeout
   const auto left = [t0, &ctx] {
     const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return std::max(0.01, gpu_wait_timeout_s(ctx.cfg.timeout_s) - used);
@@ -148,7 +147,8 @@ measure::Timing time_on_gpu(const SuiteContext& ctx, const std::string& step, MP
     cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
     return ms * 1e-3;
   };
-  return measure::measure_loop(measure::rules_of(ctx.cfg), measure::over_ranks(std::move(timer), mpi_comm, ctx.cfg.reduction));
+  return measure::measure(ctx.control, step, StepScope::all_ranks, measure::rules_of(ctx.cfg),
+                          measure::over_ranks(std::move(timer), mpi_comm, ctx.cfg.reduction));
 }
 
 }  // namespace gpunet::bench::gpu

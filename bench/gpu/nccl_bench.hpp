@@ -1,6 +1,6 @@
 // (CUDA builds only.) One NCCL collective at one size: device buffers filled from host-built
 // patterns (cudaMemcpy, no kernels), the call itself on the communicator's stream, verification of
-// the result, and the GPU-side timing loop.
+// the result, and the GPU-side timer of the measurement layer.
 #pragma once
 
 #include <functional>
