@@ -55,7 +55,7 @@ void add_gpu_options(CLI::App& app, Config& c, GpuOptionText& t) {
   add_size_option(app, "--scaling-size", c.scaling_bytes, "all_reduce size of the scaling sweep")->default_str("the -e size");
   add_size_option(app, "--pcie-size", c.pcie_bytes, "Bytes per host<->device copy (pcie and node suites)")->default_str("256M");
   add_size_option(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")->default_str("128M");
-  app.add_option("--node-min-time", c.node_min_time_s, "Google Benchmark minimum time per repetition, seconds")
+  app.add_option("--node-min-time", c.node_min_time_s, "Minimum time per repetition (one sample) of a node benchmark, seconds")
       ->check(CLI::Range(0.001, 3600.0))
       ->capture_default_str();
   app.add_option("--node-repetitions", c.node_repetitions, "Repetitions per node benchmark (the samples of each figure)")

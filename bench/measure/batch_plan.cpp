@@ -38,4 +38,12 @@ BatchPlan plan_batches(double estimate_s, double clock_cost_s, const Budget& b) 
   return p;
 }
 
+BatchPlan plan_fixed_batches(double estimate_s, int batches, double budget_s) {
+  BatchPlan p;
+  p.batches = std::max(1, batches);
+  const double per_batch_s = budget_s / p.batches;
+  p.iters_per_batch = estimate_s > 0 ? static_cast<int>(std::clamp(std::ceil(per_batch_s / estimate_s), 1.0, 1e6)) : 1;
+  return p;
+}
+
 }  // namespace gpunet::bench::measure

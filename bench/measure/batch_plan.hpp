@@ -38,4 +38,8 @@ int iterations_per_batch(double estimate_s, double clock_cost_s);
 // min_iters iterations.
 BatchPlan plan_batches(double estimate_s, double clock_cost_s, const Budget& b);
 
+// A fixed number of batches sharing the budget (as Google Benchmark's repetitions of a minimum
+// time): `batches` batches of ceil(budget / batches / estimate) iterations, at least one each.
+BatchPlan plan_fixed_batches(double estimate_s, int batches, double budget_s);
+
 }  // namespace gpunet::bench::measure

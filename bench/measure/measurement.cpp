@@ -43,7 +43,8 @@ Timing measure_loop(const Rules& rules, const Timer& timer) {
 
   Timing t;
   t.clock = timer.clock;
-  t.plan = plan_batches(estimate, timer.clock_cost_s, rules.budget);
+  t.plan = rules.fixed_batches > 0 ? plan_fixed_batches(estimate, rules.fixed_batches, rules.budget.budget_s)
+                                   : plan_batches(estimate, timer.clock_cost_s, rules.budget);
   t.samples_us.resize(static_cast<size_t>(t.plan.batches));
   const int k = t.plan.iters_per_batch;
   timer.barrier();

@@ -38,6 +38,7 @@ struct Timing {
 struct Rules {
   int warmup_iters = 2;
   Budget budget;
+  int fixed_batches = 0;  // > 0: exactly this many batches share budget.budget_s (plan_fixed_batches)
 };
 
 // Times `timer` under `rules` as step `step` (announced to the watchdog with `scope`).

@@ -8,6 +8,7 @@
 #include "bench/node/gbench_records.hpp"
 #include "bench/node/membw.hpp"
 #include "bench/node/numa.hpp"
+#include "bench/node/thread_team.hpp"
 
 using namespace gpunet::bench::node;
 
@@ -131,6 +132,31 @@ TEST(NodeBench, ThreadedBenchmarkIsCreditedTheBytesItsThreadsTouch) {
   EXPECT_EQ(got[0].variant, "numa0 2 threads");
   EXPECT_EQ(got[0].extra["samples_us"].size(), static_cast<size_t>(kReps));
   EXPECT_DOUBLE_EQ(a[elems - 1], 7.0);
+}
+
+// One pass of a t-member team is one pass over the whole array: the bytes the members touch in a
+// pass, counted by each member as it runs its slice, are the bytes the record credits per iteration.
+TEST(NodeBench, ThreadTeamPassTouchesTheBytesCreditedPerIteration) {
+  const size_t elems = 100003;
+  std::vector<double> a(elems), b(elems, 1.0), c(elems, 2.0);
+  for (int members : {1, 2, 3, 5}) {
+    std::atomic<int64_t> touched{0};
+    std::vector<int> runs(static_cast<size_t>(members));
+    ThreadTeam team(members, -1, [&](int m, int n) {
+      const auto [lo, hi] = slice(elems, m, n);
+      run_kernel(MemKernel::triad, a.data(), b.data(), c.data(), lo, hi, 3);
+      touched += kernel_bytes(MemKernel::triad, static_cast<int64_t>(hi - lo));
+      ++runs[static_cast<size_t>(m)];
+    });
+    EXPECT_EQ(team.size(), members);
+    for (int pass = 1; pass <= 3; ++pass) {
+      std::fill(a.begin(), a.end(), 0.0);
+      team.pass();
+      EXPECT_EQ(touched.load(), pass * kernel_bytes(MemKernel::triad, static_cast<int64_t>(elems))) << members;
+      EXPECT_EQ(std::count(a.begin(), a.end(), 7.0), static_cast<std::ptrdiff_t>(elems)) << members;
+    }
+    for (int r : runs) EXPECT_EQ(r, 3);
+  }
 }
 
 TEST(NodeBench, NumaFallsBackToOneNode) {

@@ -77,9 +77,25 @@ TEST(BatchPlan, SamplesAreBoundedAndIterationsNeverFallBelowTheFloor) {
   EXPECT_EQ(adaptive_iterations(1e-9, 0.1, 10, 500), 500);
 }
 
+TEST(BatchPlan, FixedBatchesShareTheBudget) {
+  const auto p = plan_fixed_batches(0.01, 3, 0.3);  // three repetitions of 0.1 s of 10 ms passes
+  EXPECT_EQ(p.batches, 3);
+  EXPECT_EQ(p.iters_per_batch, 10);
+  EXPECT_EQ(plan_fixed_batches(1.0, 2, 0.02).iters_per_batch, 1);
+}
+
+TEST(Measurement, FixedBatchesGiveThatManySamples) {
+  ScriptedTimer s(0.01);
+  Rules rules{1, {3, 10000, 0.3}, 3};
+  const Timing t = measure_loop(rules, s.timer());
+  EXPECT_EQ(t.samples_us.size(), 3u);
+  EXPECT_EQ(t.plan.iters_per_batch, 10);
+  for (double x : t.samples_us) EXPECT_NEAR(x, 2 * 1e4, 1e-6);
+}
+
 TEST(Measurement, BatchTimingGivesOneSamplePerBatchAndTheRecordAgrees) {
   ScriptedTimer s(4e-7);
-  const Timing t = measure_loop({2, {10, 10000, 0.1}}, s.timer());
+  const Timing t = measure_loop({2, {10, 10000, 0.1}, 0}, s.timer());
   ASSERT_TRUE(t.plan.batched());
   ASSERT_EQ(static_cast<int>(t.samples_us.size()), t.plan.batches);
   // warm-up, three one-iteration probes, the refining batch, then exactly the planned batches
@@ -109,7 +125,7 @@ TEST(Measurement, BatchTimingGivesOneSamplePerBatchAndTheRecordAgrees) {
 
 TEST(Measurement, LongIterationsAreSampledOneByOne) {
   ScriptedTimer s(0.02);
-  const Timing t = measure_loop({1, {10, 10000, 0.1}}, s.timer());
+  const Timing t = measure_loop({1, {10, 10000, 0.1}, 0}, s.timer());
   EXPECT_EQ(t.plan.iters_per_batch, 1);
   EXPECT_EQ(t.samples_us.size(), 10u);
   EXPECT_EQ(s.batches.size(), 2u + 10u);  // warm-up, one probe (not cheap), ten iterations; no refinement
@@ -128,7 +144,7 @@ TEST(Measurement, SelfTimedBatchesSumTheirIterations) {
 
 TEST(Measurement, SteadyClockTimesRealBatches) {
   int64_t ran = 0;
-  const Timing t = measure_loop({0, {10, 100000, 0.001}}, steady_clock_timer([&] { ++ran; }));
+  const Timing t = measure_loop({0, {10, 100000, 0.001}, 0}, steady_clock_timer([&] { ++ran; }));
   EXPECT_EQ(t.clock, "steady_clock");
   EXPECT_EQ(static_cast<int>(t.samples_us.size()), t.plan.batches);
   EXPECT_GE(ran, t.plan.iterations());  // plus the estimate
