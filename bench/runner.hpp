@@ -1,29 +1,26 @@
-// The runner owns the measurement loop: a barrier before each timed block, warm-up excluded,
-// an iteration count that adapts to a per-size time budget (never below -n), per-iteration
-// samples, and the reduction of samples across ranks (max by default). Suites supply one operation.
+// The runner times one operation on every rank of a communicator with the measurement layer
+// (bench/measure): MPI_Wtime around batches of iterations, the samples reduced across ranks as
+// --reduce says (max by default). Suites supply one operation.
 #pragma once
 
 #include <functional>
 #include <string>
-#include <vector>
 
 #include <mpi.h>
 
 #include "bench/config.hpp"
 #include "bench/control.hpp"
+#include "bench/measure/measurement.hpp"
 
 namespace gpunet::bench {
-
-// Iterations for a per-iteration estimate: ceil(budget / estimate), clamped to [min_iters, max_iters].
-int adaptive_iterations(double estimate_s, double budget_s, int min_iters, int max_iters);
 
 class Runner {
  public:
   Runner(const Config& cfg, ControlPlane& control) : cfg_(cfg), control_(control) {}
 
-  // Runs `op` on every rank of `comm` as step `step`; returns the per-iteration times in us,
-  // reduced across the ranks of comm as the Config says. Collective over comm.
-  std::vector<double> time_op(const std::string& step, MPI_Comm comm, const std::function<void()>& op) const;
+  // Runs `op` on every rank of `comm` as step `step`; returns the batch samples (mean time per
+  // iteration in us of each batch), reduced across the ranks of comm. Collective over comm.
+  measure::Timing time_op(const std::string& step, MPI_Comm comm, const std::function<void()>& op) const;
 
  private:
   const Config& cfg_;

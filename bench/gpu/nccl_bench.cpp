@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "bench/gpu/wait.hpp"
-#include "bench/runner.hpp"
+#include "bench/measure/mpi_timer.hpp"
 
 namespace gpunet::bench::gpu {
 
@@ -19,6 +19,24 @@ ncclDataType_t nccl_type(const std::string& d) {
 }
 
 ncclRedOp_t nccl_op(const std::string& op) { return op == "max" ? ncclMax : op == "min" ? ncclMin : ncclSum; }
+
+// cudaEventElapsedTime resolves about half a microsecond.
+constexpr double kNcclEventResolution_s = 5e-7;
+
+// The two events around a batch, created once per figure.
+struct BatchEvents {
+  BatchEvents() {
+    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~BatchEvents() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  BatchEvents(const BatchEvents&) = delete;
+  BatchEvents& operator=(const BatchEvents&) = delete;
+  cudaEvent_t start = nullptr, stop = nullptr;
+};
 
 }  // namespace
 
@@ -109,52 +127,28 @@ int64_t NcclCase::wrong() const {
   return bad;
 }
 
-std::vector<double> time_on_gpu(const SuiteContext& ctx, const std::string& step, MPI_Comm mpi_comm, NcclComm& comm,
-                                const std::function<void(double timeout_s)>& op) {
-  Step guard(ctx.control, step);
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto left = [&] {
+measure::Timing time_on_gpu(const SuiteContext& ctx, const std::string& step, MPI_Comm mpi_comm, NcclComm& comm,
+                            const std::function<void(double timeout_s)>& op) {
+  const auto t0 = std::chrono::steady_clock::now();  // the step starts now: its waits share --timeout
+  const auto left = [t0, &ctx] {
     const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return std::max(0.01, gpu_wait_timeout_s(ctx.cfg.timeout_s) - used);
   };
-  for (int i = 0; i < ctx.cfg.warmup_iters; ++i) op(left());
-  comm.wait(step + " (warm-up)", left());
-
-  std::vector<cudaEvent_t> ev(2);
-  for (auto& e : ev) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
-  auto elapsed_s = [&](size_t a, size_t b) {
+  BatchEvents events;
+  measure::Timer timer;
+  timer.clock = "cudaEvent";
+  timer.clock_cost_s = kNcclEventResolution_s;
+  timer.batch_s = [&](int iters) {
+    cuda_check(cudaEventRecord(events.start, comm.stream()), "cudaEventRecord");
+    for (int i = 0; i < iters; ++i) op(left());
+    cuda_check(cudaEventRecord(events.stop, comm.stream()), "cudaEventRecord");
+    comm.wait(step, left());
     float ms = 0;
-    cuda_check(cudaEventElapsedTime(&ms, ev[a], ev[b]), "cudaEventElapsedTime");
+    cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
     return ms * 1e-3;
   };
-  MPI_Barrier(mpi_comm);
-  cuda_check(cudaEventRecord(ev[0], comm.stream()), "cudaEventRecord");
-  op(left());
-  cuda_check(cudaEventRecord(ev[1], comm.stream()), "cudaEventRecord");
-  comm.wait(step, left());
-  double estimate = elapsed_s(0, 1);
-  MPI_Allreduce(MPI_IN_PLACE, &estimate, 1, MPI_DOUBLE, MPI_MAX, mpi_comm);
-  const int iters = adaptive_iterations(estimate, ctx.cfg.budget_s, ctx.cfg.iters, ctx.cfg.max_iters);
-
-  ev.resize(static_cast<size_t>(iters) + 1);
-  for (size_t i = 2; i < ev.size(); ++i) cuda_check(cudaEventCreate(&ev[i]), "cudaEventCreate");
-  MPI_Barrier(mpi_comm);
-  cuda_check(cudaEventRecord(ev[0], comm.stream()), "cudaEventRecord");
-  for (size_t i = 1; i < ev.size(); ++i) {
-    op(left());
-    cuda_check(cudaEventRecord(ev[i], comm.stream()), "cudaEventRecord");
-  }
-  comm.wait(step, left());
-  std::vector<double> samples(static_cast<size_t>(iters));
-  for (size_t i = 0; i < samples.size(); ++i) samples[i] = elapsed_s(i, i + 1) * 1e6;
-  for (auto e : ev) cudaEventDestroy(e);
-
-  const Reduction red = ctx.cfg.reduction;
-  MPI_Allreduce(MPI_IN_PLACE, samples.data(), iters, MPI_DOUBLE, red == Reduction::max ? MPI_MAX : red == Reduction::min ? MPI_MIN : MPI_SUM,
-                mpi_comm);
-  if (red == Reduction::mean)
-    for (double& s : samples) s /= comm.size();
-  return samples;
+  return measure::measure(ctx.control, step, StepScope::all_ranks, measure::rules_of(ctx.cfg),
+                          measure::over_ranks(std::move(timer), mpi_comm, ctx.cfg.reduction));
 }
 
 }  // namespace gpunet::bench::gpu

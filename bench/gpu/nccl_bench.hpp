@@ -1,6 +1,6 @@
 // (CUDA builds only.) One NCCL collective at one size: device buffers filled from host-built
 // patterns (cudaMemcpy, no kernels), the call itself on the communicator's stream, verification of
-// the result, and the GPU-side timing loop.
+// the result, and the GPU-side timer of the measurement layer.
 #pragma once
 
 #include <functional>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/gpu/nccl_comm.hpp"
+#include "bench/measure/measurement.hpp"
 #include "bench/suite.hpp"
 #include "bench/suites/patterns.hpp"
 #include "report/busbw.hpp"
@@ -40,11 +41,10 @@ class NcclCase {
   unsigned char* recv_ = nullptr;  // device; null in place
 };
 
-// Per-iteration times in us of enqueue-able `op`, by CUDA events on the communicator's stream,
-// under the Runner's rules: a Step for the watchdog, warm-up excluded, a barrier before each timed
-// block, an iteration count adapted to the budget (never below -n), and the samples reduced across
+// Batch samples of enqueue-able `op` by the measurement layer (bench/measure) with a CUDA event
+// pair around each batch on the communicator's stream, as step `step`: the samples reduced across
 // mpi_comm as --reduce says. Every wait is bounded by the step's remaining --timeout.
-std::vector<double> time_on_gpu(const SuiteContext& ctx, const std::string& step, MPI_Comm mpi_comm, NcclComm& comm,
+measure::Timing time_on_gpu(const SuiteContext& ctx, const std::string& step, MPI_Comm mpi_comm, NcclComm& comm,
                                 const std::function<void(double timeout_s)>& op);
 
 }  // namespace gpunet::bench::gpu

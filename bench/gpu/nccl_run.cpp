@@ -20,7 +20,6 @@
 #include "bench/gpu/wait.hpp"
 #include "bench/sizes.hpp"
 #include "bench/suites/scaling_run.hpp"
-#include "report/stats.hpp"
 #include "topology/json.hpp"
 #include "topology/nccl_xml.hpp"
 #include "topology/topology.hpp"
@@ -190,7 +189,6 @@ class NcclRun {
     rec.count = k.shape().count;
     rec.bytes = k.shape().size_bytes;
     rec.extra["reduction"] = to_string(ctx_.cfg.reduction);
-    rec.extra["timing"] = "CUDA events";
     rec.extra["nccl"] = merged_;
     if (const char* algo = std::getenv("NCCL_ALGO")) rec.extra["nccl"]["algo"] = algo;
     return rec;
@@ -200,8 +198,7 @@ class NcclRun {
   void timed(Collective c, NcclCase& k, NcclComm& comm, MPI_Comm mpi_comm, const std::string& step, report::Record& rec) {
     step_ = step;
     k.init();
-    const auto samples = time_on_gpu(ctx_, step, mpi_comm, comm, [&](double t) { k.enqueue(comm, t); });
-    rec.time_us = report::compute_stats(samples);
+    measure::record_timing(rec, time_on_gpu(ctx_, step, mpi_comm, comm, [&](double t) { k.enqueue(comm, t); }));
     rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
     rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, comm.size());
     if (!ctx_.cfg.check) return;

@@ -46,9 +46,17 @@ report::Record record_from_repetitions(report::Record base, const BenchMeta& met
   r.extra["threads"] = threads;
   r.extra["repetitions_GBps"] = bw;
   r.extra["iterations"] = iterations;
-  r.extra["timing"] = "Google Benchmark: one sample per repetition = its mean time per iteration";
+  r.extra["samples_us"] = us;
+  r.extra["timing"] = {{"method", "repetition"},
+                       {"batches", seconds_per_iter.size()},
+                       {"clock", "Google Benchmark"},
+                       {"sample", "one per repetition: its mean time per iteration (all threads together)"}};
   r.figure = figure_of(r, meta, bw);
   return r;
+}
+
+int64_t whole_iterations(int64_t thread_iterations, int64_t threads) {
+  return threads > 0 ? thread_iterations / threads : thread_iterations;
 }
 
 void RecordReporter::ReportRuns(const std::vector<Run>& runs) {
@@ -67,9 +75,12 @@ void RecordReporter::ReportRuns(const std::vector<Run>& runs) {
       error = run.error_message;
       continue;
     }
-    if (run.iterations > 0) {
-      seconds.push_back(run.real_accumulated_time / static_cast<double>(run.iterations));
-      iterations.push_back(static_cast<int64_t>(run.iterations));
+    // With t threads Google Benchmark sums the iterations of every thread and averages their wall
+    // time; each thread's iteration is its slice, so t of them make one iteration of the record.
+    const int64_t passes = whole_iterations(static_cast<int64_t>(run.iterations), run.threads);
+    if (passes > 0) {
+      seconds.push_back(run.real_accumulated_time / static_cast<double>(passes));
+      iterations.push_back(passes);
     }
   }
   if (!meta) return;

@@ -1,6 +1,7 @@
 // Google Benchmark runs turned into ordinary Records: a BenchmarkReporter that, for each benchmark
 // instance, takes its repetitions as the samples (per-iteration time of each repetition), computes
-// the bandwidth from the bytes one iteration moves, and hands one Record to a callback.
+// the bandwidth from the bytes one iteration moves, and hands one Record to a callback. An iteration
+// of a threaded benchmark is one iteration of every thread (together they cover bytes_per_iter).
 #pragma once
 
 #include <functional>
@@ -38,6 +39,10 @@ class RecordReporter : public benchmark::BenchmarkReporter {
   const std::map<std::string, BenchMeta>& meta_;
   Sink sink_;
 };
+
+// Iterations of the whole benchmark in a Google Benchmark run with `threads` threads, whose
+// run.iterations counts every thread's iterations (each thread's iteration covers its share).
+int64_t whole_iterations(int64_t thread_iterations, int64_t threads);
 
 // Pure part of the conversion, for tests: per-iteration seconds of each repetition -> the record.
 report::Record record_from_repetitions(report::Record base, const BenchMeta& meta, int64_t threads,

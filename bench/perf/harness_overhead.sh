@@ -1,36 +1,52 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): allreduce busbw at 64 MiB on 2 ranks, gpunet-bench against a bare
-# MPI_Allreduce loop timed the same way (bench/perf/bare_allreduce.cpp), run alternately ROUNDS times
-# in one go so that drift of the machine hits both alike. Each round gives two ratios
-# gpunet-bench/bare: of the busbw from the mean time and of the busbw from the median (p50) time.
-# The summary is the median ratio over the rounds, with the middle half of the ratios.
-# Usage: bench/perf/harness_overhead.sh [BUILD_DIR] [ROUNDS] [ITERS]
+# Benchmark (not a test): the mpi suite's allreduce (float, sum, out of place) against a bare
+# single-threaded MPI_Allreduce loop timed as OSU times it (bench/perf/bare_allreduce.cpp), on 2 ranks
+# of this node, at 8 B, 1 MiB and 64 MiB. Both tools run with the same iteration count and warm-up,
+# pinned the same way (mpirun --bind-to core --map-by core: rank 0 on core 0, rank 1 on core 1), and
+# alternate within one run: every round runs, per size, the bare loop with MPI_Init, the bare loop
+# with MPI_Init_thread(MPI_THREAD_MULTIPLE), then gpunet-bench. Compared: the mean time per iteration
+# (gpunet-bench: time_us.mean of its record, the mean of its batch means).
+# Prints each round, then per size the median ratio with the middle half (25th..75th percentile):
+#   ours/bare        gpunet-bench against the single-threaded bare loop (target <= 1.05 at 8 B, 1 MiB)
+#   ours/bare_mt     gpunet-bench against the bare loop at MPI_THREAD_MULTIPLE (the harness's timing)
+#   bare_mt/bare     what MPI_THREAD_MULTIPLE alone costs
+# Usage: bench/perf/harness_overhead.sh [BUILD_DIR] [ROUNDS] [ROUNDS_64M]
 set -euo pipefail
-build=${1:-build} rounds=${2:-5} iters=${3:-20}
+build=${1:-build} rounds=${2:-5} rounds_big=${3:-15}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpirun=(mpirun -np 2 --bind-to none)
+mpirun=(mpirun -np 2 --bind-to core --map-by core)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for i in $(seq "$rounds"); do
-  bare=$("${mpirun[@]}" "$build/bare_allreduce" $((64 << 20)) "$iters" 2)
-  "${mpirun[@]}" "$build/gpunet-bench" --suites mpi --collectives allreduce -b 64M -e 64M -n "$iters" \
-    --max-iters "$iters" -w 2 -c 1 -q -o "$tmp/r$i" >/dev/null
-  python3 - "$tmp/r$i/report.json" "$bare" "$i" >>"$tmp/rounds.txt" <<'PY'
+iters_of() { case $1 in 8) echo 10000 ;; 1M) echo 1000 ;; *) echo 20 ;; esac; }
+bytes_of() { case $1 in 8) echo 8 ;; 1M) echo $((1 << 20)) ;; *) echo $((64 << 20)) ;; esac; }
+echo "load before: $(uptime)"
+for i in $(seq "$(( rounds > rounds_big ? rounds : rounds_big ))"); do
+  for size in 8 1M 64M; do
+    [[ $size != 64M && $i -gt $rounds ]] && continue
+    n=$(iters_of "$size") b=$(bytes_of "$size")
+    bare=$("${mpirun[@]}" "$build/bare_allreduce" "$b" "$n" 2)
+    bare_mt=$("${mpirun[@]}" "$build/bare_allreduce" "$b" "$n" 2 multiple)
+    "${mpirun[@]}" "$build/gpunet-bench" --suites mpi --collectives allreduce -b "$b" -e "$b" -n "$n" \
+      --max-iters "$n" -w 2 -c 0 -q -o "$tmp/r" >/dev/null
+    python3 - "$tmp/r/results.jsonl" "$bare" "$bare_mt" "$size" "$i" >>"$tmp/rounds.txt" <<'PY'
 import json, re, sys
-r = next(x for x in json.load(open(sys.argv[1]))["results"] if x["suite"] == "mpi" and x["status"] == "passed")
-bare = dict(re.findall(r"(\w+)=([0-9.]+)", sys.argv[2]))
-factor = float(bare["busbw_GBps"]) * float(bare["mean_us"])  # bytes/1e9*2(n-1)/n, in GB/s*us
-ours_mean, ours_p50 = r["busbw_GBps"], factor / r["time_us"]["p50"]
-print(f'{ours_mean / float(bare["busbw_GBps"]):.4f} {ours_p50 / float(bare["busbw_p50_GBps"]):.4f}')
-print(f'round {sys.argv[3]}: bare busbw {float(bare["busbw_GBps"]):.4f} GB/s (p50 {float(bare["busbw_p50_GBps"]):.4f}), '
-      f'gpunet-bench {ours_mean:.4f} GB/s (p50 {ours_p50:.4f})', file=sys.stderr)
+r = next(x for x in map(json.loads, open(sys.argv[1])) if x["suite"] == "mpi" and x["status"] == "passed")
+bare, mt = (float(dict(re.findall(r"(\w+)=([^ ]+)", s))["mean_us"]) for s in sys.argv[2:4])
+ours = r["time_us"]["mean"]
+t = r["extra"].get("timing", {})
+print(sys.argv[4], ours / bare, ours / mt, mt / bare)
+print(f"round {sys.argv[5]} {sys.argv[4]:>3}: bare {bare:.3f} us, bare MULTIPLE {mt:.3f} us, gpunet-bench {ours:.3f} us "
+      f"({t.get('method')} {t.get('batches')} x {t.get('iters_per_batch')})", file=sys.stderr)
 PY
+  done
 done
+echo "load after: $(uptime)"
 python3 - "$tmp/rounds.txt" <<'PY'
 import statistics, sys
-rows = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-for k, name in ((0, "mean"), (1, "p50")):
-    r = sorted(x[k] for x in rows)
-    q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0], r[0], r[0]]
-    print(f"ratio gpunet-bench/bare busbw ({name} time): median {statistics.median(r):.4f}, "
-          f"middle half {q[0]:.4f}..{q[2]:.4f}, over {len(r)} rounds")
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+for size in ("8", "1M", "64M"):
+    got = [tuple(map(float, r[1:])) for r in rows if r[0] == size]
+    for k, name in ((0, "ours/bare"), (1, "ours/bare_mt"), (2, "bare_mt/bare")):
+        v = sorted(x[k] for x in got)
+        q = statistics.quantiles(v, n=4, method="inclusive") if len(v) > 1 else [v[0]] * 3
+        print(f"{size:>3} {name:13s} median {statistics.median(v):.4f}  middle half {q[0]:.4f}..{q[2]:.4f}  ({len(v)} rounds)")
 PY

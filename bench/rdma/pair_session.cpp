@@ -5,7 +5,6 @@
 
 #include "bench/sizes.hpp"
 #include "report/path_ceilings.hpp"
-#include "report/stats.hpp"
 
 namespace gpunet::bench::rdma {
 
@@ -171,7 +170,7 @@ void PairSession::measure(const PlanStep& s) {
   else if (bidir) op = [&] { if (ep.write_burst(s.bytes, count)) ep.wait_immediate(); };
   else if (role_ == 0) op = [&] { ep.write_burst(s.bytes, count); };
   else op = [&] { ep.wait_immediate(); };
-  const std::vector<double> samples = ctx_.runner.time_op(step_name(s), comm_, op);
+  const measure::Timing timing = ctx_.runner.time_op(step_name(s), comm_, op);
 
   Outcome pair;
   int64_t wrong = 0;
@@ -218,16 +217,16 @@ void PairSession::measure(const PlanStep& s) {
     }
   }
   if (lat) {
-    std::vector<double> one_way(samples);
-    for (double& v : one_way) v /= 2;
-    r.time_us = report::compute_stats(one_way);
+    measure::Timing one_way = timing;
+    for (double& v : one_way.samples_us) v /= 2;
+    measure::record_timing(r, one_way);
     r.extra["latency"] = "half the round trip of a WRITE-with-immediate ping-pong";
     r.figure = report::time_figure("rdma.write.latency", r.time_us.p50, pair_subject());
     r.figure->parameters = {{"bytes", std::to_string(s.bytes)}, {"memory", to_string(s.memory)}};
     emit(r);
     return;
   }
-  r.time_us = report::compute_stats(samples);
+  measure::record_timing(r, timing);
   const double bytes_per_op = static_cast<double>(s.bytes) * count * (bidir ? 2 : 1);
   r.algbw_GBps = r.time_us.mean > 0 ? bytes_per_op / (r.time_us.mean * 1e3) : 0;  // all bytes moved
   r.busbw_GBps = r.algbw_GBps;

@@ -7,7 +7,6 @@
 #include "bench/suites/mpi_suite.hpp"
 #include "bench/suites/patterns.hpp"
 #include "report/busbw.hpp"
-#include "report/stats.hpp"
 
 namespace gpunet::bench {
 
@@ -91,8 +90,8 @@ void sweep(Collective c, const SuiteContext& ctx, int& done, int total) {
     }
     CollectiveCase<T> op(c, s, ctx);
     op.init();
-    const auto samples = ctx.runner.time_op("mpi " + to_string(c) + " " + format_size(rec.bytes), ctx.mpi.world, [&] { op.run(); });
-    rec.time_us = report::compute_stats(samples);
+    const auto timing = ctx.runner.time_op("mpi " + to_string(c) + " " + format_size(rec.bytes), ctx.mpi.world, [&] { op.run(); });
+    measure::record_timing(rec, timing);
     rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
     rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, n);
     rec.extra["reduction"] = to_string(cfg.reduction);

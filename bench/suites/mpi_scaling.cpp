@@ -6,7 +6,6 @@
 #include "bench/suites/patterns.hpp"
 #include "bench/suites/scaling_run.hpp"
 #include "report/busbw.hpp"
-#include "report/stats.hpp"
 
 namespace gpunet::bench {
 
@@ -28,12 +27,12 @@ double measure_allreduce(const SuiteContext& ctx, int64_t bytes, MPI_Comm comm, 
   std::vector<float> send(static_cast<size_t>(count)), recv(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) send[static_cast<size_t>(i)] = static_cast<float>(patterns::input(r, i));
   auto run = [&] { MPI_Allreduce(send.data(), recv.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, comm); };
-  const auto samples = ctx.runner.time_op(step, comm, run);
+  const auto timing = ctx.runner.time_op(step, comm, run);
   rec.dtype = "float";
   rec.op = "sum";
   rec.count = count;
   rec.bytes = count * static_cast<int64_t>(sizeof(float));
-  rec.time_us = report::compute_stats(samples);
+  measure::record_timing(rec, timing);
   rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
   rec.busbw_GBps = report::busbw_GBps(Collective::allreduce, rec.bytes, rec.time_us.mean * 1e-6, n);
   rec.extra["reduction"] = to_string(ctx.cfg.reduction);

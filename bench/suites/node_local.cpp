@@ -20,14 +20,6 @@ void on_node_leaders(const SuiteContext& ctx, const std::function<void()>& body)
   idle_barrier(ctx.mpi.world);
 }
 
-std::vector<double> time_local(const Config& cfg, const std::function<double()>& once_s) {
-  for (int i = 0; i < cfg.warmup_iters; ++i) once_s();
-  const int iters = adaptive_iterations(once_s(), cfg.budget_s, cfg.iters, cfg.max_iters);
-  std::vector<double> samples(static_cast<size_t>(iters));
-  for (double& s : samples) s = once_s() * 1e6;
-  return samples;
-}
-
 report::Record skipped(const SuiteContext& ctx, const std::string& suite, const std::string& name, const std::string& reason) {
   auto r = ctx.record(suite, name);
   r.ranks = 1;

@@ -1,6 +1,5 @@
 // Helpers for suites that run on each node leader alone (pcie, node): the other ranks wait without
-// spinning, and a per-node timing loop that keeps the Runner's rules (warm-up excluded, iteration
-// count adapted to the budget with -n as the floor, per-iteration samples).
+// spinning; records for what a leader skipped or failed. (Their timing is bench/measure's.)
 #pragma once
 
 #include <functional>
@@ -17,9 +16,6 @@ void on_node_leaders(const SuiteContext& ctx, const std::function<void()>& body)
 
 // Waits for every rank of comm, sleeping between tests of a non-blocking barrier.
 void idle_barrier(MPI_Comm comm);
-
-// Per-iteration samples in us of once_s(), which runs one iteration and returns its seconds.
-std::vector<double> time_local(const Config& cfg, const std::function<double()>& once_s);
 
 // A record of suite/name on this rank, skipped with the reason.
 report::Record skipped(const SuiteContext& ctx, const std::string& suite, const std::string& name, const std::string& reason);

@@ -1,7 +1,8 @@
-// The `node` suite: node-local micro-benchmarks with Google Benchmark, on each node leader. Host
-// memory bandwidth per NUMA node (read, write, copy, triad; one thread and every CPU of the node,
-// buffers and threads on that node), and, where a GPU is present, pinned H2D/D2H copies per GPU
-// timed with CUDA events (manual time). A RecordReporter turns the runs into ordinary Records.
+// The `node` suite: node-local micro-benchmarks on each node leader. Host memory bandwidth per NUMA
+// node (read, write, copy, triad; one thread and every CPU of the node, buffers and threads on that
+// node), timed by the measurement layer on the steady clock, one pass of a thread team over the whole
+// array per iteration; and, where a GPU is present, pinned H2D/D2H copies per GPU with Google
+// Benchmark, timed with CUDA events (manual time), turned into Records by a RecordReporter.
 #include <algorithm>
 #include <memory>
 
@@ -11,6 +12,8 @@
 #include "bench/node/gbench_records.hpp"
 #include "bench/node/membw.hpp"
 #include "bench/node/numa.hpp"
+#include "bench/node/thread_team.hpp"
+#include "report/busbw.hpp"
 #include "bench/sizes.hpp"
 #include "bench/suites/node_suite.hpp"
 
@@ -45,20 +48,27 @@ class NodeBench {
     std::fill(pb, pb + elems, 1.0);
     std::fill(pc, pc + elems, 2.0);
     for (node::MemKernel k : node::all_mem_kernels()) {
-      const std::string key = "membw_" + node::to_string(k) + "/numa" + std::to_string(numa);
-      meta_[key] = {"node", "membw_" + node::to_string(k), "numa" + std::to_string(numa),
-                    node::kernel_bytes(k, static_cast<int64_t>(elems)),
-                    {{"numa_node", numa}, {"kernel", node::to_string(k)}, {"array_bytes", elems * 8},
-                     {"cpus", cpus.size()}, {"placed_on_numa", node::node_of_address(pb)}}};
-      auto* bm = benchmark::RegisterBenchmark(key.c_str(), [=](benchmark::State& st) {
-        node::run_on_node(numa);
-        const auto [lo, hi] = node::slice(elems, static_cast<int>(st.thread_index()), static_cast<int>(st.threads()));
-        for (auto _ : st) benchmark::DoNotOptimize(node::run_kernel(k, pa, pb, pc, lo, hi, kScalar));
-      });
-      configure(bm)->UseRealTime();
-      for (int t : threads) bm->Threads(t);
       std::fill(pa, pa + elems, -1.0);
-      run("node membw numa" + std::to_string(numa) + " " + node::to_string(k));
+      std::vector<report::Record> records;
+      for (int t : threads) {
+        std::vector<double> results(static_cast<size_t>(t));  // each member's kernel result: kept, so never dropped
+        node::ThreadTeam team(t, numa, [&](int m, int n) {
+          const auto [lo, hi] = node::slice(elems, m, n);
+          results[static_cast<size_t>(m)] = node::run_kernel(k, pa, pb, pc, lo, hi, kScalar);
+        });
+        const auto timing = measure::measure(ctx_.control, "node membw numa" + std::to_string(numa) + " " + node::to_string(k),
+                                             StepScope::this_rank, membw_rules(), measure::steady_clock_timer([&] { team.pass(); }));
+        auto r = base(ctx_);
+        r.name = "membw_" + node::to_string(k);
+        r.variant = "numa" + std::to_string(numa) + (t > 1 ? " " + std::to_string(t) + " threads" : " 1 thread");
+        r.bytes = node::kernel_bytes(k, static_cast<int64_t>(elems));
+        measure::record_timing(r, timing);
+        r.algbw_GBps = report::algbw_GBps(r.bytes, r.time_us.mean * 1e-6);
+        r.extra.update({{"numa_node", numa}, {"kernel", node::to_string(k)}, {"array_bytes", elems * 8},
+                        {"cpus", cpus.size()}, {"placed_on_numa", node::node_of_address(pb)}, {"threads", t}});
+        records.push_back(std::move(r));
+      }
+      pending_ = std::move(records);
       // What the kernel left in a: read leaves it alone; write, copy and triad define every element.
       const double want = k == node::MemKernel::write ? kScalar : k == node::MemKernel::copy ? 1.0 : 1.0 + kScalar * 2.0;
       const auto wrong = k == node::MemKernel::read ? -1 : std::count_if(pa, pa + elems, [&](double x) { return x != want; });
@@ -96,6 +106,16 @@ class NodeBench {
   static report::Record base(const SuiteContext& ctx) {
     auto r = ctx.record("node", "");
     r.ranks = 1;
+    return r;
+  }
+
+  // Google Benchmark's conventions for the memory kernels: --node-repetitions samples, each a batch
+  // of passes lasting --node-min-time.
+  measure::Rules membw_rules() const {
+    measure::Rules r;
+    r.warmup_iters = 1;
+    r.budget = {ctx_.cfg.node_repetitions, ctx_.cfg.max_iters, ctx_.cfg.node_min_time_s * ctx_.cfg.node_repetitions};
+    r.fixed_batches = ctx_.cfg.node_repetitions;
     return r;
   }
 
@@ -162,7 +182,7 @@ void add_node_options(CLI::App& app, Config& c, OptionText&) {
   add_size_option(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")
       ->default_str("128M")
       ->group(g);
-  app.add_option("--node-min-time", c.node_min_time_s, "Google Benchmark minimum time per repetition, seconds")
+  app.add_option("--node-min-time", c.node_min_time_s, "Minimum time per repetition (one sample) of a node benchmark, seconds")
       ->check(CLI::Range(0.001, 3600.0))
       ->capture_default_str()
       ->group(g);

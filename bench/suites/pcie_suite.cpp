@@ -9,6 +9,7 @@
 #include "bench/gpu/cuda_device.hpp"
 #include "bench/gpu/pcie_link.hpp"
 #include "bench/gpu/wait.hpp"
+#include "bench/measure/mpi_timer.hpp"
 #include "bench/node/numa.hpp"
 #include "bench/sizes.hpp"
 #include "bench/suites/pcie_suite.hpp"
@@ -19,7 +20,6 @@
 #include "bench/suites/console_lines.hpp"
 #include "bench/suites/node_local.hpp"
 #include "report/busbw.hpp"
-#include "report/stats.hpp"
 
 namespace gpunet::bench {
 
@@ -57,8 +57,11 @@ report::Figure copy_figure(const report::Record& rec, report::Subject subject, r
   return f;
 }
 
-void fill_timing(report::Record& rec, const std::vector<double>& samples, int64_t bytes_per_direction) {
-  rec.time_us = report::compute_stats(samples);
+// cudaEventElapsedTime resolves about half a microsecond; a 256 MiB copy lasts milliseconds.
+constexpr double kCopyEventResolution_s = 5e-7;
+
+void fill_timing(report::Record& rec, const measure::Timing& timing, int64_t bytes_per_direction) {
+  measure::record_timing(rec, timing);
   rec.algbw_GBps = report::algbw_GBps(bytes_per_direction, rec.time_us.mean * 1e-6);
 }
 
@@ -100,14 +103,14 @@ class PcieRun {
         const auto link = gpu::read_pcie_link("/sys", g.bus_id);
         cases.push_back(std::make_unique<CopyCase>(g.ordinal, dir, HostKind::pinned, link.numa_node, ctx_.cfg.pcie_bytes));
       }
-      const auto samples = timed(rec.variant, [&] {
+      const auto timing = timed(rec.variant, [&] {
         for (auto& c : cases) c->launch();
         double longest = 0;
         for (auto& c : cases) longest = std::max(longest, c->wait_s(timeout_));
         return longest;
       });
       const auto total = static_cast<int64_t>(gpus.size()) * ctx_.cfg.pcie_bytes;
-      fill_timing(rec, samples, total);
+      fill_timing(rec, timing, total);
       for (const auto& g : gpus) links.push_back(gpu::to_json(gpu::read_pcie_link("/sys", g.bus_id)));
       int64_t wrong = 0;
       for (auto& c : cases) wrong += c->wrong_bytes();
@@ -130,17 +133,18 @@ class PcieRun {
     return rec;
   }
 
-  std::vector<double> timed(const std::string& what, const std::function<double()>& once_s) {
-    Step step(ctx_.control, "pcie " + what + " " + format_size(ctx_.cfg.pcie_bytes), StepScope::this_rank);
-    return time_local(ctx_.cfg, once_s);
+  // Each copy is timed by its own CUDA events; the measurement layer batches and counts them.
+  measure::Timing timed(const std::string& what, const std::function<double()>& once_s) {
+    return measure::measure(ctx_.control, "pcie " + what + " " + format_size(ctx_.cfg.pcie_bytes), StepScope::this_rank,
+                            measure::rules_of(ctx_.cfg), measure::self_timed("cudaEvent", kCopyEventResolution_s, once_s));
   }
 
   void measure_one(const gpu::GpuInfo& g, CopyDir dir, HostKind kind, const Placement& p) {
     auto rec = base_record(dir, "gpu" + std::to_string(g.ordinal) + " " + to_string(kind) + " " + p.label);
     CopyCase c(g.ordinal, dir, kind, p.numa, ctx_.cfg.pcie_bytes);
-    const auto samples = timed(to_string(dir) + " " + rec.variant, [&] { return c.run_s(timeout_); });
+    const auto timing = timed(to_string(dir) + " " + rec.variant, [&] { return c.run_s(timeout_); });
     auto link = gpu::read_pcie_link("/sys", g.bus_id);  // right after the copies: the link is trained up
-    fill_timing(rec, samples, ctx_.cfg.pcie_bytes);
+    fill_timing(rec, timing, ctx_.cfg.pcie_bytes);
     check_data(rec, c.wrong_bytes());
     nlohmann::json pcie = gpu::to_json(link);
     pcie["gpu_index"] = g.ordinal;

@@ -1,5 +1,6 @@
 // The node micro-benchmarks: kernels and thread slices, and Google Benchmark runs turned into
 // Records through the RecordReporter, run for real on this machine's memory.
+#include <atomic>
 #include <numeric>
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include "bench/node/gbench_records.hpp"
 #include "bench/node/membw.hpp"
 #include "bench/node/numa.hpp"
+#include "bench/node/thread_team.hpp"
 
 using namespace gpunet::bench::node;
 
@@ -59,6 +61,10 @@ TEST(NodeBench, RepetitionsBecomeTheRecordsSamples) {
   EXPECT_NEAR(r.algbw_GBps, 2.0 / (0.4 / 3), 1e-9);  // bytes per iteration over the mean iteration time
   EXPECT_EQ(r.extra["repetitions_GBps"], nlohmann::json::array({20.0, 10.0, 20.0}));
   EXPECT_EQ(r.extra["numa_node"], 0);
+  EXPECT_EQ(r.extra["samples_us"], nlohmann::json::array({100000.0, 200000.0, 100000.0}));
+  EXPECT_EQ(r.extra["timing"]["batches"], 3);
+  EXPECT_EQ(whole_iterations(40, 4), 10);
+  EXPECT_EQ(whole_iterations(7, 1), 7);
 }
 
 TEST(NodeBench, HostMemoryBenchmarkRunsForRealThroughTheReporter) {
@@ -83,6 +89,74 @@ TEST(NodeBench, HostMemoryBenchmarkRunsForRealThroughTheReporter) {
   EXPECT_GT(got[0].algbw_GBps, 0.05);  // any machine copies 2 MiB faster than that
   EXPECT_EQ(got[0].bytes, static_cast<int64_t>(elems * 16));
   EXPECT_DOUBLE_EQ(pa[elems - 1], 1.5);
+}
+
+TEST(NodeBench, ThreadSlicesTogetherMoveTheWholeArrayOnce) {
+  for (MemKernel k : all_mem_kernels())
+    for (size_t elems : {8ul, 1000ul, 12345ul})
+      for (int n : {1, 2, 3, 8}) {
+        int64_t sum = 0;
+        for (int t = 0; t < n; ++t) sum += slice_bytes(k, elems, t, n);
+        EXPECT_EQ(sum, kernel_bytes(k, static_cast<int64_t>(elems))) << to_string(k) << " " << elems << " / " << n;
+      }
+}
+
+// The bytes a threaded benchmark is credited with (bytes per iteration x iterations of the record)
+// equal the bytes its threads touched, counted by the kernel itself as it runs.
+TEST(NodeBench, ThreadedBenchmarkIsCreditedTheBytesItsThreadsTouch) {
+  constexpr int kThreads = 2, kIters = 5, kReps = 2;
+  const size_t elems = 1 << 16;
+  std::vector<double> a(elems), b(elems, 1.0), c(elems, 2.0);
+  std::atomic<int64_t> touched{0};
+  const int64_t pass = kernel_bytes(MemKernel::triad, static_cast<int64_t>(elems));
+  std::map<std::string, BenchMeta> meta{{"triad", {"node", "membw_triad", "numa0", pass, {}}}};
+  std::vector<gpunet::report::Record> got;
+  RecordReporter reporter(gpunet::report::Record{}, meta, [&](gpunet::report::Record r) { got.push_back(std::move(r)); });
+  benchmark::RegisterBenchmark("triad", [&](benchmark::State& st) {
+    const int t = static_cast<int>(st.thread_index()), n = static_cast<int>(st.threads());
+    const auto [lo, hi] = slice(elems, t, n);
+    for (auto _ : st) {
+      benchmark::DoNotOptimize(run_kernel(MemKernel::triad, a.data(), b.data(), c.data(), lo, hi, 3));
+      touched += slice_bytes(MemKernel::triad, elems, t, n);
+    }
+  })->Iterations(kIters)->Repetitions(kReps)->Threads(kThreads)->UseRealTime();
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  ASSERT_EQ(got.size(), 1u);
+  const auto iterations = got[0].extra["iterations"].get<std::vector<int64_t>>();
+  ASSERT_EQ(iterations.size(), static_cast<size_t>(kReps));
+  int64_t credited = 0;
+  for (int64_t it : iterations) credited += it * got[0].bytes;
+  EXPECT_EQ(credited, touched.load());
+  EXPECT_EQ(touched.load(), int64_t{kReps} * kIters * pass);
+  EXPECT_EQ(got[0].variant, "numa0 2 threads");
+  EXPECT_EQ(got[0].extra["samples_us"].size(), static_cast<size_t>(kReps));
+  EXPECT_DOUBLE_EQ(a[elems - 1], 7.0);
+}
+
+// One pass of a t-member team is one pass over the whole array: the bytes the members touch in a
+// pass, counted by each member as it runs its slice, are the bytes the record credits per iteration.
+TEST(NodeBench, ThreadTeamPassTouchesTheBytesCreditedPerIteration) {
+  const size_t elems = 100003;
+  std::vector<double> a(elems), b(elems, 1.0), c(elems, 2.0);
+  for (int members : {1, 2, 3, 5}) {
+    std::atomic<int64_t> touched{0};
+    std::vector<int> runs(static_cast<size_t>(members));
+    ThreadTeam team(members, -1, [&](int m, int n) {
+      const auto [lo, hi] = slice(elems, m, n);
+      run_kernel(MemKernel::triad, a.data(), b.data(), c.data(), lo, hi, 3);
+      touched += kernel_bytes(MemKernel::triad, static_cast<int64_t>(hi - lo));
+      ++runs[static_cast<size_t>(m)];
+    });
+    EXPECT_EQ(team.size(), members);
+    for (int pass = 1; pass <= 3; ++pass) {
+      std::fill(a.begin(), a.end(), 0.0);
+      team.pass();
+      EXPECT_EQ(touched.load(), pass * kernel_bytes(MemKernel::triad, static_cast<int64_t>(elems))) << members;
+      EXPECT_EQ(std::count(a.begin(), a.end(), 7.0), static_cast<std::ptrdiff_t>(elems)) << members;
+    }
+    for (int r : runs) EXPECT_EQ(r, 3);
+  }
 }
 
 TEST(NodeBench, NumaFallsBackToOneNode) {
