@@ -12,12 +12,14 @@
 
 #include "bench/acceptance.hpp"
 #include "bench/control.hpp"
+#include "bench/earlier_results.hpp"
 #include "bench/counters/monitor.hpp"  // issue #8
 #include "bench/rdma/console.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
 #include "bench/runner.hpp"
 #include "bench/suite.hpp"
+#include "bench/unmeasured.hpp"
 #include "bench/tcp/console.hpp"  // tcp suite (issue #4)
 #include "bench/tcp/suite.hpp"    // tcp suite (issue #4)
 #include "bench/suites/console_lines.hpp"  // issue #8
@@ -55,7 +57,9 @@ std::unique_ptr<ResultsSink> open_sink(const Config& cfg, const MpiContext& mpi)
   if (mpi.is_root()) {
     try {
       std::filesystem::create_directories(cfg.output_dir);
-      sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl");
+      if (const auto kept = keep_earlier_results(cfg.output_dir))
+        std::cout << "# " << cfg.output_dir << "/results.jsonl of the earlier run is kept as " << *kept << "\n";
+      sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl", std::cerr);
     } catch (const std::exception& e) {
       std::cerr << "gpunet-bench: error: cannot use output directory '" << cfg.output_dir << "': " << e.what()
                 << " (choose another with -o DIR)\n";
@@ -135,16 +139,18 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
   MpiContext mpi = MpiContext::create();
   const std::string start = report::utc_now_iso8601();
   int code = 0;
+  std::unique_ptr<ResultsSink> sink;
   try {
     const Acceptance acc = acceptance_inputs(cfg, mpi);
-    auto sink = open_sink(cfg, mpi);
+    sink = open_sink(cfg, mpi);
     ControlPlane control(mpi, cfg.timeout_s, sink.get());
     Runner runner(cfg, control);
     const bool print = mpi.is_root() && !cfg.quiet;
     const bool tty = print && isatty(STDERR_FILENO);
     ReportSections sections;
     SuiteContext ctx{cfg, mpi, runner, control,
-                     [&](const report::Record& r) {
+                     [&](const report::Record& measured) {
+                       const report::Record r = fail_if_unmeasured(measured);
                        control.emit(r);
                        if (!print || r.suite == "topo") return;
                        if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
@@ -175,10 +181,15 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     }
     control.finish();
     if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);
+    if (sink && sink->lost() > 0) {
+      std::cerr << "gpunet-bench: error: " << sink->loss_text() << "; the report files hold them all\n";
+      code = 3;
+    }
   } catch (const std::invalid_argument&) {
     code = 2;
   } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written
-    std::cerr << "gpunet-bench: error: " << e.what() << " (results.jsonl keeps every record)\n";
+    const std::string kept = !sink ? "" : sink->lost() == 0 ? " (results.jsonl keeps every record)" : "; " + sink->loss_text();
+    std::cerr << "gpunet-bench: error: " << e.what() << kept << "\n";
     code = 3;
   }
   MPI_Bcast(&code, 1, MPI_INT, 0, mpi.world);

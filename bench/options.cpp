@@ -5,7 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/cli_float.hpp"
 #include "bench/cli_size.hpp"
+#include "bench/size_limits.hpp"
 #include "bench/sizes.hpp"
 #include "bench/tcp/options.hpp"  // tcp suite (issue #4)
 #include "common/strings.hpp"
@@ -38,6 +40,25 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+// The directory a report's input lies in: "." for a bare name, "/" for a file in the root.
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// --check once took 0 or 1 (data verification, as in nccl-tests); that is -c/--verify now.
+std::string old_check_spelling(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    const bool valued = args[i].rfind("--check=", 0) == 0;
+    const bool followed = args[i] == "--check" && i + 1 < args.size() && (args[i + 1] == "0" || args[i + 1] == "1");
+    if (valued || followed)
+      return "--check takes no value: it checks the inputs without measuring; to turn data verification on or off "
+             "use -c/--verify 0|1";
+  }
+  return "";
+}
+
 // --- gpu, node and counters options (issue #8) ---
 struct GpuOptionText {
   std::string nccl_colls = "allreduce";
@@ -55,16 +76,13 @@ void add_gpu_options(CLI::App& app, Config& c, GpuOptionText& t) {
   add_size_option(app, "--scaling-size", c.scaling_bytes, "all_reduce size of the scaling sweep")->default_str("the -e size");
   add_size_option(app, "--pcie-size", c.pcie_bytes, "Bytes per host<->device copy (pcie and node suites)")->default_str("256M");
   add_size_option(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")->default_str("128M");
-  app.add_option("--node-min-time", c.node_min_time_s, "Google Benchmark minimum time per repetition, seconds")
-      ->check(CLI::Range(0.001, 3600.0))
-      ->capture_default_str();
+  add_float_option(app, "--node-min-time", c.node_min_time_s, 0.001, 3600.0,
+                   "Google Benchmark minimum time per repetition, seconds");
   app.add_option("--node-repetitions", c.node_repetitions, "Repetitions per node benchmark (the samples of each figure)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  app.add_option("--counters-interval", c.counters_interval_s,
-                 "Seconds between readings of interface, RDMA and NVML counters during each suite; 0 turns them off")
-      ->check(CLI::Range(0.0, 60.0))
-      ->capture_default_str();
+  add_float_option(app, "--counters-interval", c.counters_interval_s, 0.0, 60.0,
+                   "Seconds between readings of interface, RDMA and NVML counters during each suite; 0 turns them off");
   app.add_option("--expect-if", t.expect_ifaces,
                  "Interfaces benchmark traffic should take (names, or prefixes ending in *); traffic elsewhere is flagged")
       ->type_name("LIST");
@@ -88,7 +106,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
   app.footer(
       "Sizes take binary suffixes: K=2^10, M=2^20, G=2^30. Units in output: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, us.\n"
       "Exit codes: 0 all good; 1 wrong result or failed verdict; 2 usage or input error;\n"
-      "3 runtime failure (dead rank, timeout, MPI error).");
+      "3 runtime failure (dead rank, timeout, MPI error, an output that cannot be written).");
 
   app.add_option("--suites", suites, "Comma list of suites to run, in order: " + join(known_suites(), ","))
       ->type_name("LIST")
@@ -100,9 +118,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
 
   add_size_option(app, "-b,--minbytes", c.min_bytes, "Smallest message size")->default_str("1K");
   add_size_option(app, "-e,--maxbytes", c.max_bytes, "Largest message size")->default_str("64M");
-  app.add_option("-f,--stepfactor", c.step_factor, "Multiply the size by this factor between sizes")
-      ->check(CLI::Range(1.000001, 1e6))
-      ->capture_default_str();
+  add_float_option(app, "-f,--stepfactor", c.step_factor, 1.000001, 1e6, "Multiply the size by this factor between sizes");
   add_size_option(app, "-i,--stepbytes", c.step_bytes, "Add this many bytes between sizes instead of -f");
   app.add_option("-n,--iters", c.iters, "Minimum timed iterations per size (more if the budget allows)")
       ->check(CLI::Range(1, 100000000))
@@ -110,7 +126,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
   app.add_option("-w,--warmup_iters", c.warmup_iters, "Untimed warm-up iterations per size")
       ->check(CLI::Range(0, 100000000))
       ->capture_default_str();
-  app.add_option("-c,--check", c.check, "Verify results (1) or not (0)")
+  app.add_option("-c,--verify", c.check, "Verify results (1) or not (0)")
       ->check(CLI::Range(0, 1))
       ->capture_default_str();
   app.add_option("-d,--datatype", c.dtype, "Element type: float, double, int32, int64")
@@ -119,10 +135,8 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
   app.add_option("--op", c.op, "Reduction operation: sum, max, min")
       ->check(CLI::IsMember({"sum", "max", "min"}))
       ->capture_default_str();
-  app.add_option("--budget", c.budget_s,
-                 "Time budget per size in seconds; iterations grow from -n up to this budget")
-      ->check(CLI::Range(0.0, 3600.0))
-      ->capture_default_str();
+  add_float_option(app, "--budget", c.budget_s, 0.0, 3600.0,
+                   "Time budget per size in seconds; iterations grow from -n up to this budget");
   app.add_option("--max-iters", c.max_iters, "Upper bound on timed iterations per size")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
@@ -131,10 +145,8 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
                  "its slowest rank ends), mean or min")
       ->check(CLI::IsMember({"max", "mean", "min"}))
       ->default_str("max");
-  app.add_option("--timeout", c.timeout_s,
-                 "Seconds any single step may take before the whole job is ended (exit code 3)")
-      ->check(CLI::Range(0.1, 1e6))
-      ->capture_default_str();
+  add_float_option(app, "--timeout", c.timeout_s, 0.1, 1e6,
+                   "Seconds any single step may take before the whole job is ended (exit code 3)");
   // --- rdma suite options ----------------------------------------------------------------------
   app.add_option("--rdma-dev", c.rdma_dev, "RDMA device (and port) for the rdma suite, e.g. mlx5_0 or mlx5_0:1; "
                  "default: the first ACTIVE port")->type_name("DEV[:PORT]");
@@ -156,6 +168,9 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& colls
   app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
       ->capture_default_str();
   app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");
+  app.add_flag("--check", c.check_inputs,
+               "Check the options, --spec, --baseline, --topology-xml (and a report's input) without measuring: "
+               "one line per problem, exit 0 or 2; no MPI");
   app.add_option("--topology-xml", c.topology_xml,
                  "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
                  "path matrix and the findings, then exit (no MPI needed)")
@@ -191,6 +206,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   GpuOptionText gpu_text;                // issue #8
   add_gpu_options(app, c, gpu_text);     // issue #8
 
+  auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
+  if (const auto why = old_check_spelling(args); !why.empty()) return fail(why);
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
     app.parse(rev);
@@ -206,10 +223,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
     return {std::nullopt, 2, "gpunet-bench: error: " + msg + " (see gpunet-bench --help)"};
   }
 
-  auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
-  if (!c.report_input.empty() && app.get_subcommand("report")->count("-o") == 0) {
-    const auto slash = c.report_input.find_last_of('/');
-    c.output_dir = slash == std::string::npos ? "." : c.report_input.substr(0, slash);
+  if (app.got_subcommand("report")) {
+    if (c.report_input.empty()) return fail("report: empty path (give a report.json or a results.jsonl)");
+    if (app.get_subcommand("report")->count("-o") == 0) c.output_dir = directory_of(c.report_input);
   }
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
@@ -232,6 +248,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   if (const auto why = tcp::finish_options(c, tcp_text, app); !why.empty()) return fail(why);
   // --- end tcp suite ---
   if (const auto err = finish_gpu_options(c, gpu_text)) return fail(*err);  // issue #8
+  if (const auto why = size_limit_problem(c, physical_memory_bytes()); !why.empty()) return fail(why);
   return {std::move(c), 0, ""};
 }
 
