@@ -37,4 +37,16 @@ print(f"ok: {len(recs)} whole records kept of {sys.argv[2]} printed")
 PY
 leftover=$(find "$mnt" -name '*.tmp')
 [[ -z $leftover ]] || fail "temporary files left behind: $leftover"
-echo "ok: disk full is exit 3, said at once, results.jsonl stays valid"
+
+# --save-baseline onto the full disk: the message says the disk is full, and no base.json.tmp stays.
+set +e
+timeout 120 "$bin" --suites mpi --collectives allreduce -b 1K -e 1K -n 2 --budget 0.01 --timeout 60 -q \
+  -o "$work/ok" --save-baseline "$mnt/base.json" >"$work/out2" 2>"$work/err2"
+rc=$?
+set -e
+cat "$work/err2"
+[[ $rc != 0 ]] || fail "--save-baseline on a full disk exited 0"
+grep -q "^gpunet-bench: error: --save-baseline: cannot write $mnt/base.json: No space left on device (the disk is full" "$work/err2" \
+  || fail "--save-baseline on a full disk does not say the disk is full"
+[[ ! -e $mnt/base.json.tmp && ! -e $mnt/base.json ]] || fail "--save-baseline left a file behind on the full disk"
+echo "ok: disk full is exit 3, said at once, results.jsonl stays valid; --save-baseline names the full disk"
