@@ -8,10 +8,11 @@ bin=$1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 args=(--suites mpi --collectives allreduce -b 1K -e 4K -f 4 -n 2 --budget 0.01 --timeout 60 -o "$out/r")
-"${MPIRUN[@]}" -np 2 "$bin" "${args[@]}" >"$out/log1" 2>&1 || { cat "$out/log1"; fail "first run exited $?"; }
+run() { "${MPIRUN[@]}" -np 2 "$bin" "${args[@]}" >"$1" 2>&1 || { local rc=$?; cat "$1"; fail "$2 run exited $rc"; }; }
+run "$out/log1" first
 ! grep -q "of the earlier run is kept" "$out/log1" || fail "the first run claims to keep an earlier one"
 first=$(cat "$out/r/results.jsonl")
-"${MPIRUN[@]}" -np 2 "$bin" "${args[@]}" >"$out/log2" 2>&1 || { cat "$out/log2"; fail "second run exited $?"; }
+run "$out/log2" second
 line=$(grep "of the earlier run is kept as" "$out/log2") || { cat "$out/log2"; fail "no console line about the kept run"; }
 kept=$(ls "$out/r"/results-*.jsonl)
 [[ $(wc -l <<<"$kept") == 1 ]] || fail "want one kept file, got: $kept"
