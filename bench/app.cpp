@@ -11,6 +11,7 @@
 
 #include "bench/acceptance.hpp"
 #include "bench/control.hpp"
+#include "bench/earlier_results.hpp"
 #include "bench/counters/monitor.hpp"
 #include "bench/mpi_context.hpp"
 #include "bench/results_sink.hpp"
@@ -18,6 +19,7 @@
 #include "bench/suite.hpp"
 #include "bench/suites/console_lines.hpp"
 #include "bench/suites/suite_list.hpp"
+#include "bench/unmeasured.hpp"
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/analysis.hpp"
@@ -54,7 +56,9 @@ std::unique_ptr<ResultsSink> open_sink(const Config& cfg, const MpiContext& mpi)
   if (mpi.is_root()) {
     try {
       std::filesystem::create_directories(cfg.output_dir);
-      sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl");
+      if (const auto kept = keep_earlier_results(cfg.output_dir))
+        std::cout << "# " << cfg.output_dir << "/results.jsonl of the earlier run is kept as " << *kept << "\n";
+      sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl", std::cerr);
     } catch (const std::exception& e) {
       std::cerr << "gpunet-bench: error: cannot use output directory '" << cfg.output_dir << "': " << e.what()
                 << " (choose another with -o DIR)\n";
@@ -134,9 +138,10 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
   MpiContext mpi = MpiContext::create();
   const std::string start = report::utc_now_iso8601();
   int code = 0;
+  std::unique_ptr<ResultsSink> sink;
   try {
     const Acceptance acc = acceptance_inputs(cfg, mpi);
-    auto sink = open_sink(cfg, mpi);
+    sink = open_sink(cfg, mpi);
     ControlPlane control(mpi, cfg.timeout_s, sink.get(), cfg.control_if);
     Runner runner(cfg, control);
     const bool print = mpi.is_root() && !cfg.quiet;
@@ -144,7 +149,8 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     ReportSections sections;
     const report::Provenance layout = run_layout(mpi);
     SuiteContext ctx{cfg, mpi, runner, control,
-                     [&](const report::Record& r) {
+                     [&](const report::Record& measured) {
+                       const report::Record r = fail_if_unmeasured(measured);
                        control.emit(r);
                        if (!print) return;
                        const std::string line = record_console_line(r, layout, sections.topology);
@@ -174,10 +180,15 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     }
     control.finish();
     if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);
+    if (sink && sink->lost() > 0) {
+      std::cerr << "gpunet-bench: error: " << sink->loss_text() << "; the report files hold them all\n";
+      code = 3;
+    }
   } catch (const std::invalid_argument&) {
     code = 2;
   } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written
-    std::cerr << "gpunet-bench: error: " << e.what() << " (results.jsonl keeps every record)\n";
+    const std::string kept = !sink ? "" : sink->lost() == 0 ? " (results.jsonl keeps every record)" : "; " + sink->loss_text();
+    std::cerr << "gpunet-bench: error: " << e.what() << kept << "\n";
     code = 3;
   }
   MPI_Bcast(&code, 1, MPI_INT, 0, mpi.world);

@@ -5,7 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/cli_float.hpp"
 #include "bench/cli_size.hpp"
+#include "bench/size_limits.hpp"
 #include "bench/sizes.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "common/strings.hpp"
@@ -30,12 +32,29 @@ std::vector<std::string> known_suites() {
 
 namespace {
 
+// The directory a report's input lies in: "." for a bare name, "/" for a file in the root.
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// --check once took 0 or 1 (data verification, as in nccl-tests); that is -c/--verify now.
+std::string old_check_spelling(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    const bool valued = args[i].rfind("--check=", 0) == 0;
+    const bool followed = args[i] == "--check" && i + 1 < args.size() && (args[i + 1] == "0" || args[i + 1] == "1");
+    if (valued || followed)
+      return "--check takes no value: it checks the inputs without measuring; to turn data verification on or off "
+             "use -c/--verify 0|1";
+  }
+  return "";
+}
+
 // The traffic counters read during every suite.
 void add_counter_options(CLI::App& app, Config& c, std::string& expect_ifaces) {
-  app.add_option("--counters-interval", c.counters_interval_s,
-                 "Seconds between readings of interface, RDMA and NVML counters during each suite; 0 turns them off")
-      ->check(CLI::Range(0.0, 60.0))
-      ->capture_default_str();
+  add_float_option(app, "--counters-interval", c.counters_interval_s, 0.0, 60.0,
+                   "Seconds between readings of interface, RDMA and NVML counters during each suite; 0 turns them off");
   app.add_option("--expect-if", expect_ifaces,
                  "Interfaces benchmark traffic should take (names, or prefixes ending in *); traffic elsewhere is flagged")
       ->type_name("LIST");
@@ -53,15 +72,13 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
   app.footer(
       "Sizes take binary suffixes: K=2^10, M=2^20, G=2^30. Units in output: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, us.\n"
       "Exit codes: 0 all good; 1 wrong result or failed verdict; 2 usage or input error;\n"
-      "3 runtime failure (dead rank, timeout, MPI error).");
+      "3 runtime failure (dead rank, timeout, MPI error, an output that cannot be written).");
 
   app.add_option("--suites", suites, suites_help())->type_name("LIST")->default_str(suite_names());
 
   add_size_option(app, "-b,--minbytes", c.min_bytes, "Smallest message size")->default_str("1K");
   add_size_option(app, "-e,--maxbytes", c.max_bytes, "Largest message size")->default_str("64M");
-  app.add_option("-f,--stepfactor", c.step_factor, "Multiply the size by this factor between sizes")
-      ->check(CLI::Range(1.000001, 1e6))
-      ->capture_default_str();
+  add_float_option(app, "-f,--stepfactor", c.step_factor, 1.000001, 1e6, "Multiply the size by this factor between sizes");
   add_size_option(app, "-i,--stepbytes", c.step_bytes, "Add this many bytes between sizes instead of -f");
   app.add_option("-n,--iters", c.iters, "Minimum timed iterations per size (more if the budget allows)")
       ->check(CLI::Range(1, 100000000))
@@ -69,7 +86,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
   app.add_option("-w,--warmup_iters", c.warmup_iters, "Untimed warm-up iterations per size")
       ->check(CLI::Range(0, 100000000))
       ->capture_default_str();
-  app.add_option("-c,--check", c.check, "Verify results (1) or not (0)")
+  app.add_option("-c,--verify", c.check, "Verify results (1) or not (0)")
       ->check(CLI::Range(0, 1))
       ->capture_default_str();
   app.add_option("-d,--datatype", c.dtype, "Element type: float, double, int32, int64")
@@ -78,10 +95,8 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
   app.add_option("--op", c.op, "Reduction operation: sum, max, min")
       ->check(CLI::IsMember({"sum", "max", "min"}))
       ->capture_default_str();
-  app.add_option("--budget", c.budget_s,
-                 "Time budget per size in seconds; iterations grow from -n up to this budget")
-      ->check(CLI::Range(0.0, 3600.0))
-      ->capture_default_str();
+  add_float_option(app, "--budget", c.budget_s, 0.0, 3600.0,
+                   "Time budget per size in seconds; iterations grow from -n up to this budget");
   app.add_option("--max-iters", c.max_iters, "Upper bound on timed iterations per size")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
@@ -90,10 +105,8 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
                  "its slowest rank ends), mean or min")
       ->check(CLI::IsMember({"max", "mean", "min"}))
       ->default_str("max");
-  app.add_option("--timeout", c.timeout_s,
-                 "Seconds any single step may take before the whole job is ended (exit code 3)")
-      ->check(CLI::Range(0.1, 1e6))
-      ->capture_default_str();
+  add_float_option(app, "--timeout", c.timeout_s, 0.1, 1e6,
+                   "Seconds any single step may take before the whole job is ended (exit code 3)");
   app.add_option("--control-if", c.control_if,
                  "Interface (name or CIDR) of the watchdog's own TCP channel to rank 0; default: the one "
                  "Open MPI's wire-up uses (oob_tcp_if_include), else loopback on one node, else the first "
@@ -102,6 +115,9 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
   app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
       ->capture_default_str();
   app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");
+  app.add_flag("--check", c.check_inputs,
+               "Check the options, --spec, --baseline, --topology-xml (and a report's input) without measuring: "
+               "one line per problem, exit 0 or 2; no MPI");
   app.add_option("--topology-xml", c.topology_xml,
                  "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
                  "path matrix and the findings, then exit (no MPI needed)")
@@ -137,6 +153,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   for (size_t i = 0; i < suite_list().size(); ++i)
     if (suite_list()[i].add_options) suite_list()[i].add_options(app, c, suite_text[i]);
 
+  auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
+  if (const auto why = old_check_spelling(args); !why.empty()) return fail(why);
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
     app.parse(rev);
@@ -152,10 +170,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
     return {std::nullopt, 2, "gpunet-bench: error: " + msg + " (see gpunet-bench --help)"};
   }
 
-  auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
-  if (!c.report_input.empty() && app.get_subcommand("report")->count("-o") == 0) {
-    const auto slash = c.report_input.find_last_of('/');
-    c.output_dir = slash == std::string::npos ? "." : c.report_input.substr(0, slash);
+  if (app.got_subcommand("report")) {
+    if (c.report_input.empty()) return fail("report: empty path (give a report.json or a results.jsonl)");
+    if (app.get_subcommand("report")->count("-o") == 0) c.output_dir = directory_of(c.report_input);
   }
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
@@ -169,6 +186,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   for (size_t i = 0; i < suite_list().size(); ++i)
     if (const auto& s = suite_list()[i]; s.finish_options)
       if (const auto why = s.finish_options(c, suite_text[i], app); !why.empty()) return fail(why);
+  if (const auto why = size_limit_problem(c, physical_memory_bytes()); !why.empty()) return fail(why);
   return {std::move(c), 0, ""};
 }
 

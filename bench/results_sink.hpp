@@ -1,8 +1,12 @@
 // Rank 0's results file: every Record is appended to OUTPUT/results.jsonl as one JSON line and
-// flushed at once, so nothing measured is lost if a later step dies. Thread-safe.
+// flushed at once, so nothing measured is lost if a later step dies. Every write is checked: when
+// one fails (a full disk), the file is cut back to its last whole line, the loss is said at once on
+// `err`, later records are kept in memory only, and lost() tells the run to end with exit code 3.
+// Thread-safe.
 #pragma once
 
-#include <cstdio>
+#include <cstddef>
+#include <iosfwd>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -13,7 +17,8 @@ namespace gpunet::bench {
 
 class ResultsSink {
  public:
-  explicit ResultsSink(const std::string& path);  // truncates; throws std::runtime_error on failure
+  // Creates or truncates `path`; throws std::runtime_error on failure.
+  ResultsSink(const std::string& path, std::ostream& err);
   ~ResultsSink();
   ResultsSink(const ResultsSink&) = delete;
   ResultsSink& operator=(const ResultsSink&) = delete;
@@ -22,11 +27,21 @@ class ResultsSink {
   std::vector<report::Record> records() const;
   const std::string& path() const { return path_; }
 
+  size_t lost() const;           // records that are not in the file
+  std::string loss_text() const; // what lost() means, one phrase; "" when nothing was lost
+
  private:
   std::string path_;
-  std::FILE* file_ = nullptr;
+  std::ostream& err_;
+  int fd_ = -1;
+  long long whole_bytes_ = 0;  // the file's length up to its last whole line
+  size_t written_ = 0;         // records in the file
+  int write_errno_ = 0;        // the failure that stopped writing; 0 while all is well
   mutable std::mutex mu_;
   std::vector<report::Record> records_;
 };
+
+// "suite/name variant bytes", to name a record in a message.
+std::string record_label(const report::Record& r);
 
 }  // namespace gpunet::bench

@@ -37,16 +37,30 @@ std::string format_size(int64_t bytes) {
   return std::to_string(v) + units[u];
 }
 
+namespace {
+
+// The size after s, or 0 when the sweep ends (past max_bytes, or no growth).
+int64_t next_size(int64_t s, int64_t max_bytes, double factor, int64_t step) {
+  if (step > 0) return step <= max_bytes - s ? s + step : 0;
+  const double next = std::round(static_cast<double>(s) * factor);
+  if (!(next > static_cast<double>(s)) || next > static_cast<double>(max_bytes)) return 0;
+  return static_cast<int64_t>(next);
+}
+
+}  // namespace
+
 std::vector<int64_t> size_sweep(int64_t min_bytes, int64_t max_bytes, double factor, int64_t step) {
   std::vector<int64_t> out;
   if (min_bytes <= 0 || max_bytes < min_bytes) return out;
-  for (int64_t s = min_bytes; s <= max_bytes;) {
-    out.push_back(s);
-    int64_t next = step > 0 ? s + step : static_cast<int64_t>(std::llround(static_cast<double>(s) * factor));
-    if (next <= s) break;
-    s = next;
-  }
+  for (int64_t s = min_bytes; s > 0; s = next_size(s, max_bytes, factor, step)) out.push_back(s);
   return out;
+}
+
+size_t sweep_length(int64_t min_bytes, int64_t max_bytes, double factor, int64_t step, size_t limit) {
+  if (min_bytes <= 0 || max_bytes < min_bytes) return 0;
+  size_t n = 0;
+  for (int64_t s = min_bytes; s > 0 && n <= limit; s = next_size(s, max_bytes, factor, step)) ++n;
+  return n;
 }
 
 }  // namespace gpunet::bench

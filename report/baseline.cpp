@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "report/baseline_stats.hpp"
+#include "report/file_write.hpp"
 #include "report/json_file.hpp"
 #include "report/spec_reader.hpp"
 
@@ -151,15 +152,10 @@ Baseline load_baseline(const std::string& path) {
 }
 
 void save_baseline(const std::string& path, const Baseline& b) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << baseline_to_json(b).dump(1) << "\n";
-    if (!out) throw BaselineError(path + ": cannot write the baseline file (check the directory exists and is writable)");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw BaselineError(path + ": cannot write the baseline file (check the directory exists and is writable)");
+  try {
+    write_file_replacing(path, baseline_to_json(b).dump(1) + "\n");
+  } catch (const std::runtime_error& e) {
+    throw BaselineError("--save-baseline: " + std::string(e.what()));
   }
 }
 

@@ -1,12 +1,11 @@
 #include "report/outputs.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
+#include <sstream>
 #include <stdexcept>
 
+#include "report/file_write.hpp"
 #include "report/renderers.hpp"
 
 namespace gpunet::report {
@@ -15,19 +14,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Writes through a temporary name and a rename, so a reader never sees half a file.
+// Renders into memory, then writes through a temporary name and a rename (report/file_write.hpp).
 void write_file(const fs::path& path, const std::function<void(std::ostream&)>& render) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-    render(out);
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
+  std::ostringstream text;
+  render(text);
+  write_file_replacing(path.string(), text.str());
 }
 
 }  // namespace

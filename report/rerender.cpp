@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "report/legacy_figure.hpp"
+#include "report/input_path.hpp"
 #include "report/outputs.hpp"
 #include "report/report_reader.hpp"
 
@@ -104,6 +105,8 @@ LoadedResults load_jsonl(const std::string& path, std::istream& in) {
 }  // namespace
 
 LoadedResults load_results(const std::string& path) {
+  if (auto why = input_file_problem(path, "the report input", "give a report.json or a results.jsonl"); !why.empty())
+    return fail(std::move(why));
   std::ifstream file(path, std::ios::binary);
   if (!file) return fail("cannot read " + path + ": " + std::strerror(errno) + kHint);
   // The file is read twice at most (report.json first, then JSON lines); a pipe is buffered first.

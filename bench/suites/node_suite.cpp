@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/cli_float.hpp"
 #include "bench/cli_size.hpp"
 #include "bench/suites/console_lines.hpp"
 #include "bench/suites/node_local.hpp"
@@ -182,9 +183,8 @@ void add_node_options(CLI::App& app, Config& c, OptionText&) {
   add_size_option(app, "--node-size", c.node_bytes, "Bytes per array of the host memory bandwidth benchmarks")
       ->default_str("128M")
       ->group(g);
-  app.add_option("--node-min-time", c.node_min_time_s, "Minimum time per repetition (one sample) of a node benchmark, seconds")
-      ->check(CLI::Range(0.001, 3600.0))
-      ->capture_default_str()
+  add_float_option(app, "--node-min-time", c.node_min_time_s, 0.001, 3600.0,
+                   "Minimum time per repetition (one sample) of a node benchmark, seconds")
       ->group(g);
   app.add_option("--node-repetitions", c.node_repetitions, "Repetitions per node benchmark (the samples of each figure)")
       ->check(CLI::Range(1, 1000))

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
+#include "bench/cli_float.hpp"
 #include "bench/cli_size.hpp"
 #include "bench/sizes.hpp"
 #include "common/strings.hpp"
@@ -12,6 +14,8 @@
 namespace gpunet::bench::tcp {
 
 namespace {
+
+constexpr double kMaxLinkRateBps = 1e15;  // 1 Pbit/s: far above any link, far below overflow
 
 const std::vector<std::string> kTests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
 
@@ -21,7 +25,7 @@ std::optional<double> parse_rate(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || !(v > 0)) return std::nullopt;
+  if (end == text.c_str() || !std::isfinite(v) || !(v > 0)) return std::nullopt;
   std::string unit(end);
   if (unit.find('B') != std::string::npos) return std::nullopt;  // bytes: not a link rate
   std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -31,7 +35,9 @@ std::optional<double> parse_rate(const std::string& text) {
     unit.erase(0, 1);
   }
   if (!unit.empty() && unit != "bit" && unit != "b" && unit != "bps" && unit != "b/s" && unit != "bit/s") return std::nullopt;
-  return v * mult;
+  const double bps = v * mult;
+  if (!std::isfinite(bps) || bps > kMaxLinkRateBps) return std::nullopt;
+  return bps;
 }
 
 void add_options(CLI::App& app, Config& c, OptionText& text) {
@@ -45,33 +51,30 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
       ->type_name("LIST")->default_str(join(kTests, ","))->group(g);
   app.add_option("--tcp-streams", t.streams, "Parallel streams per flow; neighbour pairs run 1 and, when more, this many")
       ->check(CLI::Range(1, 64))->capture_default_str()->group(g);
-  app.add_option("--tcp-time", t.time_s, "Seconds per bandwidth measurement")
-      ->check(CLI::Range(0.1, 3600.0))->capture_default_str()->group(g);
+  add_float_option(app, "--tcp-time", t.time_s, 0.1, 3600.0, "Seconds per bandwidth measurement")->group(g);
   add_size_option(app, "--tcp-bytes", t.bytes, "Bytes per flow instead of --tcp-time")->group(g);
   add_size_option(app, "--tcp-msg", t.msg_bytes, "Bytes per send() and recv()")->default_str("128K")->group(g);
   add_size_option(app, "--tcp-sndbuf", t.sndbuf, "SO_SNDBUF (default: kernel autotuning)")->group(g);
   add_size_option(app, "--tcp-rcvbuf", t.rcvbuf, "SO_RCVBUF (default: kernel autotuning)")->group(g);
   app.add_flag("--tcp-bidir", t.bidir, "Neighbour pairs send in both directions at once")->group(g);
-  app.add_option("--tcp-interval", t.interval_s, "Seconds per timeline interval")
-      ->check(CLI::Range(0.001, 60.0))->capture_default_str()->group(g);
+  add_float_option(app, "--tcp-interval", t.interval_s, 0.001, 60.0, "Seconds per timeline interval")->group(g);
   add_size_option(app, "--tcp-lat-size", t.lat_bytes, "Ping-pong message size")->default_str("14")->group(g);
-  app.add_option("--tcp-lat-time", t.lat_time_s, "Seconds of ping-pong per pair")
-      ->check(CLI::Range(0.01, 3600.0))->capture_default_str()->group(g);
-  app.add_option("--tcp-timeout", t.timeout_s,
-                 "Seconds a connect may take and a stream may stay silent before that flow is failed")
-      ->check(CLI::Range(0.1, 600.0))->capture_default_str()->group(g);
-  app.add_option("--tcp-suspect", t.suspect,
-                 "A pair below this fraction of the best pair or of its ceiling is a suspect and is re-tested alone")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str()->group(g);
-  app.add_option("--tcp-dip", t.dip, "A timeline interval below this fraction of the flow's median is a dip")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str()->group(g);
+  add_float_option(app, "--tcp-lat-time", t.lat_time_s, 0.01, 3600.0, "Seconds of ping-pong per pair")->group(g);
+  add_float_option(app, "--tcp-timeout", t.timeout_s, 0.1, 600.0,
+                   "Seconds a connect may take and a stream may stay silent before that flow is failed")->group(g);
+  add_float_option(app, "--tcp-suspect", t.suspect, 0.0, 1.0,
+                   "A pair below this fraction of the best pair or of its ceiling is a suspect and is re-tested alone")
+      ->group(g);
+  add_float_option(app, "--tcp-dip", t.dip, 0.0, 1.0,
+                   "A timeline interval below this fraction of the flow's median is a dip")->group(g);
   app.add_option("--link-rate", text.at("--link-rate"),
                  "The link's rate when the NIC can't tell (e.g. 10G, 25Gbit, 2.5G; SI bit/s); sets the TCP ceiling")
       ->type_name("RATE")->group(g);
-  app.add_option("--duration", t.duration_s,
-                 "Stability mode: run each chosen tcp test this many seconds (default test: neighbours) and report "
-                 "the timeline, min/p1/p50 and dips")
-      ->check(CLI::Range(0.1, 86400.0))->group(g);
+  add_float_option(app, "--duration", t.duration_s, 0.1, 86400.0,
+                   "Stability mode: run each chosen tcp test this many seconds (default test: neighbours) and report "
+                   "the timeline, min/p1/p50 and dips")
+      ->default_str("")
+      ->group(g);
 }
 
 std::string finish_options(Config& c, const OptionText& text, const CLI::App& app) {
@@ -90,7 +93,7 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
   }
   if (!text.get("--link-rate").empty()) {
     const auto r = parse_rate(text.get("--link-rate"));
-    if (!r) return "--link-rate: bad rate '" + text.get("--link-rate") + "' (use e.g. 10G, 25Gbit, 2.5G)";
+    if (!r) return "--link-rate: bad rate '" + text.get("--link-rate") + "' (use a finite rate up to 1000T, e.g. 10G, 25Gbit, 2.5G)";
     t.link_rate_bps = *r;
   }
   if (t.duration_s > 0) {

@@ -60,7 +60,7 @@ TEST(Options, HelpAndVersionExitZero) {
   const auto h = parse({"--help"});
   EXPECT_FALSE(h.config);
   EXPECT_EQ(h.exit_code, 0);
-  for (const char* opt : {"--minbytes", "--maxbytes", "--stepfactor", "--iters", "--warmup_iters", "--check",
+  for (const char* opt : {"--minbytes", "--maxbytes", "--stepfactor", "--iters", "--warmup_iters", "--check", "--verify",
                           "--suites", "--output", "--timeout", "--budget", "--reduce", "Exit codes"})
     EXPECT_NE(h.message.find(opt), std::string::npos) << opt;
   const auto v = parse({"--version"});
@@ -108,7 +108,7 @@ TEST(Options, BadInputIsOneLineExit2) {
   expect_usage_error({"-n", "0"}, "iters");
   expect_usage_error({"-n", "ten"}, "ten");
   expect_usage_error({"-w", "-1"}, "warmup");
-  expect_usage_error({"-c", "2"}, "check");
+  expect_usage_error({"-c", "2"}, "verify");
   expect_usage_error({"--suites", "mpi,warp"}, "warp");
   expect_usage_error({"--suites", ","}, "--suites");
   expect_usage_error({"--collectives", "allreduc"}, "allreduc");
@@ -120,4 +120,23 @@ TEST(Options, BadInputIsOneLineExit2) {
   expect_usage_error({"-b"}, "-b");
   expect_usage_error({"report"}, "path");
   expect_usage_error({"stray"}, "stray");
+}
+
+TEST(Options, ReportPathEdgeCases) {
+  expect_usage_error({"report", ""}, "empty path");
+  const auto root = parse({"report", "/x.json"});
+  ASSERT_TRUE(root.config) << root.message;
+  EXPECT_EQ(root.config->output_dir, "/");
+}
+
+TEST(Options, CheckTakesNoValueAndVerifyKeepsMinusC) {
+  const auto check = parse({"--check", "-b", "4K"});
+  ASSERT_TRUE(check.config) << check.message;
+  EXPECT_TRUE(check.config->check_inputs);
+  EXPECT_FALSE(parse({}).config->check_inputs);
+  expect_usage_error({"--check", "1"}, "-c/--verify");
+  expect_usage_error({"--check=0"}, "-c/--verify");
+  const auto verify = parse({"--verify", "0"});
+  ASSERT_TRUE(verify.config) << verify.message;
+  EXPECT_EQ(verify.config->check, 0);
 }

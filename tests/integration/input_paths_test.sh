@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The command-line level of hostile inputs: `report` with an empty path, a directory, a missing
+# file, a symlink loop or a FIFO, and `--check`, each one line and exit 2 (or 0), never a benchmark
+# run, a hang or an abort.
+# Usage: input_paths_test.sh BINARY
+source "$(dirname "$0")/lib.sh"
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# expect CODE PATTERN ARGS...: the exit code, and stderr is exactly one line matching PATTERN.
+expect() {
+  local want=$1 pattern=$2
+  shift 2
+  set +e
+  timeout 30 "$bin" "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  set -e
+  [[ $rc == "$want" ]] || { cat "$work/out" "$work/err"; fail "$*: exit $rc, want $want"; }
+  if [[ $want == 2 ]]; then
+    [[ $(wc -l <"$work/err") == 1 ]] || { cat "$work/err"; fail "$*: want one line on stderr"; }
+    grep -Eq -- "$pattern" "$work/err" || { cat "$work/err"; fail "$*: stderr does not match '$pattern'"; }
+  fi
+  [[ ! -e gpunet-report ]] || fail "$*: started a benchmark (gpunet-report/ exists)"
+}
+
+mkdir adir
+ln -s loop-b loop-a
+ln -s loop-a loop-b
+mkfifo fifo
+expect 2 "report: empty path" report ''
+expect 2 "cannot read the report input adir: it is a directory, not a file \(give a report.json" report adir
+expect 2 "cannot read the report input /x.json: No such file \(give a report.json" report /x.json
+expect 2 "cannot read the report input loop-a: a loop of symbolic links" report loop-a
+expect 2 "cannot read the report input fifo: it is not a regular file" report fifo
+expect 2 "--check takes no value.*-c/--verify" --check 1
+
+expect 0 "" --check -b 1K -e 4K --suites mpi
+grep -q "are valid; nothing was measured" "$work/out" || fail "--check says nothing on success"
+[[ ! -s $work/err ]] || fail "--check wrote to stderr on success"
+expect 2 "--budget: 'nan' is not a finite number" --check --budget nan
+expect 2 "--tcp-timeout: 'inf' is not a finite number" --check --tcp-timeout inf
+expect 2 "spec-missing.json" --check --spec spec-missing.json
+expect 2 "-e/--maxbytes .*(MPI count|memory)" --check -b 99999999G -e 99999999G
+expect 2 "the report input adir: it is a directory" --check report adir
+expect 0 "" --check --topology-xml "$(dirname "$0")/../data/topologies/synthetic-snc-2x2.xml"
+echo "ok: report paths and --check are one line and the right exit code"
