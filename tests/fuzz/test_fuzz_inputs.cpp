@@ -153,29 +153,29 @@ std::string fixture_baseline() {
 }
 
 TEST(FuzzInputs, HwlocXml) {
-  run_kind({"hwloc", ".xml", hwloc_seeds(), mutate_xml, check_topology, 1}, case_count(150));
+  run_kind({"hwloc", ".xml", hwloc_seeds(), mutate_xml, check_topology, 1}, case_count(500));
 }
 
 TEST(FuzzInputs, NcclXml) {
   const auto seed = files({source_dir() / "tests/data/topologies/nccl-azure-ndv4-a100.xml"});
-  run_kind({"nccl", ".xml", seed, mutate_xml, check_topology, 2}, case_count(300));
+  run_kind({"nccl", ".xml", seed, mutate_xml, check_topology, 2}, case_count(500));
 }
 
 TEST(FuzzInputs, Spec) {
-  run_kind({"spec", ".json", files({source_dir() / "ci/spec-example.json"}), mutate_json, check_spec, 3}, case_count(300));
+  run_kind({"spec", ".json", files({source_dir() / "ci/spec-example.json"}), mutate_json, check_spec, 3}, case_count(500));
 }
 
 TEST(FuzzInputs, Baseline) {
-  run_kind({"baseline", ".json", {fixture_baseline()}, mutate_json, check_baseline, 4}, case_count(300));
+  run_kind({"baseline", ".json", {fixture_baseline()}, mutate_json, check_baseline, 4}, case_count(500));
 }
 
 TEST(FuzzInputs, ReportJson) {
   const auto seeds = files({source_dir() / "tests/data/report/fixture.json", source_dir() / "tests/data/report/hostile.json"});
-  run_kind({"report", ".json", seeds, mutate_json, check_results, 5}, case_count(150));
+  run_kind({"report", ".json", seeds, mutate_json, check_results, 5}, case_count(500));
 }
 
 TEST(FuzzInputs, ResultsJsonl) {
-  run_kind({"jsonl", ".jsonl", {fixture_jsonl()}, mutate_json, check_results, 6}, case_count(150));
+  run_kind({"jsonl", ".jsonl", {fixture_jsonl()}, mutate_json, check_results, 6}, case_count(500));
 }
 
 }  // namespace
