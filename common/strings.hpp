@@ -30,4 +30,21 @@ inline std::vector<std::string> split_list(std::string_view text) {
   return out;
 }
 
+// `text` with every control character written as an escape (\n, \t, \xNN): a message that quotes
+// what a file holds stays one line.
+inline std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (u < 0x20 || u == 0x7f) out += std::string("\\x") + kHex[u >> 4] + kHex[u & 15];
+    else out += c;
+  }
+  return out;
+}
+
 }  // namespace gpunet

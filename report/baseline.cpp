@@ -148,7 +148,7 @@ Baseline baseline_from_json(const json& doc, const std::string& source) {
 }
 
 Baseline load_baseline(const std::string& path) {
-  return baseline_from_json(read_json_file<BaselineError>(path, "baseline file", "check the path, or make one with --save-baseline"), path);
+  return baseline_from_json(read_json_file<BaselineError>(path, kBaselineInput), path);
 }
 
 void save_baseline(const std::string& path, const Baseline& b) {

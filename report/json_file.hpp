@@ -1,25 +1,28 @@
-// Reads a user-supplied JSON file (spec, baseline). Every problem becomes one Error whose message
-// starts with the path: "PATH: cannot read ... (HINT)" or "PATH: not valid JSON: parse error at ...".
+// Reads a user-supplied JSON file (spec, baseline) through the bounded reader (common/input_file.hpp:
+// regular files only, at most kind.max_bytes) and the bounded parser (json_parse.hpp: at most
+// kMaxJsonDepth levels). Every problem becomes one Error whose message starts with the path:
+// "PATH: no such file (check the path)", "PATH: not valid JSON: parse error at line 1, column 9: ...",
+// "PATH: not valid JSON: spec_version: the number 1e999 is too large (...) at line 1, column 20".
 #pragma once
 
-#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "common/input_file.hpp"
+#include "common/strings.hpp"
+#include "report/json_parse.hpp"
+
 namespace gpunet::report {
 
 template <class Error>
-nlohmann::json read_json_file(const std::string& path, const std::string& what, const std::string& hint) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot read the " + what + " (" + hint + ")");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::string text = e.what();
-    const auto pos = text.find("parse error");
-    throw Error(path + ": not valid JSON: " + (pos == std::string::npos ? text : text.substr(pos)));
-  }
+nlohmann::json read_json_file(const std::string& path, const InputKind& kind) {
+  const std::string text = read_input_file<Error>(path, kind);
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(path + ": the " + kind.what + " is empty (give a JSON " + kind.what + ")");
+  JsonParsed parsed = parse_json_text(text);
+  if (!parsed.ok()) throw Error(printable(path + ": not valid JSON: " + parsed.error));
+  return std::move(parsed.value);
 }
 
 }  // namespace gpunet::report

@@ -1,5 +1,8 @@
 #include "report/report_reader.hpp"
 
+#include "common/strings.hpp"
+#include "report/json_parse.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -33,6 +36,7 @@ class DomBuilder {
     return finish_if_done();
   }
   void key(std::string k) { key_ = std::move(k); }
+  std::size_t depth() const { return stack_.size(); }
 
  private:
   json* place(json v) {
@@ -71,6 +75,7 @@ struct Scalar {
 
 class ReportSax final : public nlohmann::json_sax<json> {
  public:
+  explicit ReportSax(std::string_view text) : text_(text) {}
   bool null() override { return scalar(Scalar{}); }
   bool boolean(bool v) override { return scalar(Scalar{Scalar::Type::boolean, v, 0, 0, {}}); }
   bool number_integer(number_integer_t v) override {
@@ -103,13 +108,14 @@ class ReportSax final : public nlohmann::json_sax<json> {
     return true;
   }
 
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    syntax_error_ = e.what();
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    syntax_error_ = describe_json_error(text_, position, e, in_results_ ? where() + field_ : top_key_);
     return false;
   }
 
   // After the parse.
   bool syntax_ok() const { return syntax_error_.empty(); }
+  const std::string& syntax_error() const { return syntax_error_; }
   const std::string& error() const { return error_; }
   bool saw_schema_version() const { return schema_version_.has_value(); }
   std::optional<int> schema_version() const { return schema_version_; }
@@ -121,6 +127,10 @@ class ReportSax final : public nlohmann::json_sax<json> {
   // Structure: depth 1 = the report object; results elements at depth 2 (records), their fields at
   // depth 3, time_us fields at depth 4. Any other value is handed to the DOM builder.
   bool start(json container) {
+    // Levels open now: the report object and the results array count as in the file.
+    const std::size_t open = static_cast<std::size_t>(depth_) + (in_results_ ? 1 : 0) + dom_.depth();
+    if (open >= kMaxJsonDepth)
+      return fail(too_deep_message(in_results_ ? where() + field_ : top_key_, kMaxJsonDepth));
     if (dom_.active()) {
       dom_.start(std::move(container));
       return true;
@@ -229,12 +239,13 @@ class ReportSax final : public nlohmann::json_sax<json> {
 
   std::string where() const { return "record " + std::to_string(records_.size() + 1) + ": "; }
   bool fail(const std::string& msg) {
-    if (error_.empty()) error_ = msg;
+    if (error_.empty()) error_ = printable(msg);
     return false;
   }
 
   static constexpr unsigned kSuite = 1, kName = 2, kStatus = 4, kRequired = kSuite | kName | kStatus;
 
+  std::string_view text_;
   DomBuilder dom_;
   int depth_ = 0;
   bool in_results_ = false;
@@ -328,17 +339,19 @@ bool ReportSax::time_field(const Scalar& v) {
 
 }  // namespace
 
-ReportText read_report_json(std::istream& in, size_t size_hint) {
+ReportText read_report_json(std::string_view text) {
   ReportText out;
-  ReportSax sax;
-  sax.records().reserve(std::min<size_t>(size_hint / 512, 1u << 24));  // records take 0.5-2 KB of text
-  json::sax_parse(in, &sax);
+  ReportSax sax(text);
+  sax.records().reserve(std::min<size_t>(text.size() / 512, 1u << 24));  // records take 0.5-2 KB of text
+  json::sax_parse(text.begin(), text.end(), &sax);
   // Not one JSON object with schema_version first: the caller reads it as JSON lines.
   if (!sax.saw_schema_version()) return out;
   out.schema_version = *sax.schema_version();
   if (!sax.error().empty() || !sax.syntax_ok()) {
     out.kind = ReportText::Kind::invalid;
-    out.error = !sax.error().empty() ? sax.error() : "not complete JSON";
+    out.error = !sax.error().empty()        ? sax.error()
+                : !sax.syntax_error().empty() ? sax.syntax_error()
+                                              : "not complete JSON";
     return out;
   }
   try {

@@ -3,9 +3,9 @@
 // A 30,000-record report loads in a fraction of the time and memory a full JSON tree takes.
 #pragma once
 
-#include <istream>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "report/record.hpp"
 
@@ -21,7 +21,7 @@ struct ReportText {
 
 // kind == report: a Report (schema_version as written; the caller checks it);
 // kind == invalid: it is a report.json (schema_version came first) but a part is malformed.
-// `size_hint` (the file size, 0 when unknown) sizes the record list up front.
-ReportText read_report_json(std::istream& in, size_t size_hint = 0);
+// Nesting deeper than kMaxJsonDepth (json_parse.hpp) makes it invalid.
+ReportText read_report_json(std::string_view text);
 
 }  // namespace gpunet::report

@@ -1,14 +1,20 @@
 // Offline re-rendering: a saved report.json or results.jsonl back into every output, without MPI.
-// A report.json is read with a SAX parser straight into Records (report_reader.hpp); a results.jsonl
-// line by line, moving each record's extra out of its parsed line.
+// The file is read whole through the bounded reader (common/input_file.hpp). A report.json is read
+// with a SAX parser straight into Records (report_reader.hpp); a results.jsonl line by line, moving
+// each record's extra out of its parsed line. Both refuse nesting past kMaxJsonDepth.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 
-#include "report/legacy_figure.hpp"
+#include "common/input_file.hpp"
+#include "common/strings.hpp"
 #include "report/input_path.hpp"
+#include "report/json_parse.hpp"
+#include "report/legacy_figure.hpp"
 #include "report/outputs.hpp"
 #include "report/report_reader.hpp"
 
@@ -20,9 +26,9 @@ namespace {
 
 constexpr const char* kHint = " (give a report.json or a results.jsonl written by gpunet-bench)";
 
-LoadedResults fail(std::string msg) {
+LoadedResults fail(const std::string& msg) {
   LoadedResults r;
-  r.error = std::move(msg);
+  r.error = printable(msg);  // one line, whatever the file holds
   return r;
 }
 
@@ -44,8 +50,8 @@ Record take_record(json& j) {
 
 // A report.json, read with the SAX reader; nullopt when the text is not one (then it is read as
 // JSON lines).
-std::optional<LoadedResults> load_report_json(const std::string& path, std::istream& in, size_t size) {
-  ReportText r = read_report_json(in, size);
+std::optional<LoadedResults> load_report_json(const std::string& path, std::string_view text) {
+  ReportText r = read_report_json(text);
   if (r.kind == ReportText::Kind::not_report) return std::nullopt;
   if (r.schema_version > kSchemaVersion)
     return fail(path + ": written by a newer gpunet-bench (schema " + std::to_string(r.schema_version) +
@@ -57,42 +63,48 @@ std::optional<LoadedResults> load_report_json(const std::string& path, std::istr
   return out;
 }
 
-LoadedResults load_jsonl(const std::string& path, std::istream& in) {
+// One line of a results.jsonl: a record, or the provenance/topology line. Empty on success.
+std::string take_line(json& j, Report& rep) {
+  if (!j.is_object()) return "is not a JSON object";
+  try {
+    if (j.contains("suite")) {
+      rep.results.push_back(take_record(j));
+    } else if (j.contains("provenance") || j.contains("topology")) {
+      if (j.contains("provenance")) rep.provenance = j.at("provenance").get<Provenance>();
+      if (j.contains("topology")) rep.topology = std::move(j.at("topology"));
+    } else {
+      return "is not a result record (no \"suite\")";
+    }
+  } catch (const std::exception& e) {
+    return "is not a valid result record: " + first_line(e.what());
+  }
+  return "";
+}
+
+LoadedResults load_jsonl(const std::string& path, std::string_view text) {
   LoadedResults out;
   Report rep;
   size_t line_no = 0;
-  for (std::string line; std::getline(in, line);) {
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t newline = text.find('\n', begin);
+    const bool has_newline = newline != std::string_view::npos;
+    const std::string_view line = text.substr(begin, has_newline ? newline - begin : std::string_view::npos);
+    begin = has_newline ? newline + 1 : text.size();
     ++line_no;
-    const bool has_newline = !in.eof();
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json j;
-    try {
-      j = json::parse(line);
-    } catch (const json::parse_error& e) {
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    JsonParsed parsed = parse_json_text(line);
+    if (!parsed.ok()) {
       // Cut off by a dying run: the last line, without its newline, after at least one good record.
       if (!has_newline && !rep.results.empty()) {
         out.warnings.push_back(path + ": line " + std::to_string(line_no) +
                                " is incomplete (the run stopped while writing it); skipped it");
         break;
       }
-      return fail(path + ": line " + std::to_string(line_no) + " is not valid JSON: " + first_line(e.what()) + kHint);
+      return fail(path + ": line " + std::to_string(line_no) + " is not valid JSON: " + parsed.error + kHint);
     }
-    if (!j.is_object()) return fail(path + ": line " + std::to_string(line_no) + " is not a JSON object" + kHint);
-    try {
-      if (j.contains("suite")) {
-        rep.results.push_back(take_record(j));
-      } else if (j.contains("provenance") || j.contains("topology")) {
-        if (j.contains("provenance")) rep.provenance = j.at("provenance").get<Provenance>();
-        if (j.contains("topology")) rep.topology = std::move(j.at("topology"));
-      } else {
-        return fail(path + ": line " + std::to_string(line_no) + " is not a result record (no \"suite\")" + kHint);
-      }
-    } catch (const std::exception& e) {
-      return fail(path + ": line " + std::to_string(line_no) + " is not a valid result record: " +
-                  first_line(e.what()) + kHint);
-    }
+    if (const auto problem = take_line(parsed.value, rep); !problem.empty())
+      return fail(path + ": line " + std::to_string(line_no) + " " + problem + kHint);
   }
-  if (in.bad()) return fail("cannot read " + path + ": " + std::strerror(errno) + kHint);
   if (rep.results.empty()) return fail(path + ": holds no result records" + kHint);
   // Lines carry no schema version: records without a figure may be from version 1.
   const bool legacy = std::none_of(rep.results.begin(), rep.results.end(), [](const Record& r) { return r.figure.has_value(); });
@@ -102,32 +114,25 @@ LoadedResults load_jsonl(const std::string& path, std::istream& in) {
   return out;
 }
 
+struct ResultsFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace
 
 LoadedResults load_results(const std::string& path) {
   if (auto why = input_file_problem(path, "the report input", "give a report.json or a results.jsonl"); !why.empty())
     return fail(std::move(why));
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return fail("cannot read " + path + ": " + std::strerror(errno) + kHint);
-  // The file is read twice at most (report.json first, then JSON lines); a pipe is buffered first.
-  std::istringstream buffered;
-  std::istream* in = &file;
-  file.seekg(0, std::ios::end);
-  const auto end = file ? static_cast<std::streamoff>(file.tellg()) : std::streamoff(-1);
-  if (end < 0) {
-    file.clear();
-    buffered.str(std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()));
-    in = &buffered;
+  std::string text;
+  try {
+    text = read_input_file<ResultsFileError>(path, kResultsInput);
+  } catch (const ResultsFileError& e) {
+    return fail(e.what());
   }
-  const size_t size = end > 0 ? static_cast<size_t>(end) : 0;
-  in->seekg(0, std::ios::beg);
-  if (in->peek() == std::char_traits<char>::eof() && !in->bad()) return fail(path + " is empty" + std::string(kHint));
+  if (text.empty()) return fail(path + " is empty" + std::string(kHint));
   // A report.json is one object with schema_version; anything else is read as JSON lines.
-  if (auto report = load_report_json(path, *in, size)) return std::move(*report);
-  in->clear();
-  in->seekg(0, std::ios::beg);
-  if (!*in) return fail("cannot read " + path + ": " + std::strerror(errno) + kHint);
-  return load_jsonl(path, *in);
+  if (auto report = load_report_json(path, text)) return std::move(*report);
+  return load_jsonl(path, text);
 }
 
 int rerender(const std::string& path, const std::string& out_dir, std::ostream& err) {

@@ -192,7 +192,7 @@ Spec parse_spec(const json& doc, const std::string& source) {
 }
 
 Spec load_spec(const std::string& path) {
-  return parse_spec(read_json_file<SpecError>(path, "spec file", "check the path"), path);
+  return parse_spec(read_json_file<SpecError>(path, kSpecInput), path);
 }
 
 }  // namespace gpunet::report

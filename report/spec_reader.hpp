@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/strings.hpp"
+
 namespace gpunet::report {
 
 // The value under `key` in an object, or nullptr when absent.
@@ -25,7 +27,7 @@ class StrictReader {
   explicit StrictReader(std::string source) : source_(std::move(source)) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    throw Error(source_ + ": " + (path.empty() ? "" : path + ": ") + problem);
+    throw Error(printable(source_ + ": " + (path.empty() ? "" : path + ": ") + problem));  // keys may hold newlines
   }
 
   static std::string got(const nlohmann::json& v) {

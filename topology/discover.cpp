@@ -3,11 +3,9 @@
 #include <pugixml.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "common/input_file.hpp"
+#include "common/strings.hpp"
 
 #include "topology/cuda_map.hpp"
 #include "topology/hwloc_loader.hpp"
@@ -17,24 +15,29 @@
 #include "topology/sysfs_net.hpp"
 #include "topology/sysfs_pci.hpp"
 #include "topology/sysfs_rdma.hpp"
+#include "topology/xml_bounded.hpp"
 
 namespace gpunet::topo {
 
 namespace {
 
+// The whole file, read through the bounded reader (regular files only, at most kTopologyInput bytes).
 std::string read_input(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw InputError(path + ": no such file; give an hwloc XML or NCCL topology file");
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a topology file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read error");
-  std::string text = ss.str();
+  std::string text = read_input_file<InputError>(path, kTopologyInput);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(path + ": the file is empty; give an hwloc XML or NCCL topology file");
   return text;
+}
+
+// An hwloc export or an NCCL topology, told apart by the root element.
+NodeTopology load_topology_text(const std::string& text, const std::string& path) {
+  pugi::xml_document doc;
+  parse_xml_bounded(doc, text, path);
+  const std::string root = doc.document_element().name();
+  if (root == "topology") return hwloc_load_document(doc, path);
+  if (root == "system") return nccl_load_document(doc, path);
+  throw InputError(path + ": the root element is <" + root +
+                   ">, neither an hwloc <topology> export nor an NCCL <system> topology");
 }
 
 void add_unique(std::vector<std::string>& v, const std::string& s) {
@@ -50,16 +53,11 @@ Device* device_at(NodeTopology& t, const std::string& bus_id) {
 }  // namespace
 
 NodeTopology load_topology_file(const std::string& path) {
-  const std::string text = read_input(path);
-  pugi::xml_document doc;
-  const auto result = doc.load_buffer(text.data(), text.size());
-  if (!result)
-    throw InputError(path + ": malformed XML at byte " + std::to_string(result.offset) + ": " + result.description());
-  const std::string root = doc.document_element().name();
-  if (root == "topology") return hwloc_load_xml(text, path);
-  if (root == "system") return nccl_load_xml(text, path);
-  throw InputError(path + ": the root element is <" + root +
-                   ">, neither an hwloc <topology> export nor an NCCL <system> topology");
+  try {
+    return load_topology_text(read_input(path), path);
+  } catch (const InputError& e) {
+    throw InputError(printable(e.what()));  // messages quote the file's names and values: keep them one line
+  }
 }
 
 void enrich_from_system(NodeTopology& t, const SystemRoots& roots) {

@@ -1,14 +1,18 @@
 #include "topology/hwloc_loader.hpp"
 
 #include <hwloc.h>
+#include <pugixml.hpp>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 #include "topology/classify.hpp"
+#include "topology/hwloc_xml_check.hpp"
+#include "topology/xml_bounded.hpp"
 
 namespace gpunet::topo {
 
@@ -163,6 +167,18 @@ NodeTopology hwloc_discover_live() {
 }
 
 NodeTopology hwloc_load_xml(const std::string& xml, const std::string& path) {
+  pugi::xml_document doc;
+  parse_xml_bounded(doc, xml, path);
+  return hwloc_load_document(doc, path);
+}
+
+// Untrusted files are made safe for hwloc's importer by checking them first (hwloc_xml_check.hpp) and
+// handing hwloc only what pugixml writes back from the checked tree.
+NodeTopology hwloc_load_document(const pugi::xml_document& doc, const std::string& path) {
+  check_hwloc_document(doc, path);
+  std::ostringstream canonical;
+  doc.save(canonical, "", pugi::format_raw, pugi::encoding_utf8);
+  const std::string xml = canonical.str();
   auto t = make_topology();
   if (hwloc_topology_set_xmlbuffer(t.get(), xml.c_str(), static_cast<int>(xml.size() + 1)) != 0 ||
       hwloc_topology_load(t.get()) != 0)

@@ -7,6 +7,7 @@
 
 #include "topology/paths.hpp"
 #include "topology/pcie.hpp"
+#include "topology/xml_bounded.hpp"
 
 namespace gpunet::topo {
 
@@ -26,6 +27,8 @@ std::string affinity_to_cpus(const std::string& mask) {
   std::vector<std::string> words;
   std::stringstream ss(mask);
   for (std::string w; std::getline(ss, w, ',');) words.push_back(w);
+  constexpr size_t kMaxWords = 1024;  // 32,768 CPUs
+  if (words.size() > kMaxWords) return "";
   std::vector<int> cpus;
   for (size_t i = 0; i < words.size(); ++i) {
     unsigned long bits = 0;
@@ -41,11 +44,15 @@ std::string affinity_to_cpus(const std::string& mask) {
   return cpu_list(cpus);
 }
 
+// Walks the <pci> tree under one <cpu>. `chain` holds the ancestors of the element being read,
+// outermost first, pushed and popped on the way (no copy per level); parse_xml_bounded has bounded
+// the depth, so the recursion is bounded too.
 struct Walker {
   const std::string& path;
   NodeTopology& node;
   int numa = -1;
   std::string cpus;
+  std::vector<Ancestor> chain;
 
   std::string bus_id_of(const pugi::xml_node& pci) const {
     const std::string text = pci.attribute("busid").value();
@@ -54,7 +61,7 @@ struct Walker {
     return *id;
   }
 
-  void leaf(const pugi::xml_node& pci, const std::vector<Ancestor>& chain) {
+  void leaf(const pugi::xml_node& pci) {
     Device d;
     d.bus_id = bus_id_of(pci);
     const unsigned long cls = hex_attr(pci, "class");
@@ -74,10 +81,10 @@ struct Walker {
     }
     d.numa_nodes = {numa};
     d.cpus = cpus;
-    d.ancestors = chain;
+    d.ancestors.assign(chain.rbegin(), chain.rend());  // nearest first
     const auto gen = pcie_gen_from_speed(pci.attribute("link_speed").value());
     d.link.max = {gen.value_or(0), pci.attribute("link_width").as_int(0)};
-    if (!chain.empty() && chain.front().kind == Ancestor::Kind::pci_bridge) d.link.upstream_bus_id = chain.front().bus_id;
+    if (!chain.empty() && chain.back().kind == Ancestor::Kind::pci_bridge) d.link.upstream_bus_id = chain.back().bus_id;
     node.devices.push_back(std::move(d));
   }
 
@@ -95,10 +102,10 @@ struct Walker {
     node.rdma.push_back(std::move(r));
   }
 
-  void walk(const pugi::xml_node& parent, const std::vector<Ancestor>& chain) {
+  void walk(const pugi::xml_node& parent) {
     for (const auto& pci : parent.children("pci")) {
       if (!pci.child("pci")) {
-        leaf(pci, chain);
+        leaf(pci);
         continue;
       }
       Ancestor sw;
@@ -106,9 +113,9 @@ struct Walker {
       sw.bus_id = bus_id_of(pci);
       sw.id = "pci " + sw.bus_id;
       sw.label = sw.bus_id + " (switch)";
-      std::vector<Ancestor> below{sw};
-      below.insert(below.end(), chain.begin(), chain.end());
-      walk(pci, below);
+      chain.push_back(std::move(sw));
+      walk(pci);
+      chain.pop_back();
     }
   }
 };
@@ -131,9 +138,11 @@ bool classes_agree(PathClass hwloc_cls, PathClass nccl_cls) {
 
 NodeTopology nccl_load_xml(const std::string& xml, const std::string& path) {
   pugi::xml_document doc;
-  const auto result = doc.load_buffer(xml.data(), xml.size());
-  if (!result)
-    throw InputError(path + ": malformed XML at byte " + std::to_string(result.offset) + ": " + result.description());
+  parse_xml_bounded(doc, xml, path);
+  return nccl_load_document(doc, path);
+}
+
+NodeTopology nccl_load_document(const pugi::xml_document& doc, const std::string& path) {
   const auto root = doc.document_element();
   if (std::string(root.name()) != "system")
     throw InputError(path + ": the root element is <" + root.name() + ">, not an NCCL <system> topology");
@@ -144,13 +153,14 @@ NodeTopology nccl_load_xml(const std::string& xml, const std::string& path) {
   const auto slash = path.find_last_of('/');
   node.hostname = slash == std::string::npos ? path : path.substr(slash + 1);
   for (const auto& cpu : root.children("cpu")) {
-    Walker w{path, node, cpu.attribute("numaid").as_int(-1), affinity_to_cpus(cpu.attribute("affinity").value())};
+    Walker w{path, node, cpu.attribute("numaid").as_int(-1), affinity_to_cpus(cpu.attribute("affinity").value()), {}};
     node.cpu.numa_nodes.push_back({w.numa, -1, w.cpus});
     Ancestor host;
     host.kind = Ancestor::Kind::host_bridge;
     host.id = "cpu " + std::to_string(w.numa);
     host.label = "cpu numaid " + std::to_string(w.numa);
-    w.walk(cpu, {host});
+    w.chain.push_back(std::move(host));
+    w.walk(cpu);
   }
   std::stable_sort(node.devices.begin(), node.devices.end(), [](const Device& a, const Device& b) {
     if (a.kind != b.kind) return a.kind == DeviceKind::gpu;

@@ -13,11 +13,18 @@
 #include "topology/findings.hpp"
 #include "topology/model.hpp"
 
+namespace pugi {
+class xml_document;
+}
+
 namespace gpunet::topo {
 
 // Parses an NCCL topology document held in memory; `path` names it in messages. Throws InputError
 // when it is not well-formed XML or its root is not <system>.
 NodeTopology nccl_load_xml(const std::string& xml, const std::string& path);
+
+// The same, from a document already parsed by parse_xml_bounded (xml_bounded.hpp).
+NodeTopology nccl_load_document(const pugi::xml_document& doc, const std::string& path);
 
 // Where NCCL's view (a topology file) disagrees with hwloc's view of the same node: devices present
 // in one and not the other (by bus id), NUMA node, usable PCIe link, and path class per GPU pair

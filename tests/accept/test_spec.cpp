@@ -147,7 +147,7 @@ TEST(Spec, FileErrors) {
     load_spec((dir / "missing.json").string());
     FAIL() << "no error";
   } catch (const SpecError& e) {
-    EXPECT_EQ(std::string(e.what()), (dir / "missing.json").string() + ": cannot read the spec file (check the path)");
+    EXPECT_EQ(std::string(e.what()), (dir / "missing.json").string() + ": no such file (check the path)");
   }
   std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,122 @@
+// Reading a user-supplied input file (spec, baseline, topology XML, report.json, results.jsonl) with
+// bounds: only a regular file is read, and at most a documented number of bytes per kind. The file is
+// opened with O_NONBLOCK and the opened descriptor is checked with fstat, so a FIFO, a device, a socket
+// or a directory is refused at once instead of blocking the program before its watchdog runs.
+// Header-only, shared by every library.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "common/strings.hpp"
+
+namespace gpunet {
+
+// What a file is, for messages, and the most bytes read from one.
+struct InputKind {
+  const char* what;  // "spec file"
+  std::size_t max_bytes;
+};
+
+inline constexpr std::size_t kMiB = std::size_t{1} << 20;
+inline constexpr InputKind kSpecInput{"spec file", 4 * kMiB};
+inline constexpr InputKind kBaselineInput{"baseline file", 256 * kMiB};
+inline constexpr InputKind kTopologyInput{"topology file", 64 * kMiB};
+inline constexpr InputKind kResultsInput{"report file", 1024 * kMiB};
+
+namespace input_file_detail {
+
+inline std::string open_problem(int err) {
+  switch (err) {
+    case ENOENT: return "no such file (check the path)";
+    case EACCES: return "permission denied (make it readable, or give another file)";
+    case ELOOP: return "a loop of symbolic links (point the link at a real file)";
+    case ENOTDIR: return "a part of the path is not a directory (check the path)";
+    case ENXIO: return "is a socket, not a file (give a regular file)";
+    case ENAMETOOLONG: return "the path is too long (give a shorter path)";
+    default: return std::string("cannot be opened: ") + std::strerror(err) + " (check the path)";
+  }
+}
+
+// Why a file of this mode is not read; empty for a regular file.
+inline std::string mode_problem(mode_t mode, const char* what) {
+  const std::string not_one = std::string(", not a ") + what;
+  if (S_ISREG(mode)) return "";
+  if (S_ISDIR(mode)) return "is a directory" + not_one + " (give the file itself)";
+  if (S_ISFIFO(mode)) return "is a FIFO (named pipe)" + not_one + " (save the content to a regular file and give that)";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "is a device" + not_one + " (give a regular file)";
+  if (S_ISSOCK(mode)) return "is a socket" + not_one + " (give a regular file)";
+  return "is not a regular file (give a regular file)";
+}
+
+inline std::string size_text(std::size_t bytes) {
+  return bytes >= kMiB ? std::to_string(bytes / kMiB) + " MiB" : std::to_string(bytes) + " bytes";
+}
+
+inline std::string too_big(std::size_t size, const InputKind& kind) {
+  return "is larger than the " + size_text(kind.max_bytes) + " a " + kind.what + " may be" +
+         (size > 0 ? " (" + size_text(size) + ")" : std::string()) + " (give the right file, or a smaller one)";
+}
+
+// The content, or a problem (then `text` is unspecified).
+struct Read {
+  std::string text;
+  std::string problem;
+};
+
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+inline Read read_all(int fd, const InputKind& kind) {
+  Read out;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return {"", std::string("cannot be examined: ") + std::strerror(errno)};
+  if (auto p = mode_problem(st.st_mode, kind.what); !p.empty()) return {"", p};
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size > kind.max_bytes) return {"", too_big(size, kind)};
+  out.text.resize(size);
+  std::size_t got = 0;
+  for (;;) {
+    if (got == out.text.size()) {  // a file that grew, or one that reports size 0 (procfs)
+      if (out.text.size() > kind.max_bytes) return {"", too_big(0, kind)};
+      out.text.resize(std::min(kind.max_bytes + 1, std::max<std::size_t>(4096, 2 * out.text.size())));
+    }
+    const ssize_t n = ::read(fd, out.text.data() + got, out.text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return {"", std::string("read error: ") + std::strerror(errno) + " (check the disk and the file)"};
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  if (got > kind.max_bytes) return {"", too_big(0, kind)};
+  out.text.resize(got);
+  return out;
+}
+
+}  // namespace input_file_detail
+
+// The whole content of the file at `path`. Anything else (missing, unreadable, not a regular file,
+// larger than kind.max_bytes) throws Error("PATH: problem (what to do)"), one line.
+template <class Error>
+std::string read_input_file(const std::string& path, const InputKind& kind) {
+  namespace d = input_file_detail;
+  if (path.empty()) throw Error(std::string("an empty path was given for the ") + kind.what + " (give a file)");
+  const d::Descriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
+  if (file.fd < 0) throw Error(printable(path) + ": " + d::open_problem(errno));
+  d::Read r = d::read_all(file.fd, kind);
+  if (!r.problem.empty()) throw Error(printable(path) + ": " + r.problem);
+  return std::move(r.text);
+}
+
+}  // namespace gpunet

@@ -1,0 +1,33 @@
+// JSON text from a user-supplied file into a tree, with bounds: nesting deeper than kMaxJsonDepth is
+// refused (the renderers and nlohmann's serializer recurse once per level), and every problem
+// (syntax, a number out of range, too deep) is one line naming the line, column and field.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace gpunet::report {
+
+// No file this program reads or writes nests more than a dozen levels.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+struct JsonParsed {
+  nlohmann::json value;
+  std::string error;  // empty when the text parsed; else one line, e.g. "line 3, column 9: nic.count: ..."
+  bool ok() const { return error.empty(); }
+};
+
+JsonParsed parse_json_text(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
+
+// One line for a parse error reported by nlohmann's SAX interface at byte `position` of `text`;
+// `field` (may be empty) names where in the document it happened.
+std::string describe_json_error(std::string_view text, std::size_t position, const nlohmann::detail::exception& e,
+                                const std::string& field);
+
+// The message for a container opened past max_depth at `field`.
+std::string too_deep_message(const std::string& field, std::size_t max_depth);
+
+}  // namespace gpunet::report
