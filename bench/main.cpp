@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
     return parsed.exit_code;
   }
   if (!parsed.config->report_input.empty())
-    return gpunet::report::rerender(parsed.config->report_input, parsed.config->output_dir, std::cerr);
+    return gpunet::report::rerender(parsed.config->report_input, parsed.config->output_dir, std::cerr,
+                                    parsed.config->training.given ? std::optional(parsed.config->training) : std::nullopt);
   if (!parsed.config->topology_xml.empty()) return gpunet::bench::run_topology_file(*parsed.config);
   return gpunet::bench::run_benchmark(*parsed.config, argc, argv);
 }

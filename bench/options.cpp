@@ -8,6 +8,7 @@
 #include "bench/cli_size.hpp"
 #include "bench/sizes.hpp"
 #include "bench/tcp/options.hpp"  // tcp suite (issue #4)
+#include "bench/training_options.hpp"
 #include "common/strings.hpp"
 #include "gpunet/build_config.h"
 #include "report/busbw.hpp"
@@ -190,6 +191,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   tcp::add_options(app, c, tcp_text);       // --- end tcp suite ---
   GpuOptionText gpu_text;                // issue #8
   add_gpu_options(app, c, gpu_text);     // issue #8
+  TrainingOptionText training_text;
+  add_training_options(app, training_text);
+  add_training_options(*app.get_subcommand("report"), training_text);  // re-rendering may change them
 
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
@@ -232,6 +236,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   if (const auto why = tcp::finish_options(c, tcp_text, app); !why.empty()) return fail(why);
   // --- end tcp suite ---
   if (const auto err = finish_gpu_options(c, gpu_text)) return fail(*err);  // issue #8
+  if (const auto err = finish_training_options(training_text, c.training)) return fail(*err);
   return {std::move(c), 0, ""};
 }
 

@@ -8,6 +8,7 @@
 
 #include "report/outputs.hpp"
 #include "report/report_reader.hpp"
+#include "report/training_section.hpp"
 
 namespace gpunet::report {
 
@@ -121,7 +122,8 @@ LoadedResults load_results(const std::string& path) {
   return load_jsonl(path, *in);
 }
 
-int rerender(const std::string& path, const std::string& out_dir, std::ostream& err) {
+int rerender(const std::string& path, const std::string& out_dir, std::ostream& err,
+             const std::optional<training::TrainingParams>& training) {
   LoadedResults loaded = load_results(path);
   for (const auto& w : loaded.warnings) err << "gpunet-bench report: " << w << "\n";
   if (!loaded.report) {
@@ -129,6 +131,7 @@ int rerender(const std::string& path, const std::string& out_dir, std::ostream& 
     return 2;
   }
   analyze(*loaded.report);
+  training::add_training_section(*loaded.report, training.value_or(training::stored_params(*loaded.report)));
   try {
     write_analysed_outputs(*loaded.report, out_dir);
   } catch (const std::exception& e) {
