@@ -22,6 +22,7 @@
 #include "bench/tcp/suite.hpp"    // tcp suite (issue #4)
 #include "bench/suites/console_lines.hpp"  // issue #8
 #include "bench/suites/more_suites.hpp"    // issue #8
+#include "bench/suites/train_suite.hpp"
 #include "bench/versions.hpp"
 #include "gpunet/build_config.h"
 #include "report/analysis.hpp"
@@ -46,6 +47,7 @@ const std::map<std::string, SuiteFn>& suite_registry() {
       {"nccl", &run_nccl_suite},             // issue #8
       {"pcie", &run_pcie_suite},             // issue #8
       {"node", &run_node_suite},             // issue #8
+      {"train", &run_train_suite},           // opt-in: not in known_suites(), see opt_in_suites()
   };
   return suites;
 }

@@ -12,6 +12,8 @@ namespace gpunet::bench {
 
 // Suites this build knows, in default run order.
 const std::vector<std::string>& known_suites();
+// Suites that run only when --suites names them.
+const std::vector<std::string>& opt_in_suites();
 
 struct ParseResult {
   std::optional<Config> config;  // set when the program should run

@@ -1,5 +1,7 @@
 // The training-impact options: parsed into Config::training, validated (finite, positive sizes and
 // numbers) with one-line usage errors, and also taken by `gpunet-bench report`.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "bench/options.hpp"
@@ -65,4 +67,14 @@ TEST(TrainingOptions, ReportSubcommandTakesThem) {
   EXPECT_EQ(r.config->report_input, "x/report.json");
   EXPECT_TRUE(r.config->training.given);
   EXPECT_EQ(r.config->training.step_compute_s, 2.0);
+}
+
+TEST(TrainingOptions, TrainSuiteRunsOnlyOnRequest) {
+  const auto defaults = parse({});
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(std::find(defaults.config->suites.begin(), defaults.config->suites.end(), "train"), defaults.config->suites.end());
+  const auto r = parse({"--suites", "mpi,train"});
+  ASSERT_TRUE(r.config) << r.message;
+  EXPECT_EQ(r.config->suites, (std::vector<std::string>{"mpi", "train"}));
+  expect_usage_error({"--suites", "trian"}, "train on request");
 }
