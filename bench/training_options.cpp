@@ -30,10 +30,11 @@ void add_training_options(CLI::App& app, TrainingOptionText& t) {
   app.add_option("--bucket-size", t.bucket_size, "Gradient all-reduce bucket (PyTorch DDP's default: 25M)")
       ->type_name("SIZE")->default_str("25M")->group(group);
   app.add_option("--step-compute-s", t.step_compute_s,
-                 "Compute time of one training step without communication, measured on one node, seconds")
-      ->type_name("S")->default_str("0.5, stated in the report as a default")->group(group);
+                 "Compute time of one training step without communication, measured on one node, seconds "
+                 "(without it the report assumes 0.5 and says so)")
+      ->type_name("S")->group(group);
   app.add_option("--dataset-size", t.dataset_size, "Dataset or checkpoint to move over each network")
-      ->type_name("SIZE")->default_str("1e12 bytes")->group(group);
+      ->type_name("SIZE")->default_str("1e12 B")->group(group);
   app.add_option("--latency-threshold-us", t.latency_threshold_us,
                  "p99 round trip per pair an interactive workload accepts, microseconds")
       ->type_name("US")->default_str("100")->group(group);
