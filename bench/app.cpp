@@ -26,6 +26,8 @@
 #include "report/console.hpp"
 #include "report/outputs.hpp"
 #include "report/progress.hpp"
+#include "report/training_render.hpp"
+#include "report/training_section.hpp"
 
 namespace gpunet::bench {
 
@@ -116,6 +118,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
       for (const auto& f : r.extra["findings"])
         if (std::find(rep.findings.begin(), rep.findings.end(), f) == rep.findings.end()) rep.findings.push_back(f);
   report::analyze(rep);  // ceilings and efficiencies first: the acceptance verdicts read them
+  report::training::add_training_section(rep, cfg.training);  // reads the efficiencies too
   std::ostringstream tables;  // verdicts and baseline comparison, printed after the summary
   const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
   report::write_analysed_outputs(rep, cfg.output_dir);
@@ -127,7 +130,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
             << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv}\n"
-            << tables.str();
+            << tables.str() << report::training::training_console(rep);
   return std::max(failed ? 1 : 0, judged);
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "report/training_params.hpp"
+
 namespace gpunet::bench {
 
 enum class Reduction { max, mean, min };  // how per-iteration times combine across ranks
@@ -90,6 +92,8 @@ struct Config {
   double counters_interval_s = 0.1;      // --counters-interval: seconds between counter readings; 0 = off
   std::vector<std::string> expect_ifaces;  // --expect-if: interfaces benchmark traffic should take
   // --- end of gpu, node and counters suites ---
+
+  report::training::TrainingParams training;  // --model-params, --step-compute-s, ... (bench/training_options.hpp)
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline

@@ -17,7 +17,8 @@ int run(int argc, char** argv) {
   }
   if (parsed.config->check_inputs) return gpunet::bench::check_inputs(*parsed.config, std::cout, std::cerr);
   if (!parsed.config->report_input.empty())
-    return gpunet::report::rerender(parsed.config->report_input, parsed.config->output_dir, std::cerr);
+    return gpunet::report::rerender(parsed.config->report_input, parsed.config->output_dir, std::cerr,
+                                    parsed.config->training.given ? std::optional(parsed.config->training) : std::nullopt);
   if (!parsed.config->topology_xml.empty()) return gpunet::bench::run_topology_file(*parsed.config);
   return gpunet::bench::run_benchmark(*parsed.config, argc, argv);
 }

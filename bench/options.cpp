@@ -10,6 +10,7 @@
 #include "bench/size_limits.hpp"
 #include "bench/sizes.hpp"
 #include "bench/suites/suite_list.hpp"
+#include "bench/training_options.hpp"
 #include "common/strings.hpp"
 #include "gpunet/build_config.h"
 
@@ -26,7 +27,8 @@ std::string to_string(Reduction r) {
 
 std::vector<std::string> known_suites() {
   std::vector<std::string> names;
-  for (const auto& s : suite_list()) names.push_back(s.name);
+  for (const auto& s : suite_list())
+    if (s.by_default) names.push_back(s.name);
   return names;
 }
 
@@ -62,7 +64,7 @@ void add_counter_options(CLI::App& app, Config& c, std::string& expect_ifaces) {
 
 std::string suites_help() {
   std::string out = "Comma list of suites to run, in order:";
-  for (const auto& s : suite_list()) out += "\n  " + s.name + ": " + s.help;
+  for (const auto& s : suite_list()) out += "\n  " + s.name + (s.by_default ? "" : " (on request)") + ": " + s.help;
   return out;
 }
 
@@ -152,6 +154,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   std::vector<OptionText> suite_text(suite_list().size());
   for (size_t i = 0; i < suite_list().size(); ++i)
     if (suite_list()[i].add_options) suite_list()[i].add_options(app, c, suite_text[i]);
+  TrainingOptionText training_text;
+  add_training_options(app, training_text);
+  add_training_options(*app.get_subcommand("report"), training_text);  // re-rendering may change them
 
   auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
   if (const auto why = old_check_spelling(args); !why.empty()) return fail(why);
@@ -177,7 +182,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)
-    if (!find_suite(s)) return fail("--suites: unknown suite '" + s + "' (known: " + suite_names() + ")");
+    if (!find_suite(s)) return fail("--suites: unknown suite '" + s + "' (known: " + suite_names() + ", and on request " + suite_names(false) + ")");
   if (c.max_bytes < c.min_bytes)
     return fail("-e/--maxbytes (" + std::to_string(c.max_bytes) + ") is smaller than -b/--minbytes (" + std::to_string(c.min_bytes) + ")");
   c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
@@ -187,6 +192,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
     if (const auto& s = suite_list()[i]; s.finish_options)
       if (const auto why = s.finish_options(c, suite_text[i], app); !why.empty()) return fail(why);
   if (const auto why = size_limit_problem(c, physical_memory_bytes()); !why.empty()) return fail(why);
+  if (const auto err = finish_training_options(training_text, c.training)) return fail(*err);
   return {std::move(c), 0, ""};
 }
 

@@ -10,7 +10,7 @@
 
 namespace gpunet::bench {
 
-// The names of the suites this build knows, in default run order (bench/suites/suite_list.hpp).
+// The names of the suites that run by default, in order (bench/suites/suite_list.hpp).
 std::vector<std::string> known_suites();
 
 struct ParseResult {

@@ -69,6 +69,7 @@ struct Suite {
   std::string name;                  // what --suites takes
   std::string help;                  // one line for --help
   std::vector<std::string> metrics;  // the figure metrics it produces (prefixes end in '.')
+  bool by_default = true;            // runs when --suites is not given; else only on request
   // Its options, in its own --help group, and their checks after the parse ("" = fine).
   void (*add_options)(CLI::App& app, Config& cfg, OptionText& text) = nullptr;
   std::string (*finish_options)(Config& cfg, const OptionText& text, const CLI::App& app) = nullptr;

@@ -9,6 +9,7 @@
 
 #include "report/analysis.hpp"
 #include "report/record.hpp"
+#include "report/training_params.hpp"
 
 namespace gpunet::report {
 
@@ -33,7 +34,9 @@ struct LoadedResults {
 LoadedResults load_results(const std::string& path);
 
 // `gpunet-bench report PATH -o DIR`: load, analyse, write every output. Returns 0, or 2 after one
-// line on `err` when the input is missing or malformed or the outputs cannot be written.
-int rerender(const std::string& path, const std::string& out_dir, std::ostream& err);
+// line on `err` when the input is missing or malformed or the outputs cannot be written. The training
+// section is recomputed with `training` when given, else with the parameters the report stored.
+int rerender(const std::string& path, const std::string& out_dir, std::ostream& err,
+             const std::optional<training::TrainingParams>& training = std::nullopt);
 
 }  // namespace gpunet::report

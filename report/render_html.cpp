@@ -9,6 +9,7 @@
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
+#include "report/training_render.hpp"
 #include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
@@ -245,6 +246,7 @@ std::string render_html(const Report& rep) {
   HtmlDerivations d;
   std::string body = verdict_header(rep) + "<main>" + provenance(rep);
   body += acceptance_html(rep);  // acceptance verdicts and baseline comparison
+  body += training::training_html(rep);  // training impact (report/training_render.hpp)
   body += html_findings(rep) + charts(rep);
   body += sweeps(rep, d, threshold);
   body += points(rep, d, threshold);

@@ -11,6 +11,7 @@
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
 #include "report/topology_view.hpp"
+#include "report/training_render.hpp"
 #include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
@@ -186,6 +187,7 @@ std::string render_markdown(const Report& rep) {
   Derivations d;
   std::string out = header(rep);
   out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison
+  out += training::training_markdown(rep);  // training impact (report/training_render.hpp)
   out += findings(rep);
   out += sweeps(rep, d);
   out += points(rep, d);

@@ -17,6 +17,7 @@
 #include "report/legacy_figure.hpp"
 #include "report/outputs.hpp"
 #include "report/report_reader.hpp"
+#include "report/training_section.hpp"
 
 namespace gpunet::report {
 
@@ -135,7 +136,8 @@ LoadedResults load_results(const std::string& path) {
   return load_jsonl(path, text);
 }
 
-int rerender(const std::string& path, const std::string& out_dir, std::ostream& err) {
+int rerender(const std::string& path, const std::string& out_dir, std::ostream& err,
+             const std::optional<training::TrainingParams>& training) {
   LoadedResults loaded = load_results(path);
   for (const auto& w : loaded.warnings) err << "gpunet-bench report: " << w << "\n";
   if (!loaded.report) {
@@ -143,6 +145,7 @@ int rerender(const std::string& path, const std::string& out_dir, std::ostream& 
     return 2;
   }
   analyze(*loaded.report);
+  training::add_training_section(*loaded.report, training.value_or(training::stored_params(*loaded.report)));
   try {
     write_analysed_outputs(*loaded.report, out_dir);
   } catch (const std::exception& e) {

@@ -7,13 +7,14 @@
 #include "bench/suites/pcie_suite.hpp"
 #include "bench/suites/rdma_suite.hpp"
 #include "bench/suites/topo_suite.hpp"
+#include "bench/suites/train_suite.hpp"
 #include "bench/tcp/suite.hpp"
 
 namespace gpunet::bench {
 
 const std::vector<Suite>& suite_list() {
   static const std::vector<Suite> suites{
-      topo_suite(), mpi_suite(), tcp::tcp_suite(), rdma_suite(), nccl_suite(), pcie_suite(), node_suite(),
+      topo_suite(), mpi_suite(), tcp::tcp_suite(), rdma_suite(), nccl_suite(), pcie_suite(), node_suite(), train_suite(),
   };
   return suites;
 }
@@ -24,9 +25,10 @@ const Suite* find_suite(const std::string& name) {
   return nullptr;
 }
 
-std::string suite_names() {
+std::string suite_names(bool by_default) {
   std::string out;
-  for (const auto& s : suite_list()) out += (out.empty() ? "" : ",") + s.name;
+  for (const auto& s : suite_list())
+    if (s.by_default == by_default) out += (out.empty() ? "" : ",") + s.name;
   return out;
 }
 

@@ -1,0 +1,29 @@
+// What the user tells the training-impact model (gpunet-bench --model-params, --grad-bytes,
+// --bucket-size, --step-compute-s, --dataset-size, --latency-threshold-us), and the stated defaults
+// for what they leave out. Plain values: bench/config.hpp carries one of these.
+#pragma once
+
+#include <optional>
+
+#include "report/training_model.hpp"
+
+namespace gpunet::report::training {
+
+// Stated defaults for what the user did not give.
+inline constexpr double kDefaultStepComputeS = 0.5;       // the compute of one step, seconds
+inline constexpr double kDefaultDatasetBytes = 1e12;      // 1 TB to move
+inline constexpr double kDefaultLatencyThresholdUs = 100;  // p99 round trip an interactive user accepts
+inline constexpr int kWhatIfNodes[] = {2, 4, 8, 16, 32};
+inline constexpr int kMaxFakeClusterNodes = 8;  // larger counts can only be projections here
+
+struct TrainingParams {
+  std::optional<double> model_params;    // --model-params: the user's model besides the presets
+  double grad_bytes_per_param = kBf16Bytes;  // --grad-bytes
+  double bucket_bytes = static_cast<double>(kDdpBucketBytes);  // --bucket-size
+  std::optional<double> step_compute_s;  // --step-compute-s; default kDefaultStepComputeS, said so
+  std::optional<double> dataset_bytes;   // --dataset-size; default kDefaultDatasetBytes
+  std::optional<double> latency_threshold_us;  // --latency-threshold-us
+  bool given = false;  // any of them was on the command line (`report` then replaces the stored ones)
+};
+
+}  // namespace gpunet::report::training

@@ -1,0 +1,250 @@
+#include "report/training_section.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "report/ceilings.hpp"
+#include "report/training_inputs.hpp"
+
+namespace gpunet::report::training {
+
+using nlohmann::json;
+
+namespace {
+
+json regime_json(const RegimeFit& f) {
+  json res = json::array();
+  for (const auto& r : f.residuals)
+    res.push_back({{"n", r.n}, {"bytes", r.bytes}, {"measured_s", r.measured_s}, {"predicted_s", r.predicted_s},
+                   {"relative", r.relative}});
+  return {{"regime", f.regime},
+          {"algorithm", f.regime == "small messages"
+                            ? "latency-bound algorithm (Open MPI's tuned component uses recursive doubling here), "
+                              "fitted in the ring's form"
+                            : "ring"},
+          {"min_bytes", f.min_bytes},
+          {"max_bytes", f.max_bytes},
+          {"alpha_s", f.model.alpha_s},
+          {"beta_s_per_byte", f.model.beta_s_per_byte},
+          {"bandwidth_GBps", f.model.beta_s_per_byte > 0 ? 1e-9 / f.model.beta_s_per_byte : 0.0},
+          {"r2", f.quality.r2},
+          {"max_abs_relative_residual", f.quality.max_abs_relative},
+          {"median_abs_relative_residual", f.quality.median_abs_relative},
+          {"residuals", res}};
+}
+
+// The model every prediction uses: the large-message regime of the first curve between nodes (NCCL
+// before MPI), else the TCP pair fallback, else the first curve within a node.
+struct Chosen {
+  AlphaBeta model;
+  std::string path, source, regime;
+  int nodes = 0;
+  std::optional<double> efficiency;
+  bool fallback = false;
+};
+
+std::optional<Chosen> choose(const TrainingInputs& in, const std::vector<std::vector<RegimeFit>>& fits) {
+  auto from_curve = [&](size_t i) {
+    const RegimeFit& f = fits[i].back();
+    return Chosen{f.model, in.curves[i].path, in.curves[i].source, f.regime, in.curves[i].nodes,
+                  in.curves[i].efficiency, false};
+  };
+  for (size_t i = 0; i < in.curves.size(); ++i)
+    if (!fits[i].empty() && in.curves[i].nodes >= 2) return from_curve(i);
+  if (in.pair)
+    return Chosen{from_pair(in.pair->half_rtt_s, in.pair->goodput_Bps), "between nodes",
+                  "tcp pair goodput and latency (" + in.pair->pairs + "), no all-reduce curve", "pair", 2,
+                  in.pair->efficiency, true};
+  for (size_t i = 0; i < in.curves.size(); ++i)
+    if (!fits[i].empty()) return from_curve(i);
+  return std::nullopt;
+}
+
+std::vector<int> node_counts(int measured) {
+  std::set<int> s(std::begin(kWhatIfNodes), std::end(kWhatIfNodes));
+  if (measured >= 2) s.insert(measured);
+  return {s.begin(), s.end()};
+}
+
+std::string row_kind(int n, int measured) {
+  if (n == measured) return "measured node count";
+  return n > kMaxFakeClusterNodes || n > measured ? "projection" : "model";
+}
+
+json step_json(const StepEstimate& e, const std::string& kind) {
+  return {{"nodes", e.nodes},
+          {"kind", kind},
+          {"bytes_per_node", e.bytes_per_node},
+          {"comm_s", e.comm_s},
+          {"step_no_overlap_s", e.no_overlap_s},
+          {"step_perfect_overlap_s", e.perfect_overlap_s},
+          {"step_model_s", e.model_s},
+          {"wait_no_overlap", e.wait_no_overlap},
+          {"wait_perfect_overlap", e.wait_perfect},
+          {"wait_model", e.wait_model},
+          {"scaling_efficiency", e.scaling_efficiency}};
+}
+
+json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
+
+struct Workload {
+  std::string name;
+  double params;
+};
+
+std::vector<Workload> workloads(const TrainingParams& p) {
+  std::vector<Workload> w;
+  if (p.model_params) w.push_back({"your model", *p.model_params});
+  for (const auto& preset : kPresets) w.push_back({preset.name, preset.params});
+  return w;
+}
+
+json workload_json(const Workload& w, const AlphaBeta& m, const TrainingParams& p, int measured, double compute) {
+  const double grad = w.params * p.grad_bytes_per_param;
+  json rows = json::array();
+  for (int n : node_counts(measured))
+    rows.push_back(step_json(estimate_step(m, n, grad, p.bucket_bytes, compute), row_kind(n, measured)));
+  return {{"name", w.name},
+          {"params", w.params},
+          {"grad_bytes", grad},
+          {"buckets", bucket_count(grad, p.bucket_bytes)},
+          {"comm_exceeds_compute_at", optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute))},
+          {"rows", rows}};
+}
+
+json link_speeds_json(const Chosen& c, const Workload& w, const TrainingParams& p, int measured, double compute) {
+  json out = json::array();
+  const double grad = w.params * p.grad_bytes_per_param;
+  const double capped = c.efficiency ? std::min(*c.efficiency, kTypicalEfficiency) : kTypicalEfficiency;
+  for (double rate : kLinkSpeedsGbps) {
+    json entry = {{"name", ethernet_name(rate)}, {"rate_Gbps", rate}, {"ceiling_GBps", ethernet_ceiling_Bps(rate) / 1e9}};
+    auto project = [&](double eff) {
+      const AlphaBeta m = at_link_speed(c.model, eff, rate);
+      json rows = json::array();
+      for (int n : node_counts(measured)) {
+        const auto e = estimate_step(m, n, grad, p.bucket_bytes, compute);
+        rows.push_back({{"nodes", n}, {"comm_s", e.comm_s}, {"wait_no_overlap", e.wait_no_overlap},
+                        {"wait_model", e.wait_model}, {"scaling_efficiency", e.scaling_efficiency}});
+      }
+      return json{{"efficiency", eff},
+                  {"bandwidth_GBps", eff * ethernet_ceiling_Bps(rate) / 1e9},
+                  {"comm_exceeds_compute_at", optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute))},
+                  {"rows", rows}};
+    };
+    if (c.efficiency) entry["at_run_efficiency"] = project(*c.efficiency);
+    entry["at_capped_efficiency"] = project(capped);
+    out.push_back(entry);
+  }
+  return out;
+}
+
+json data_movement_json(const Chosen& c, const TrainingInputs& in, double bytes) {
+  json out = json::array();
+  auto add = [&](const std::string& network, const AlphaBeta& m, bool estimate) {
+    out.push_back({{"network", network}, {"bandwidth_GBps", m.beta_s_per_byte > 0 ? 1e-9 / m.beta_s_per_byte : 0.0},
+                   {"seconds", transfer_s(m, bytes)}, {"estimate", estimate}});
+  };
+  add("this network, fitted (" + c.path + ")", c.model, false);
+  if (in.pair && !c.fallback) add("this network, tcp pair goodput", from_pair(in.pair->half_rtt_s, in.pair->goodput_Bps), false);
+  for (double rate : kLinkSpeedsGbps)
+    add(ethernet_name(rate) + " at " + format_figure(kTypicalEfficiency * 100) + " % of its ceiling",
+        at_link_speed(c.model, kTypicalEfficiency, rate), true);
+  return out;
+}
+
+json latency_json(const TrainingInputs& in, double threshold_us) {
+  json out = json::array();
+  for (const auto& l : in.latency)
+    out.push_back({{"pair", l.pair}, {"p99_rtt_us", l.p99_rtt_us}, {"within_threshold", l.p99_rtt_us <= threshold_us}});
+  return out;
+}
+
+json fits_json(const TrainingInputs& in, const std::vector<std::vector<RegimeFit>>& fits) {
+  json out = json::array();
+  for (size_t i = 0; i < in.curves.size(); ++i) {
+    const auto& c = in.curves[i];
+    json regimes = json::array();
+    for (const auto& f : fits[i]) regimes.push_back(regime_json(f));
+    out.push_back({{"source", c.source}, {"path", c.path}, {"nodes", c.nodes}, {"ranks", c.ranks},
+                   {"points", c.points.size()}, {"regimes", regimes}});
+  }
+  return out;
+}
+
+}  // namespace
+
+json params_json(const TrainingParams& p) {
+  json j = {{"grad_bytes_per_param", p.grad_bytes_per_param},
+            {"bucket_bytes", p.bucket_bytes},
+            {"step_compute_s", p.step_compute_s.value_or(kDefaultStepComputeS)},
+            {"step_compute_is_default", !p.step_compute_s.has_value()},
+            {"dataset_bytes", p.dataset_bytes.value_or(kDefaultDatasetBytes)},
+            {"dataset_is_default", !p.dataset_bytes.has_value()},
+            {"latency_threshold_us", p.latency_threshold_us.value_or(kDefaultLatencyThresholdUs)},
+            {"overlappable_fraction", kOverlappableFraction},
+            {"typical_efficiency", kTypicalEfficiency}};
+  if (p.model_params) j["model_params"] = *p.model_params;
+  return j;
+}
+
+TrainingParams params_from_json(const json& j) {
+  TrainingParams p;
+  if (!j.is_object()) return p;
+  if (j.contains("model_params") && j["model_params"].is_number()) p.model_params = j["model_params"].get<double>();
+  p.grad_bytes_per_param = j.value("grad_bytes_per_param", p.grad_bytes_per_param);
+  p.bucket_bytes = j.value("bucket_bytes", p.bucket_bytes);
+  if (!j.value("step_compute_is_default", true)) p.step_compute_s = j.value("step_compute_s", kDefaultStepComputeS);
+  if (!j.value("dataset_is_default", true)) p.dataset_bytes = j.value("dataset_bytes", kDefaultDatasetBytes);
+  if (j.contains("latency_threshold_us")) p.latency_threshold_us = j.value("latency_threshold_us", kDefaultLatencyThresholdUs);
+  return p;
+}
+
+json training_section(const Report& rep, const TrainingParams& p) {
+  const TrainingInputs in = select_training_inputs(rep);
+  std::vector<std::vector<RegimeFit>> fits;
+  for (const auto& c : in.curves) fits.push_back(fit_regimes(c.points));
+  json s = {{"inputs", params_json(p)}, {"fits", fits_json(in, fits)}};
+  const auto chosen = choose(in, fits);
+  const double threshold = p.latency_threshold_us.value_or(kDefaultLatencyThresholdUs);
+  s["latency"] = latency_json(in, threshold);
+  if (!chosen) {
+    s["available"] = false;
+    s["reason"] = "no all-reduce curve (mpi or nccl suite) and no TCP pair goodput and latency (tcp suite) in this run";
+    return s;
+  }
+  const double compute = p.step_compute_s.value_or(kDefaultStepComputeS);
+  const int measured = chosen->fallback ? 2 : chosen->nodes;
+  s["available"] = true;
+  s["model"] = {{"path", chosen->path},
+                {"source", chosen->source},
+                {"regime", chosen->regime},
+                {"fallback", chosen->fallback},
+                {"measured_nodes", measured},
+                {"alpha_s", chosen->model.alpha_s},
+                {"beta_s_per_byte", chosen->model.beta_s_per_byte},
+                {"bandwidth_GBps", chosen->model.beta_s_per_byte > 0 ? 1e-9 / chosen->model.beta_s_per_byte : 0.0}};
+  if (chosen->efficiency) s["model"]["efficiency"] = *chosen->efficiency;
+  json wl = json::array();
+  for (const auto& w : workloads(p)) wl.push_back(workload_json(w, chosen->model, p, measured, compute));
+  s["workloads"] = wl;
+  const Workload focus = workloads(p).front().name == "your model" ? workloads(p).front() : Workload{"7B", 7e9};
+  s["link_speeds_workload"] = focus.name;
+  s["link_speeds"] = link_speeds_json(*chosen, focus, p, measured, compute);
+  s["data_movement"] = data_movement_json(*chosen, in, p.dataset_bytes.value_or(kDefaultDatasetBytes));
+  return s;
+}
+
+void add_training_section(Report& rep, const TrainingParams& p) {
+  json s = training_section(rep, p);
+  // A run with nothing to model (say, the topo suite alone) gets no section at all.
+  if (s.value("available", false) || !s["latency"].empty()) rep.extra["training"] = std::move(s);
+}
+
+TrainingParams stored_params(const Report& rep) {
+  if (!rep.extra.is_object() || !rep.extra.contains("training")) return {};
+  const auto& t = rep.extra["training"];
+  return t.is_object() && t.contains("inputs") ? params_from_json(t["inputs"]) : TrainingParams{};
+}
+
+}  // namespace gpunet::report::training

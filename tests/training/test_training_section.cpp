@@ -1,0 +1,241 @@
+// The "Training impact" section: built from a run's records (all-reduce curves, else the TCP pair
+// fallback), its stated defaults, and the same numbers in console, report.md, report.html and
+// report.json.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "report/renderers.hpp"
+#include "report/training_inputs.hpp"
+#include "report/training_render.hpp"
+#include "report/training_section.hpp"
+#include "report/training_tables.hpp"
+
+using namespace gpunet::report;
+using namespace gpunet::report::training;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kBeta = 8 / 9.4e9;  // 9.4 Gb/s
+
+// An MPI all-reduce sweep on 4 nodes that follows the ring model exactly (alpha = 0), with the
+// analysis's ceiling attached: 9.4 of 9.415 Gb/s.
+Report four_node_run() {
+  Report rep;
+  rep.provenance.hosts = {"a", "b", "c", "d"};
+  rep.provenance.ranks_per_node = {1, 1, 1, 1};
+  for (int64_t bytes = 1 << 20; bytes <= (256 << 20); bytes *= 2) {
+    Record r;
+    r.suite = "mpi";
+    r.name = "allreduce";
+    r.variant = "out-of-place";
+    r.bytes = bytes;
+    r.ranks = 4;
+    r.host = "a";
+    r.time_us.mean = ring_allreduce_s({0, kBeta}, 4, static_cast<double>(bytes)) * 1e6;
+    r.extra = {{"nodes", 4}, {"ceiling", {{"known", true}, {"value", 9.415 / 8}, {"unit", "GB/s"},
+                                          {"derivation", "10GbE"}, {"efficiency", 9.4 / 9.415}}}};
+    rep.results.push_back(r);
+  }
+  return rep;
+}
+
+Record tcp_record(const std::string& name) {
+  Record r;
+  r.suite = "tcp";
+  r.name = name;
+  r.ranks = 2;
+  r.extra = {{"src_host", "a"}, {"dst_host", "b"}};
+  return r;
+}
+
+const json* workload(const json& s, const std::string& name) {
+  for (const auto& w : s["workloads"])
+    if (w["name"] == name) return &w;
+  return nullptr;
+}
+
+const json* row(const json& w, int nodes) {
+  for (const auto& r : w["rows"])
+    if (r["nodes"] == nodes) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(TrainingInputs, SelectsTheAllReduceSweepWithItsNodes) {
+  const auto in = select_training_inputs(four_node_run());
+  ASSERT_EQ(in.curves.size(), 1u);
+  EXPECT_EQ(in.curves[0].source, "mpi allreduce");
+  EXPECT_EQ(in.curves[0].path, "between nodes");
+  EXPECT_EQ(in.curves[0].nodes, 4);
+  EXPECT_EQ(in.curves[0].points.size(), 9u);
+  ASSERT_TRUE(in.curves[0].efficiency.has_value());
+  EXPECT_FALSE(in.pair.has_value());
+}
+
+TEST(TrainingInputs, ScalingSweepBecomesOneCurveAcrossNodeCounts) {
+  Report rep;
+  for (int nodes : {1, 2, 4}) {
+    Record r;
+    r.suite = "mpi";
+    r.name = "allreduce";
+    r.variant = "scaling " + std::to_string(nodes) + " node(s)";
+    r.bytes = 1 << 20;
+    r.ranks = 2 * nodes;
+    r.time_us.mean = 1000.0 * nodes;
+    r.extra = {{"nodes", nodes}};
+    rep.results.push_back(r);
+  }
+  const auto in = select_training_inputs(rep);
+  ASSERT_EQ(in.curves.size(), 1u);
+  EXPECT_EQ(in.curves[0].source, "mpi allreduce scaling sweep");
+  EXPECT_EQ(in.curves[0].points.size(), 2u);  // the one-node point has no network in it
+  EXPECT_EQ(in.curves[0].nodes, 4);
+}
+
+TEST(TrainingSection, AnswersTheWorkedExample) {
+  TrainingParams p;
+  p.step_compute_s = 0.5;
+  const json s = training_section(four_node_run(), p);
+  ASSERT_TRUE(s["available"].get<bool>());
+  EXPECT_EQ(s["model"]["measured_nodes"], 4);
+  EXPECT_NEAR(s["model"]["alpha_s"].get<double>(), 0, 1e-9);
+  EXPECT_NEAR(s["model"]["bandwidth_GBps"].get<double>() * 8, 9.4, 1e-6);
+  const json* w = workload(s, "7B");
+  ASSERT_NE(w, nullptr);
+  const json* r4 = row(*w, 4);
+  ASSERT_NE(r4, nullptr);
+  EXPECT_EQ((*r4)["kind"], "measured node count");
+  EXPECT_NEAR((*r4)["bytes_per_node"].get<double>(), 21e9, 1);
+  EXPECT_NEAR((*r4)["wait_no_overlap"].get<double>(), 0.9728, 1e-3);
+  EXPECT_EQ((*w)["comm_exceeds_compute_at"], 2);
+  EXPECT_EQ((*row(*w, 32))["kind"], "projection");
+  // 100GbE at this run's efficiency: 94 Gb/s, ~78 % waiting with no overlap.
+  for (const auto& l : s["link_speeds"]) {
+    if (l["rate_Gbps"] != 100) continue;
+    const auto& run = l["at_run_efficiency"];
+    EXPECT_NEAR(run["bandwidth_GBps"].get<double>() * 8, 94.0, 0.01);
+    EXPECT_NEAR((*row(run, 4))["wait_no_overlap"].get<double>(), 0.7814, 1e-3);
+    EXPECT_NEAR(l["at_capped_efficiency"]["efficiency"].get<double>(), kTypicalEfficiency, 1e-12);
+  }
+  const auto text = section_text(s);
+  EXPECT_NE(text.headline.find("97.3 %"), std::string::npos) << text.headline;
+  EXPECT_NE(text.headline.find("78.1 %"), std::string::npos) << text.headline;
+  EXPECT_NE(text.headline.find("21 GB per node"), std::string::npos) << text.headline;
+  EXPECT_EQ(text.headline.find("default"), std::string::npos) << text.headline;
+}
+
+TEST(TrainingSection, WithoutStepComputeStatesTheDefault) {
+  const json s = training_section(four_node_run(), {});
+  EXPECT_TRUE(s["inputs"]["step_compute_is_default"].get<bool>());
+  EXPECT_EQ(s["inputs"]["step_compute_s"], kDefaultStepComputeS);
+  EXPECT_NE(section_text(s).headline.find("the default: give --step-compute-s"), std::string::npos);
+}
+
+TEST(TrainingSection, UserModelComesFirstAndDrivesTheLinkSpeeds) {
+  TrainingParams p;
+  p.model_params = 1e9;
+  p.grad_bytes_per_param = 4;
+  p.bucket_bytes = 1 << 20;
+  const json s = training_section(four_node_run(), p);
+  EXPECT_EQ(s["workloads"][0]["name"], "your model");
+  EXPECT_EQ(s["workloads"][0]["grad_bytes"], 4e9);
+  EXPECT_EQ(s["workloads"][0]["buckets"], 3815);  // ceil(4e9 / 2^20)
+  EXPECT_EQ(s["link_speeds_workload"], "your model");
+  EXPECT_EQ(params_from_json(s["inputs"]).model_params, 1e9);
+}
+
+TEST(TrainingSection, FallsBackToTheTcpPair) {
+  Report rep;
+  Record bw = tcp_record("bandwidth");
+  bw.extra["goodput_Gbps"] = 0.94;
+  Record lat = tcp_record("latency");
+  lat.time_us.p50 = 40;
+  lat.time_us.p99 = 60;
+  rep.results = {bw, lat};
+  const json s = training_section(rep, {});
+  ASSERT_TRUE(s["available"].get<bool>());
+  EXPECT_TRUE(s["model"]["fallback"].get<bool>());
+  EXPECT_NEAR(s["model"]["alpha_s"].get<double>(), 40e-6, 1e-15);
+  EXPECT_NEAR(s["model"]["beta_s_per_byte"].get<double>(), 8 / 0.94e9, 1e-18);
+  ASSERT_EQ(s["latency"].size(), 1u);
+  EXPECT_EQ(s["latency"][0]["p99_rtt_us"], 120.0);  // twice the half round trip
+  EXPECT_FALSE(s["latency"][0]["within_threshold"].get<bool>());  // default threshold 100 us
+}
+
+TEST(TrainingSection, NothingToModelAddsNoSection) {
+  Report rep;
+  add_training_section(rep, {});
+  EXPECT_FALSE(rep.extra.contains("training"));
+  EXPECT_EQ(render_markdown(rep).find("Training impact"), std::string::npos);
+  EXPECT_EQ(training_console(rep), "");
+}
+
+TEST(TrainingSection, StoredParametersSurviveReRendering) {
+  Report rep = four_node_run();
+  TrainingParams p;
+  p.step_compute_s = 1.25;
+  p.dataset_bytes = 5e11;
+  p.latency_threshold_us = 250;
+  add_training_section(rep, p);
+  const TrainingParams back = stored_params(rep);
+  EXPECT_EQ(back.step_compute_s, 1.25);
+  EXPECT_EQ(back.dataset_bytes, 5e11);
+  EXPECT_EQ(back.latency_threshold_us, 250);
+  EXPECT_FALSE(stored_params(Report{}).step_compute_s.has_value());
+}
+
+TEST(TrainingSection, SameNumbersInEveryOutput) {
+  Report rep = four_node_run();
+  TrainingParams p;
+  p.step_compute_s = 0.5;
+  add_training_section(rep, p);
+  const std::string md = render_markdown(rep), html = render_html(rep), console = training_console(rep);
+  const json j = json::parse(render_json(rep));
+  EXPECT_EQ(j["extra"]["training"], rep.extra["training"]);
+  const auto text = section_text(rep.extra["training"]);
+  EXPECT_NE(md.find("## Training impact"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Training impact</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(console.find(text.headline), std::string::npos);
+  EXPECT_NE(md.find(text.headline), std::string::npos);
+  EXPECT_NE(html.find(text.headline), std::string::npos);
+  // Every cell of the focus workload's table and of the link-speed table, in all three text outputs.
+  size_t checked = 0;
+  for (const auto& t : text.tables) {
+    if (t.title.rfind("Workload 7B:", 0) != 0 && t.title.rfind("Estimates", 0) != 0) continue;
+    for (const auto& r : t.rows)
+      for (const auto& cell : r) {
+        EXPECT_NE(md.find(cell), std::string::npos) << cell;
+        EXPECT_NE(html.find(cell), std::string::npos) << cell;
+        EXPECT_NE(console.find(cell), std::string::npos) << cell;
+        ++checked;
+      }
+  }
+  EXPECT_GT(checked, 50u);
+  // And the JSON number behind the headline's waiting fraction prints as the headline's text.
+  const json* r4 = row(*workload(j["extra"]["training"], "7B"), 4);
+  EXPECT_NE(md.find(percent_text((*r4)["wait_no_overlap"].get<double>())), std::string::npos);
+}
+
+TEST(TrainingChart, OneSeriesPerLinkSpeedPlusThisNetwork) {
+  TrainingParams p;
+  p.step_compute_s = 0.5;
+  const auto c = waiting_chart(training_section(four_node_run(), p));
+  ASSERT_EQ(c.series.size(), 1u + std::size(kLinkSpeedsGbps));
+  EXPECT_EQ(c.series[0].points.size(), std::size(kWhatIfNodes));  // 4 is both measured and what-if
+  EXPECT_NEAR(c.series[0].points[1].second, 100 * 0.9722, 0.1);    // 4 nodes, fixed model
+}
+
+TEST(TrainingSection, OneNodeRunAnswersAsAProjection) {
+  Report rep = four_node_run();
+  for (auto& r : rep.results) r.extra["nodes"] = 1;
+  const json s = training_section(rep, {});
+  EXPECT_EQ(s["model"]["path"], "within a node");
+  EXPECT_EQ((*row(*workload(s, "7B"), 4))["kind"], "projection");
+  const auto headline = section_text(s).headline;
+  EXPECT_NE(headline.find("within one node only"), std::string::npos) << headline;
+  EXPECT_NE(headline.find("over 4 nodes"), std::string::npos) << headline;
+}
