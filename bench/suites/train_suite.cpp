@@ -6,11 +6,11 @@
 #include <cmath>
 #include <vector>
 
+#include "bench/measure/measurement.hpp"
 #include "bench/suites/console_lines.hpp"
 #include "bench/suites/patterns.hpp"
 #include "bench/suites/train_step.hpp"
 #include "bench/suites/train_suite.hpp"
-#include "report/stats.hpp"
 #include "report/training_model.hpp"
 #include "report/training_params.hpp"
 
@@ -35,13 +35,13 @@ StepPlan plan_of(const Config& cfg) {
   return p;
 }
 
-report::Record timed(const SuiteContext& ctx, const std::string& name, const StepPlan& p, const std::vector<double>& us) {
+report::Record timed(const SuiteContext& ctx, const std::string& name, const StepPlan& p, const measure::Timing& timing) {
   auto rec = ctx.record("train", name);
   rec.bytes = p.grad_bytes;
   rec.count = static_cast<int64_t>(bucket_sizes(p.grad_bytes, p.bucket_bytes).size());
   rec.dtype = "float";
   rec.op = "sum";
-  rec.time_us = report::compute_stats(us);
+  measure::record_timing(rec, timing);
   rec.extra["nodes"] = ctx.mpi.num_nodes;
   rec.extra["compute_s"] = p.compute_s;
   rec.extra["bucket_bytes"] = p.bucket_bytes;
