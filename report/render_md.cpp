@@ -1,6 +1,7 @@
 // report.md: readable in a terminal and on a code host. Every string from a record is escaped.
 #include <map>
 
+#include "report/culprits.hpp"
 #include "report/analysis.hpp"
 
 #include "common/strings.hpp"
@@ -185,6 +186,8 @@ std::string topology(const Report& rep) {
 std::string render_markdown(const Report& rep) {
   Derivations d;
   std::string out = header(rep);
+  const auto verdict_end = out.find("\n\n", out.find("**Verdict"));  // what is wrong, before any table
+  out.insert(verdict_end == std::string::npos ? out.size() : verdict_end + 1, problems_markdown(rep));
   out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison (issue #7)
   out += findings(rep);
   out += sweeps(rep, d);
