@@ -6,6 +6,7 @@
 
 #include "report/escape.hpp"
 #include "report/json_access.hpp"
+#include "report/networks.hpp"
 #include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
@@ -116,6 +117,7 @@ std::vector<std::string> problem_sentences(const Report& rep) {
   from_verdicts(rep, p);
   from_findings(rep, p);
   from_baseline(rep, p);
+  if (const auto w = network_warning(rep)) p.add(w->reason);
   std::vector<std::string> out;
   for (const auto& [host, sentences] : p.by_host) {
     std::string s = host + ": ";
@@ -145,9 +147,9 @@ std::string problems_markdown(const Report& rep) {
 std::string problems_html(const Report& rep) {
   const auto all = problem_sentences(rep);
   if (all.empty()) return "";
-  std::string out = "<section class=\"problems\"><h2>What is wrong</h2><ul>";
+  std::string out = "<div class=\"problems\"><h2>What is wrong</h2><ul>";
   for (const auto& s : all) out += "<li>" + html_escape(s) + "</li>";
-  return out + "</ul></section>";
+  return out + "</ul></div>";
 }
 
 }  // namespace gpunet::report

@@ -18,6 +18,6 @@ std::vector<std::string> problem_sentences(const Report& rep);
 
 std::string problems_console(const Report& rep);   // "# What is wrong:\n#   ...\n", or ""
 std::string problems_markdown(const Report& rep);  // "## What is wrong\n\n- ...\n", or ""
-std::string problems_html(const Report& rep);      // <section class="problems">...</section>, or ""
+std::string problems_html(const Report& rep);      // <div class="problems">...</div>, or ""
 
 }  // namespace gpunet::report

@@ -24,8 +24,6 @@ const KnownTest* find_test(const std::string& suite, const std::string& test) {
   return nullptr;
 }
 
-// A TCP flow's bytes are what it received in its time, not a message size; a latency's are.
-bool bytes_is_size(const Record& r) { return !(r.suite == "tcp" && (r.name == "bandwidth" || r.name == "aggregate")); }
 
 Subject subject_of(const Record& r) {
   Subject s;
@@ -120,7 +118,7 @@ FigureFact fact(const Record& r, const std::string& metric) {
   f.suite = r.suite, f.test = r.name, f.kind = kind_of(r), f.metric = metric;
   f.subject = subject_of(r);
   f.dtype = r.dtype, f.op = r.op, f.ranks = r.ranks;
-  f.bytes_is_size = bytes_is_size(r);
+  f.bytes_is_size = bytes_is_message_size(r);
   f.bytes = f.bytes_is_size ? r.bytes : 0;
   f.status = r.status, f.reason = r.reason;
   f.value = figure_value(r, metric);
@@ -145,6 +143,9 @@ bool selected(const Record& r, const FigureQuery& q) {
 }
 
 }  // namespace
+
+// A TCP flow's bytes are what it received in its time, not a message size; a latency's are.
+bool bytes_is_message_size(const Record& r) { return !(r.suite == "tcp" && (r.name == "bandwidth" || r.name == "aggregate")); }
 
 std::string subject_label(const Subject& s) {
   switch (s.kind) {

@@ -77,6 +77,9 @@ std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& 
 // iterations), with samples.
 std::vector<FigureFact> baseline_figures(const Report& report);
 
+// Whether a record's bytes is a message size (false for TCP flows: what the flow received).
+bool bytes_is_message_size(const Record& r);
+
 // Stable identity: metric, subject, parameters; no measured quantity in it.
 std::string figure_key(const FigureFact& f);
 

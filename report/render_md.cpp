@@ -2,6 +2,7 @@
 #include <map>
 
 #include "report/culprits.hpp"
+#include "report/networks.hpp"
 #include "report/analysis.hpp"
 
 #include "common/strings.hpp"
@@ -188,7 +189,8 @@ std::string render_markdown(const Report& rep) {
   std::string out = header(rep);
   const auto verdict_end = out.find("\n\n", out.find("**Verdict"));  // what is wrong, before any table
   out.insert(verdict_end == std::string::npos ? out.size() : verdict_end + 1, problems_markdown(rep));
-  out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison (issue #7)
+  out += acceptance_markdown(rep);
+  out += networks_markdown(rep);  // acceptance verdicts and baseline comparison (issue #7)
   out += findings(rep);
   out += sweeps(rep, d);
   out += points(rep, d);

@@ -161,7 +161,8 @@ AcceptanceJunit acceptance_junit(const Report& rep) {
   AcceptanceJunit a;
   std::vector<JunitCase> verdicts;
   for (const auto& v : verdicts_of(rep)) {
-    JunitCase c{v.promise, "measured " + v.measured + ", limit " + v.limit + ": " + v.reason, "", std::nullopt};
+    JunitCase c{v.promise, (v.culprit.empty() ? "" : v.culprit + ". ") + "measured " + v.measured + ", limit " + v.limit + ": " + v.reason,
+                "", std::nullopt};
     if (v.status == VerdictStatus::fail) c.failure = "verdict";
     if (v.status == VerdictStatus::skip) c.skipped = v.reason;
     verdicts.push_back(std::move(c));

@@ -92,18 +92,23 @@ Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
   if (nodes.empty()) return no_topology("nic", limit);
 
   const auto fast_enough = [&](const NicFact& n) { return !spec.speed_Gbps || (n.speed_Gbps && *n.speed_Gbps >= *spec.speed_Gbps); };
-  std::vector<std::string> bad;
+  // A speed that cannot be read is no evidence of a slow NIC: such a NIC makes the promise unjudged,
+  // never failed.
+  const auto unknown_speed = [&](const NicFact& n) { return spec.speed_Gbps && !n.speed_Gbps; };
+  std::vector<std::string> bad, unknown;
+  bool count_unknown = false;
   std::size_t fewest = SIZE_MAX, seen = 0;
   std::string fewest_host, slowest;
   std::optional<double> slowest_speed;
   for (const auto& node : nodes) {
     std::vector<std::string> listing;
-    std::size_t good = 0;
+    std::size_t good = 0, unread = 0;
     for (const auto& n : node.nics) {
       if (!nic_counted(n, spec.match)) continue;
       ++seen;
       listing.push_back(n.name + " " + speed_str(n.speed_Gbps));
       if (fast_enough(n)) ++good;
+      else if (unknown_speed(n)) ++unread, unknown.push_back(node.host + " " + n.name);
       else if (!spec.count) bad.push_back(node.host + " " + n.name + " at " + speed_str(n.speed_Gbps));
       if (!slowest_speed || n.speed_Gbps.value_or(0) < *slowest_speed) {
         slowest_speed = n.speed_Gbps.value_or(0);
@@ -111,16 +116,22 @@ Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
       }
     }
     if (good < fewest) fewest = good, fewest_host = node.host;
-    if (spec.count && good < static_cast<std::size_t>(*spec.count))
+    if (spec.count && good < static_cast<std::size_t>(*spec.count) && good + unread >= static_cast<std::size_t>(*spec.count))
+      count_unknown = true;
+    else if (spec.count && good < static_cast<std::size_t>(*spec.count))
       bad.push_back(node.host + " has " + std::to_string(good) + " (" + (listing.empty() ? "no NIC" : listed(listing, 8)) + ")");
   }
   if (spec.count) {
     const std::string measured = std::to_string(fewest) + " (fewest, on " + fewest_host + ")";
     if (!bad.empty()) return {"nic", VerdictStatus::fail, measured, limit, listed(bad), "", {}};
+    if (count_unknown)
+      return {"nic", VerdictStatus::skip, measured, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
     return {"nic", VerdictStatus::pass, measured, limit, "every one of " + plural(nodes.size(), "node") + " has enough", "", {}};
   }
   if (seen == 0) return {"nic", VerdictStatus::skip, "-", limit, "no NIC matches on any node", "", {}};
   if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, plural(bad.size(), "NIC") + " too slow: " + listed(bad), "", {}};
+  if (!unknown.empty())
+    return {"nic", VerdictStatus::skip, slowest, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
   return {"nic", VerdictStatus::pass, slowest, limit, "all " + plural(seen, "NIC") + " meet it", "", {}};
 }
 

@@ -4,8 +4,11 @@
 
 #include "report/culprits.hpp"
 #include "report/figure_select.hpp"
+#include "report/networks.hpp"
 #include "report/verdict_subjects.hpp"
 #include "report/verdicts.hpp"
+#include "report/verdicts_facts.hpp"
+#include "report/verdicts_topology.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
@@ -29,6 +32,7 @@ std::vector<SubjectValue> twelve(int slow) {
 // A report of TCP matrix flows over four hosts, node `slow` at a quarter of the rate.
 Report matrix_run(int slow) {
   Report rep;
+  rep.provenance.argv = {"gpunet-bench", "--suites", "tcp", "--tcp-if", "eth0"};
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b)
       if (a != b) {
@@ -178,4 +182,41 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
   EXPECT_NE(all[0].find("; every pair with it is slow (6 directions"), std::string::npos) << all[0];
   EXPECT_EQ(problems_console(r).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
   EXPECT_EQ(problems_markdown(Report{}), "");
+}
+
+TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
+  NodeFacts a{"fc-node0", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", std::nullopt, std::nullopt}}, {}};
+  NodeFacts b{"fc-node1", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", 1.0, std::nullopt}}, {}};
+  NicSpec speed;
+  speed.speed_Gbps = 1;
+  auto v = check_nic({a, b}, speed);
+  EXPECT_EQ(v.status, VerdictStatus::skip) << v.reason;
+  EXPECT_EQ(v.reason, "not judged: the speed of fc-node0 eth0 cannot be read");
+  NicSpec count = speed;
+  count.count = 1;
+  EXPECT_EQ(check_nic({a, b}, count).status, VerdictStatus::skip);
+  b.nics[0].speed_Gbps = 0.25;  // one read as slow still fails
+  EXPECT_EQ(check_nic({a, b}, speed).status, VerdictStatus::fail);
+}
+
+TEST(Networks, AnInterfaceNobodyChoseIsAWarningThatSaysHowToChoose) {
+  auto r = matrix_run(-1);
+  EXPECT_FALSE(network_warning(r));
+  EXPECT_NE(networks_markdown(r).find("| fc-node0 | eth0 | tcp: the chosen data network (--tcp-if eth0) | 4 |"), std::string::npos)
+      << networks_markdown(r);
+  r.provenance.argv = {"gpunet-bench", "--suites", "tcp"};
+  r.topology = json{{"fc-node0", {{"default_route_interfaces", {"eth0"}}}}};
+  const auto w = network_warning(r);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->status, VerdictStatus::warn);
+  EXPECT_NE(w->reason.find("chosen by default (no --tcp-if)"), std::string::npos) << w->reason;
+  EXPECT_NE(w->reason.find("here the default route"), std::string::npos) << w->reason;
+  EXPECT_NE(w->reason.find("choose it with --tcp-if NAME or CIDR"), std::string::npos) << w->reason;
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json");
+  const auto v = evaluate(r, spec);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].promise, "network");
+  EXPECT_EQ(overall_verdict(v), "PASS with warnings");
+  EXPECT_EQ(verdict_exit_code(v), 0);
+  EXPECT_NE(problems_console(r).find("choose it with --tcp-if"), std::string::npos);
 }
