@@ -6,7 +6,9 @@
 #   C node 3's link halved (500 Mbit/s), the contract and A's baseline: the contract FAILs naming
 #     node 3, SLOWER on exactly the pair figures that involve node 3, "What is wrong" names node 3 first,
 #     JUnit test names the same as in A (no measured sizes in them).
-# And a spec typo exits 2 before anything runs.
+# And a spec typo exits 2 before anything runs. TCP latency is left out: on a loaded 2-core machine its
+# median moves by over 100 % between unchanged runs, and without per-iteration samples or a history of
+# nights the rule cannot tell that from a regression.
 source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1
 fc_start 4 --rate 1gbit
@@ -15,7 +17,7 @@ cat >"$OUT/spec.json" <<'J'
  "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.8}],
  "homogeneity": {"figures": [{"suite": "tcp", "name": "matrix", "max_spread_pct": 25}]}}
 J
-args=(-np 4 "$bin" --suites topo,tcp --tcp-if eth0 --tcp-tests neighbours,matrix,latency --tcp-time 1)
+args=(-np 4 "$bin" --suites topo,tcp --tcp-if eth0 --tcp-tests neighbours,matrix --tcp-time 1)
 
 # A spec typo: exit 2, one line with the valid choices, nothing measured.
 sed 's/"name": "bandwidth"/"name": "bandwith"/' "$OUT/spec.json" >"$OUT/typo.json"
