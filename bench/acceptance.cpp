@@ -1,9 +1,13 @@
 #include "bench/acceptance.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 #include <stdexcept>
 
+#include "report/analysis.hpp"
+#include "report/culprits.hpp"
+#include "report/outputs.hpp"
 #include "report/verdicts.hpp"
 
 namespace gpunet::bench {
@@ -36,15 +40,17 @@ int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, 
     report::attach_verdicts(rep, *acc.spec, verdicts);
     out << "# Acceptance: " << (acc.spec->name.empty() ? acc.spec->source : acc.spec->name) << "\n"
         << report::render_verdicts_console(verdicts);
-    code = std::max(code, report::verdict_exit_code(verdicts));
+    code = report::verdict_exit_code(verdicts);
   }
-  const auto now = report::make_baseline(rep, acc.baseline ? acc.baseline->rule : report::CompareRule{});
+  const auto now = report::make_baseline(rep, acc.baseline ? acc.baseline->rule : report::CompareRule{},
+                                         acc.baseline ? &*acc.baseline : nullptr);
   if (acc.baseline) {
     const auto cmp = report::compare(*acc.baseline, now);
     report::attach_comparison(rep, cfg.baseline_path, acc.baseline->rule, cmp);
     out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(cmp);
-    code = std::max(code, report::regression_exit_code(cmp));
+    if (report::regression_exit_code(cmp)) code = 1;  // a regression outranks an incomplete verdict
   }
+  out << report::problems_console(rep);
   if (!cfg.save_baseline_path.empty()) {
     try {
       report::save_baseline(cfg.save_baseline_path, now);
@@ -55,6 +61,41 @@ int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, 
     }
   }
   return code;
+}
+
+int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& err) {
+  auto loaded = report::load_results(cfg.report_input);
+  for (const auto& w : loaded.warnings) err << "gpunet-bench report: " << w << "\n";
+  if (!loaded.report) {
+    err << "gpunet-bench report: " << loaded.error << "\n";
+    return 2;
+  }
+  Acceptance acc;
+  try {
+    acc = load_acceptance(cfg, err);
+  } catch (const std::invalid_argument&) {
+    return 2;
+  }
+  report::Report& rep = *loaded.report;
+  for (const char* stale : {"verdicts", "spec", "baseline"}) rep.extra.erase(stale);
+  report::analyze(rep);
+  const int judged = judge_report(cfg, acc, rep, out, err);
+  try {
+    report::write_analysed_outputs(rep, cfg.output_dir);
+  } catch (const std::exception& e) {
+    err << "gpunet-bench report: " << e.what() << " (choose a writable directory with -o)\n";
+    return 2;
+  }
+  const bool failed = std::any_of(rep.results.begin(), rep.results.end(), [](const report::Record& r) {
+    return r.status == report::Status::failed || r.status == report::Status::timed_out;
+  });
+  return combine_exit_codes(failed, judged);
+}
+
+int combine_exit_codes(bool failed_records, int judged) {
+  if (judged == 2) return 2;
+  if (failed_records || judged == 1) return 1;
+  return judged;
 }
 
 }  // namespace gpunet::bench

@@ -26,4 +26,12 @@ Acceptance load_acceptance(const Config& cfg, std::ostream& err);
 // baseline cannot be saved, else 0.
 int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err);
 
+// The run's exit code from whether any record failed and judge_report's code: a bad input (2) first,
+// then a failure (1: a failed record, verdict or regression), then an incomplete verdict (4), else 0.
+int combine_exit_codes(bool failed_records, int judged);
+
+// `gpunet-bench report PATH --spec ... --baseline ... --save-baseline ...`: judges a stored run without
+// measuring again, writes its outputs, and returns the exit code the live run would have had.
+int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& err);
+
 }  // namespace gpunet::bench

@@ -1,6 +1,7 @@
 #include <iostream>
 #include <new>
 
+#include "bench/acceptance.hpp"
 #include "bench/app.hpp"
 #include "bench/input_check.hpp"
 #include "bench/options.hpp"
@@ -16,6 +17,9 @@ int run(int argc, char** argv) {
     return parsed.exit_code;
   }
   if (parsed.config->check_inputs) return gpunet::bench::check_inputs(*parsed.config, std::cout, std::cerr);
+  const auto& cfg = *parsed.config;
+  if (!cfg.report_input.empty() && (!cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty()))
+    return gpunet::bench::rejudge_stored_report(cfg, std::cout, std::cerr);
   if (!parsed.config->report_input.empty())
     return gpunet::report::rerender(parsed.config->report_input, parsed.config->output_dir, std::cerr,
                                     parsed.config->training.given ? std::optional(parsed.config->training) : std::nullopt);

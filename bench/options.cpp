@@ -74,7 +74,8 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
   app.footer(
       "Sizes take binary suffixes: K=2^10, M=2^20, G=2^30. Units in output: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, us.\n"
       "Exit codes: 0 all good; 1 wrong result or failed verdict; 2 usage or input error;\n"
-      "3 runtime failure (dead rank, timeout, MPI error, an output that cannot be written).");
+      "3 runtime failure (dead rank, timeout, MPI error, an output that cannot be written);\n"
+      "4 a promise of --spec could not be judged (INCOMPLETE).");
 
   app.add_option("--suites", suites, suites_help())->type_name("LIST")->default_str(suite_names());
 
@@ -137,6 +138,11 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
   auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
   rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();
   rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs (default: the input's directory)");
+  rep->add_option("--spec", c.spec_path, "Judge the stored run against this acceptance spec (same exit codes as a run)")
+      ->type_name("FILE");
+  rep->add_option("--baseline", c.baseline_path, "Compare the stored run with this baseline")->type_name("FILE");
+  rep->add_option("--save-baseline", c.save_baseline_path, "Store the stored run's figures as a baseline in FILE")
+      ->type_name("FILE");
 }
 
 }  // namespace

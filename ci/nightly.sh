@@ -8,7 +8,7 @@
 #   ci/nightly.sh --hostfile nodes --baseline base.json --artifacts out          # without Slurm
 #
 # Exit codes: gpunet-bench's (0 good; 1 failed verdict, confirmed regression or wrong result; 2 bad
-# input; 3 runtime failure), or 2 for a usage error of this script.
+# input; 3 runtime failure; 4 a promise of --spec could not be judged), or 2 for a usage error of this script.
 set -euo pipefail
 prog=nightly.sh
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -99,6 +99,7 @@ case $rc in
   0) echo "$prog: PASS" ;;
   1) echo "$prog: FAIL: a failed verdict, a confirmed regression or a wrong result (see the tables above and $artifacts)" ;;
   2) echo "$prog: FAIL: bad input (see the error above)" ;;
+  4) echo "$prog: INCOMPLETE: a promise of the spec could not be judged (see 'not judged' in the verdict table above)" ;;
   *) echo "$prog: FAIL: the run did not complete (exit $rc; partial results in $artifacts)" ;;
 esac
 exit "$rc"

@@ -1,24 +1,22 @@
 // Baselines: a stored run, and tonight's run compared with it figure by figure, aware of noise.
 //
-// A figure is one passed Record with timed iterations, keyed by
-//   suite/name[/variant][/dtype][/op]/BYTESB/npRANKS[@host][#rRANK]
-// where @host is added only when the key without it is not unique in the run (per-host and per-pair
-// figures), and #rRANK only when that is still not unique.
+// A figure is one headline number of a passed record (report/figure_select.hpp): a TCP flow's goodput
+// (higher is better, samples: its timeline intervals), or the median time of timed iterations (lower
+// is better, samples: the iterations). Its key is its metric, subject and parameters (never the bytes
+// a TCP flow happened to receive), e.g. "tcp/bandwidth/matrix goodput_Gbps node0 -> node3".
 //
-// The comparison works on per-iteration times (lower is faster). For each figure it uses the
-// per-iteration samples (Record::extra["samples_us"], stored as at most kMaxStoredSamples evenly spaced
-// quantiles) when both runs have them, else the time_us statistics:
-//   - fewer than rule.min_samples timed iterations on either side  -> UNCERTAIN (never a verdict from
-//     one noisy sample);
-//   - |median change| < rule.min_effect_pct                       -> SAME;
-//   - with samples: two-sided Mann-Whitney U test, p < rule.alpha / (figures tested with the U test
-//     in this comparison, Bonferroni)                              -> SLOWER or FASTER, else UNCERTAIN;
-//   - without samples: the distributions must separate: SLOWER when tonight's fastest iteration
-//     (time_us.min) is slower than the baseline's median, FASTER when the baseline's fastest is slower
-//     than tonight's median, else UNCERTAIN. Slow outliers move neither the minimum nor the median.
-// Iterations of one run share that run's conditions, so the test alone would call small steady
-// differences between runs significant; the minimum effect (default 5 %) is what keeps run-to-run drift
-// from being called a regression.
+// The comparison of one figure, with change = (now - base) / base of the figure's value:
+//   - fewer than rule.min_samples samples on either side (and no summary to fall back to) -> UNCERTAIN;
+//   - |change| within the noise threshold                                   -> SAME, where
+//       threshold = max(rule.min_effect_pct, rule.noise_factor x spread) and spread is the figure's
+//       run-to-run spread: the largest deviation from their median of the values in the figure's
+//       history (earlier baselines rolled forward with --baseline B --save-baseline B), once it holds
+//       rule.min_history values; until then rule.default_rate_spread_pct or rule.default_time_spread_pct;
+//   - beyond it, with samples on both sides: a two-sided Mann-Whitney U test at rule.alpha divided by
+//     the number of figures tested (Bonferroni) -> SLOWER or FASTER by the figure's direction, else
+//     UNCERTAIN;
+//   - beyond it without samples: times must separate (tonight's fastest iteration slower than the
+//     baseline's median); rates are judged on the summary value alone, and the reason says so.
 #pragma once
 
 #include <map>
@@ -33,7 +31,8 @@
 
 namespace gpunet::report {
 
-inline constexpr int kBaselineVersion = 1;
+inline constexpr int kBaselineVersion = 2;
+inline constexpr std::size_t kMaxHistory = 10;
 inline constexpr std::size_t kMaxStoredSamples = 256;
 
 class BaselineError : public std::runtime_error {
@@ -42,18 +41,25 @@ class BaselineError : public std::runtime_error {
 };
 
 struct CompareRule {
-  int min_samples = 5;          // timed iterations needed on each side
-  double alpha = 0.01;          // family-wise significance level of the U tests of one comparison
-  double min_effect_pct = 5.0;  // smallest median change that counts
+  int min_samples = 5;                   // samples needed on each side for the U test
+  double alpha = 0.01;                   // family-wise significance level of the U tests of one comparison
+  double min_effect_pct = 5.0;           // smallest change that counts, whatever the noise
+  double noise_factor = 3.0;             // a change must exceed this many run-to-run spreads
+  double default_rate_spread_pct = 5.0;  // run-to-run spread of a rate (goodput) before history exists
+  double default_time_spread_pct = 15.0; // the same for times (latency, collective iterations)
+  int min_history = 2;                   // earlier values needed before the history's spread is used
 };
 
 struct BaselineFigure {
-  std::string suite, name, variant, dtype, op, host;
-  int64_t bytes = 0;
-  int ranks = 0;
-  TimeStats time_us;
-  std::vector<double> samples_us;  // per-iteration samples or their quantile summary; may be empty
-  int64_t samples_total = 0;       // iterations the run timed (>= samples_us.size())
+  std::string suite, test, kind, metric, subject, unit;
+  std::vector<std::string> hosts;  // the hosts the subject involves
+  bool higher_is_better = true;
+  double value = 0;                // the run's figure: goodput, or the median time
+  double min = 0;                  // the fastest iteration (times), for the summary rule
+  std::vector<double> samples;     // per-iteration times or timeline rates, as a quantile summary
+  int64_t samples_total = 0;       // samples the run took (>= samples.size())
+  std::string samples_from;        // "iterations", "timeline" or "summary" (none: the value alone)
+  std::vector<double> history;     // the values of earlier baselines, oldest first (at most kMaxHistory)
 };
 
 struct Baseline {
@@ -64,10 +70,20 @@ struct Baseline {
   std::map<std::string, BaselineFigure> figures;
 };
 
-// The figures of a run (passed records with timed iterations).
-Baseline make_baseline(const Report& report, const CompareRule& rule = {});
+// The figures of a run. With `previous` (the baseline this run was compared with), each figure's
+// history is the previous one's plus its value: rolling a baseline forward accumulates the
+// run-to-run spread.
+Baseline make_baseline(const Report& report, const CompareRule& rule = {}, const Baseline* previous = nullptr);
+
+// The run-to-run spread of a figure in percent, and whether it came from its history.
+struct Spread {
+  double pct = 0;
+  bool from_history = false;
+};
+Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule);
 
 nlohmann::json baseline_to_json(const Baseline& b);
+nlohmann::json rule_json(const CompareRule& r);
 // Strict; throws BaselineError("SOURCE: field.path: problem").
 Baseline baseline_from_json(const nlohmann::json& doc, const std::string& source);
 Baseline load_baseline(const std::string& path);                   // throws BaselineError
@@ -79,10 +95,13 @@ std::string to_string(Change c);  // "SAME", "FASTER", "SLOWER", "UNCERTAIN"
 struct Comparison {
   std::string key;
   Change change = Change::uncertain;
-  std::optional<double> base_p50_us, now_p50_us;
-  std::optional<double> change_pct;  // (now - base) / base of the medians, percent
+  std::optional<double> base_value, now_value;  // in `unit`
+  std::string unit;
+  std::vector<std::string> hosts;    // the hosts the figure's subject involves
+  std::optional<double> change_pct;  // (now - base) / base, percent
+  std::optional<double> threshold_pct;  // the noise threshold it was judged against
   std::optional<double> p_value;     // when the U test ran
-  std::string method;                // "U test", "min/median", "" when not compared
+  std::string method;                // "U test", "min/median", "summary", "" when not compared
   std::string reason;
 };
 

@@ -39,7 +39,7 @@ std::string p_str(double p) {
 }
 
 bool testable(const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule) {
-  return static_cast<int>(b.samples_us.size()) >= rule.min_samples && static_cast<int>(n.samples_us.size()) >= rule.min_samples;
+  return static_cast<int>(b.samples.size()) >= rule.min_samples && static_cast<int>(n.samples.size()) >= rule.min_samples;
 }
 
 // `tests` is the number of figures compared with the U test: the significance level is divided by it
@@ -48,52 +48,64 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
                  std::size_t tests) {
   Comparison c;
   c.key = key;
+  c.unit = b.unit;
+  c.hosts = b.hosts;
+  c.base_value = b.value;
+  c.now_value = n.value;
   const bool with_samples = testable(b, n, rule);
-  const double base = with_samples ? median_of(b.samples_us) : b.time_us.p50;
-  const double now = with_samples ? median_of(n.samples_us) : n.time_us.p50;
-  c.base_p50_us = base;
-  c.now_p50_us = now;
+  const bool time = !b.higher_is_better;
   const int64_t fewest = std::min(b.samples_total, n.samples_total);
-  if (fewest < rule.min_samples) {
+  if (time && fewest < rule.min_samples) {
     c.reason = "only " + std::to_string(fewest) + " timed iteration" + (fewest == 1 ? "" : "s") + " (a verdict needs " +
                std::to_string(rule.min_samples) + " on each side)";
     return c;
   }
-  if (base <= 0) {
-    c.reason = "the baseline median is zero";
+  if (b.value <= 0) {
+    c.reason = "the baseline value is zero";
     return c;
   }
-  const double rel = (now - base) / base * 100;
+  const double rel = (n.value - b.value) / b.value * 100;
   c.change_pct = rel;
-  const Change direction = rel > 0 ? Change::slower : Change::faster;
+  const bool worse = b.higher_is_better ? rel < 0 : rel > 0;
+  const Change direction = worse ? Change::slower : Change::faster;
+  const Spread spread = run_to_run_spread(b, rule);
+  const double threshold = std::max(rule.min_effect_pct, rule.noise_factor * spread.pct);
+  c.threshold_pct = threshold;
+  const std::string noise = "run-to-run spread " + fmt_num(spread.pct) + " % (" +
+                            (spread.from_history ? "from " + std::to_string(b.history.size() + 1) + " baselines"
+                                                 : std::string("default; roll the baseline forward to learn it")) + ")";
   if (with_samples) {
     c.method = "U test";
-    c.p_value = mann_whitney_p(b.samples_us, n.samples_us);
+    c.p_value = mann_whitney_p(b.samples, n.samples);
   } else {
-    c.method = "min/median";
+    c.method = time ? "min/median" : "summary";
   }
-  if (std::fabs(rel) < rule.min_effect_pct) {
+  if (std::fabs(rel) <= threshold) {
     c.change = Change::same;
-    c.reason = "median within " + fmt_num(rule.min_effect_pct) + " % of the baseline";
+    c.reason = "within the noise threshold of " + fmt_num(threshold) + " %: " + noise;
     return c;
   }
   if (with_samples) {
     const double alpha = rule.alpha / static_cast<double>(std::max<std::size_t>(tests, 1));
     const bool significant = *c.p_value < alpha;
     c.change = significant ? direction : Change::uncertain;
-    c.reason = (significant ? "significant (" : "not significant (") + p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) +
-               (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
+    c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "), " + (significant ? "significant (" : "not significant (") +
+               p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) + (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
     return c;
   }
-  // No samples: the distributions must separate, judged by their robust ends. Slower means tonight's
-  // fastest iteration is slower than the baseline's median (faster: the reverse). Outliers can only
-  // keep a verdict back: slow ones move neither the minimum nor the median.
-  const bool apart = direction == Change::slower ? n.time_us.min > base : b.time_us.min > now;
+  if (!time) {
+    c.change = direction;
+    c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "); no samples: judged on the summary value alone";
+    return c;
+  }
+  // Times without samples: the distributions must separate, judged by their robust ends. Slower means
+  // tonight's fastest iteration is slower than the baseline's median (faster: the reverse).
+  const bool apart = direction == Change::slower ? n.min > b.value : b.min > n.value;
   c.change = apart ? direction : Change::uncertain;
   c.reason = direction == Change::slower
-                 ? "fastest iteration now " + fmt_num(n.time_us.min) + (apart ? " us > " : " us <= ") + "baseline median"
-                 : "baseline fastest " + fmt_num(b.time_us.min) + (apart ? " us > " : " us <= ") + "median now";
-  c.reason += apart ? "; no per-iteration samples" : " (overlap); no per-iteration samples";
+                 ? "fastest iteration now " + fmt_num(n.min) + (apart ? " us > " : " us <= ") + "baseline median"
+                 : "baseline fastest " + fmt_num(b.min) + (apart ? " us > " : " us <= ") + "median now";
+  c.reason += std::string(apart ? "" : " (overlap)") + "; no per-iteration samples: judged on the summary";
   return c;
 }
 
@@ -116,7 +128,8 @@ struct Cells {
 };
 
 Cells cells(const Comparison& r) {
-  return {r.key,   opt_num(r.base_p50_us), opt_num(r.now_p50_us), r.change_pct ? pct(*r.change_pct) : "-",
+  const std::string unit = r.unit.empty() ? "" : " " + r.unit;
+  return {r.key,   opt_num(r.base_value) + unit, opt_num(r.now_value) + unit, r.change_pct ? pct(*r.change_pct) : "-",
           r.method.empty() ? "-" : r.method, to_string(r.change), r.reason};
 }
 
@@ -133,8 +146,7 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
   std::sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
     const auto& a = x->second;
     const auto& b = y->second;
-    return std::tie(a.suite, a.name, a.variant, a.dtype, a.op, a.bytes, a.ranks, a.host, x->first) <
-           std::tie(b.suite, b.name, b.variant, b.dtype, b.op, b.bytes, b.ranks, b.host, y->first);
+    return std::tie(a.suite, a.test, a.kind, a.metric, x->first) < std::tie(b.suite, b.test, b.kind, b.metric, y->first);
   });
   for (const auto* entry : order) {
     const auto& [key, b] = *entry;
@@ -142,7 +154,9 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
     if (it == now.figures.end()) {
       Comparison c;
       c.key = key;
-      c.base_p50_us = b.time_us.p50;
+      c.base_value = b.value;
+      c.unit = b.unit;
+      c.hosts = b.hosts;
       c.reason = "not measured in this run";
       out.rows.push_back(c);
       continue;
@@ -160,15 +174,18 @@ void attach_comparison(Report& report, const std::string& file, const CompareRul
   json rows = json::array();
   for (const auto& r : c.rows) {
     json row{{"figure", r.key}, {"change", to_string(r.change)}, {"method", r.method}, {"reason", r.reason}};
-    row["base_p50_us"] = r.base_p50_us ? json(*r.base_p50_us) : json(nullptr);
-    row["now_p50_us"] = r.now_p50_us ? json(*r.now_p50_us) : json(nullptr);
+    row["base"] = r.base_value ? json(*r.base_value) : json(nullptr);
+    row["now"] = r.now_value ? json(*r.now_value) : json(nullptr);
+    row["unit"] = r.unit;
+    row["hosts"] = r.hosts;
+    row["threshold_pct"] = r.threshold_pct ? json(*r.threshold_pct) : json(nullptr);
     row["change_pct"] = r.change_pct ? json(*r.change_pct) : json(nullptr);
     row["p_value"] = r.p_value ? json(*r.p_value) : json(nullptr);
     rows.push_back(row);
   }
   report.extra["baseline"] = json{
       {"file", file},
-      {"rule", {{"min_samples", rule.min_samples}, {"alpha", rule.alpha}, {"min_effect_pct", rule.min_effect_pct}}},
+      {"rule", rule_json(rule)},
       {"rows", rows},
       {"new_figures", c.new_figures},
       {"summary", summary(c)}};
@@ -176,7 +193,7 @@ void attach_comparison(Report& report, const std::string& file, const CompareRul
 
 std::string render_comparison_markdown(const BaselineComparison& c) {
   std::ostringstream os;
-  os << "| Figure | Baseline p50 (us) | Now p50 (us) | Change | Test | Verdict | Reason |\n"
+  os << "| Figure | Baseline | Now | Change | Test | Verdict | Reason |\n"
         "|---|---|---|---|---|---|---|\n";
   for (const auto& r : c.rows) {
     const auto x = cells(r);
@@ -188,7 +205,7 @@ std::string render_comparison_markdown(const BaselineComparison& c) {
 }
 
 std::string render_comparison_console(const BaselineComparison& c) {
-  std::vector<Cells> rows{{"Figure", "Base p50 us", "Now p50 us", "Change", "Test", "Verdict", "Reason"}};
+  std::vector<Cells> rows{{"Figure", "Baseline", "Now", "Change", "Test", "Verdict", "Reason"}};
   for (const auto& r : c.rows) rows.push_back(cells(r));
   std::size_t w[6] = {0, 0, 0, 0, 0, 0};
   for (const auto& x : rows) {

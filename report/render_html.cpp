@@ -2,6 +2,7 @@
 // forbids both), inline SVG charts, the overall verdict at the top. Every string is escaped.
 #include <map>
 
+#include "report/culprits.hpp"
 #include "report/analysis.hpp"
 #include "report/escape.hpp"
 #include "report/html_charts.hpp"
@@ -244,7 +245,7 @@ std::string render_html(const Report& rep) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   HtmlDerivations d;
-  std::string body = verdict_header(rep) + "<main>" + provenance(rep);
+  std::string body = verdict_header(rep) + problems_html(rep) + "<main>" + provenance(rep);
   body += acceptance_html(rep);  // acceptance verdicts and baseline comparison
   body += training::training_html(rep);  // training impact (report/training_render.hpp)
   body += html_findings(rep) + charts(rep);

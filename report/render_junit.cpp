@@ -6,6 +6,7 @@
 
 #include "report/ceilings.hpp"
 #include "report/escape.hpp"
+#include "report/figure_select.hpp"
 #include "report/json_access.hpp"
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
@@ -20,14 +21,19 @@ namespace {
 std::string case_name(const Record& r) {
   std::string n = r.name;
   if (!r.variant.empty()) n += " " + r.variant;
-  if (r.bytes > 0) n += " " + format_bytes(r.bytes);
+  if (r.bytes > 0 && bytes_is_message_size(r)) n += " " + format_bytes(r.bytes);  // never a flow's bytes
   if (auto s = jsonx::string(r.extra, "src_host"), d = jsonx::string(r.extra, "dst_host"); s && d)
     n += " " + *s + "->" + *d;
   n += " @" + r.host + " rank " + std::to_string(r.rank);
   return n;
 }
 
-double seconds(const Record& r) { return r.time_us.mean * static_cast<double>(r.time_us.samples) * 1e-6; }
+// Time the measurement took: its timed iterations, else the duration the suite recorded (TCP flows).
+double seconds(const Record& r) {
+  if (r.time_us.samples > 0) return r.time_us.mean * static_cast<double>(r.time_us.samples) * 1e-6;
+  if (const auto s = jsonx::number(r.extra, "seconds")) return *s;
+  return jsonx::number(r.extra, "duration_s").value_or(0);
+}
 
 struct Suite {
   std::vector<const Record*> records;

@@ -1,6 +1,8 @@
 // report.md: readable in a terminal and on a code host. Every string from a record is escaped.
 #include <map>
 
+#include "report/culprits.hpp"
+#include "report/networks.hpp"
 #include "report/analysis.hpp"
 
 #include "common/strings.hpp"
@@ -186,7 +188,10 @@ std::string topology(const Report& rep) {
 std::string render_markdown(const Report& rep) {
   Derivations d;
   std::string out = header(rep);
+  const auto verdict_end = out.find("\n\n", out.find("**Verdict"));  // what is wrong, before any table
+  out.insert(verdict_end == std::string::npos ? out.size() : verdict_end + 1, problems_markdown(rep));
   out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison
+  out += networks_markdown(rep);    // the interfaces measured and their roles
   out += training::training_markdown(rep);  // training impact (report/training_render.hpp)
   out += findings(rep);
   out += sweeps(rep, d);

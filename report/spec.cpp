@@ -1,5 +1,6 @@
 #include "report/spec.hpp"
 
+#include "report/figure_select.hpp"
 #include "report/json_file.hpp"
 #include "report/spec_match.hpp"
 #include "report/spec_reader.hpp"
@@ -23,7 +24,7 @@ const json* field(const json& j, const char* key) { return json_field(j, key); }
 
 std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
-FigureSelector selector(const Reader& r, const json& j, const std::string& path, const char* default_figure) {
+FigureSelector selector(const Reader& r, const json& j, const std::string& path, const char* default_figure, int version) {
   FigureSelector s;
   const auto token = [&](const char* key) {
     const auto& v = r.required(j, path, key);
@@ -35,8 +36,18 @@ FigureSelector selector(const Reader& r, const json& j, const std::string& path,
   s.suite = token("suite");
   s.name = token("name");
   if (const auto* v = field(j, "variant")) s.variant = r.string(*v, Reader::join(path, "variant"));
+  const bool v2_test = field(j, "test") != nullptr;
+  if (const auto* v = field(j, "test")) {
+    if (version < 2) r.fail(Reader::join(path, "test"), "needs spec_version 2 (in version 1 name the test kind in `name` or `variant`)");
+    if (!s.variant.empty()) r.fail(path, "give one of test and variant");
+    s.variant = r.string(*v, Reader::join(path, "test"));
+  }
+  if (const auto problem = unknown_name(s.suite, s.name, s.variant))
+    r.fail(Reader::join(path, problem->field == "kind" ? (v2_test ? "test" : "variant") : problem->field), problem->message);
   if (const auto* v = field(j, "bytes")) s.bytes = r.integer(*v, Reader::join(path, "bytes"), 0, INT64_MAX);
   s.figure = default_figure;
+  // TCP's bandwidth figure is its goodput (it has no bus bandwidth).
+  if (s.suite == "tcp" && s.figure == "busbw_GBps") s.figure = "extra.goodput_Gbps";
   if (const auto* v = field(j, "figure")) {
     s.figure = r.string(*v, Reader::join(path, "figure"));
     if (!valid_figure_path(s.figure))
@@ -83,9 +94,9 @@ std::vector<T> list(const Reader& r, const json& doc, const char* key, F&& one) 
   return out;
 }
 
-BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& path) {
-  r.object(j, path, {"suite", "name", "variant", "bytes", "figure", "min", "min_efficiency_pct"});
-  BandwidthPromise p{selector(r, j, path, "busbw_GBps"), std::nullopt, std::nullopt};
+BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& path, int version) {
+  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "min", "min_efficiency_pct"});
+  BandwidthPromise p{selector(r, j, path, "busbw_GBps", version), std::nullopt, std::nullopt};
   if (const auto* v = field(j, "min")) p.min = r.number(*v, Reader::join(path, "min"), 0, 1e12, true);
   if (const auto* v = field(j, "min_efficiency_pct"))
     p.min_efficiency_pct = r.number(*v, Reader::join(path, "min_efficiency_pct"), 0, 100, true);
@@ -94,30 +105,30 @@ BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& pa
   return p;
 }
 
-LatencyPromise latency(const Reader& r, const json& j, const std::string& path) {
-  r.object(j, path, {"suite", "name", "variant", "bytes", "figure", "max_p99_us"});
-  LatencyPromise p{selector(r, j, path, "time_us.p99"), 0};
+LatencyPromise latency(const Reader& r, const json& j, const std::string& path, int version) {
+  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_p99_us"});
+  LatencyPromise p{selector(r, j, path, "time_us.p99", version), 0};
   const auto& v = r.required(j, path, "max_p99_us");
   p.max_us = r.number(v, Reader::join(path, "max_p99_us"), 0, 1e9, true);
   return p;
 }
 
-StabilityPromise stability(const Reader& r, const json& j, const std::string& path) {
-  r.object(j, path, {"suite", "name", "variant", "bytes", "max_dip_pct"});
-  StabilityPromise p{selector(r, j, path, ""), 0};
+StabilityPromise stability(const Reader& r, const json& j, const std::string& path, int version) {
+  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "max_dip_pct"});
+  StabilityPromise p{selector(r, j, path, "", version), 0};
   const auto& v = r.required(j, path, "max_dip_pct");
   p.max_dip_pct = r.number(v, Reader::join(path, "max_dip_pct"), 0, 100, false);
   return p;
 }
 
-HomogeneitySpec homogeneity(const Reader& r, const json& j) {
+HomogeneitySpec homogeneity(const Reader& r, const json& j, int version) {
   r.object(j, "homogeneity", {"topology", "figures"});
   HomogeneitySpec h;
   if (const auto* v = field(j, "topology")) h.topology = r.boolean(*v, "homogeneity.topology");
   h.figures = list<SpreadPromise>(r, j, "figures", [&](const json& e, const std::string& p0) {
     const std::string path = "homogeneity." + p0;
-    r.object(e, path, {"suite", "name", "variant", "bytes", "figure", "max_spread_pct"});
-    SpreadPromise p{selector(r, e, path, "busbw_GBps"), 0};
+    r.object(e, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_spread_pct"});
+    SpreadPromise p{selector(r, e, path, "busbw_GBps", version), 0};
     const auto& v = r.required(e, path, "max_spread_pct");
     p.max_spread_pct = r.number(v, Reader::join(path, "max_spread_pct"), 0, 1000, false);
     return p;
@@ -160,15 +171,23 @@ bool valid_figure_path(const std::string& figure) {
 
 Spec parse_spec(const json& doc, const std::string& source) {
   const Reader r(source);
-  r.object(doc, "", {"spec_version", "name", "nic", "pcie", "locality", "bandwidth", "latency", "stability",
+  r.object(doc, "", {"spec_version", "name", "nic", "link", "pcie", "locality", "bandwidth", "latency", "stability",
                      "homogeneity"});
   const auto* version = field(doc, "spec_version");
-  if (!version) r.fail("spec_version", "missing (required; this program reads spec_version 1)");
-  if (r.integer(*version, "spec_version", 0, INT64_MAX) != 1)
-    r.fail("spec_version", Reader::got(*version) + " is not supported (this program reads spec_version 1)");
+  if (!version) r.fail("spec_version", "missing (required; this program reads spec_version 1 and 2)");
+  const auto v_num = r.integer(*version, "spec_version", 0, INT64_MAX);
+  if (v_num != 1 && v_num != 2)
+    r.fail("spec_version", Reader::got(*version) + " is not supported (this program reads spec_version 1 and 2)");
+  const int ver = static_cast<int>(v_num);
 
   Spec s;
   s.source = source;
+  s.version = ver;
+  if (const auto* v = field(doc, "link")) {
+    if (ver < 2) r.fail("link", "needs spec_version 2");
+    r.object(*v, "link", {"rate_Gbps"});
+    s.link_rate_Gbps = r.number(r.required(*v, "link", "rate_Gbps"), "link.rate_Gbps", 0, 100000, true);
+  }
   if (const auto* v = field(doc, "name")) s.name = r.string(*v, "name", true);
   if (const auto* v = field(doc, "nic")) s.nic = nic(r, *v);
   if (const auto* v = field(doc, "pcie")) {
@@ -183,12 +202,18 @@ Spec parse_spec(const json& doc, const std::string& source) {
     s.worst_path = path_class_from_string(r.string(*w, "locality.worst_path"));
     if (!s.worst_path) r.fail("locality.worst_path", Reader::got(*w) + " is not a path class (X, PIX, PXB, PHB, NODE, SYS)");
   }
-  const auto one = [&](auto fn) { return [&r, fn](const json& e, const std::string& p) { return fn(r, e, p); }; };
+  const auto one = [&](auto fn) { return [&r, fn, ver](const json& e, const std::string& p) { return fn(r, e, p, ver); }; };
   s.bandwidth = list<BandwidthPromise>(r, doc, "bandwidth", one(bandwidth));
   s.latency = list<LatencyPromise>(r, doc, "latency", one(latency));
   s.stability = list<StabilityPromise>(r, doc, "stability", one(stability));
-  if (const auto* v = field(doc, "homogeneity")) s.homogeneity = homogeneity(r, *v);
+  if (const auto* v = field(doc, "homogeneity")) s.homogeneity = homogeneity(r, *v, ver);
   return s;
+}
+
+std::optional<double> promised_rate_Gbps(const Spec& spec) {
+  if (spec.link_rate_Gbps) return spec.link_rate_Gbps;
+  if (spec.nic && spec.nic->speed_Gbps) return spec.nic->speed_Gbps;
+  return std::nullopt;
 }
 
 Spec load_spec(const std::string& path) {

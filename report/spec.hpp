@@ -3,7 +3,8 @@
 // Format (every key optional unless marked; unknown keys are errors; see ci/SPEC.md for the full text):
 //
 //   {
-//     "spec_version": 1,                                   required, must be 1
+//     "spec_version": 2,                                   required, 1 or 2
+//     "link":     {"rate_Gbps": 100},                      version 2: the promised rate of every link
 //     "name": "Contract 2024-117, 4 x 8-GPU nodes",
 //     "nic":      {"count": 2, "speed_Gbps": 100, "match": "^mlx5_"},
 //     "pcie":     {"gpu": {"gen": 4, "width": 16}, "nic": {"gen": 4, "width": 16}},
@@ -46,8 +47,8 @@ class SpecError : public std::runtime_error {
 // Which records a promise reads: suite and name always; variant and bytes narrow the choice.
 struct FigureSelector {
   std::string suite;
-  std::string name;
-  std::string variant;           // empty = any variant
+  std::string name;              // a test of the suite, or a test kind of it (tcp "matrix")
+  std::string variant;           // empty = any variant; spec_version 2 also spells it `test`
   std::optional<int64_t> bytes;  // unset = a default size chosen by the promise (largest or smallest)
   std::string figure;            // path into the Record; the promise supplies the default
 };
@@ -91,7 +92,9 @@ struct HomogeneitySpec {
 
 struct Spec {
   std::string source;  // file name, for messages
+  int version = 1;     // spec_version: 1 or 2 (2 adds `test` on promises and link.rate_Gbps)
   std::string name;
+  std::optional<double> link_rate_Gbps;  // link.rate_Gbps (version 2): the promised rate of every link
   std::optional<NicSpec> nic;
   std::optional<LinkSpec> pcie_gpu;
   std::optional<LinkSpec> pcie_nic;
@@ -107,6 +110,10 @@ Spec parse_spec(const nlohmann::json& doc, const std::string& source);
 
 // Reads and parses a spec file. Throws SpecError (unreadable file, invalid JSON, invalid content).
 Spec load_spec(const std::string& path);
+
+// The promised rate that efficiency promises on Gb/s and GB/s figures are judged against:
+// link.rate_Gbps, else nic.speed_Gbps; nullopt when the spec states none.
+std::optional<double> promised_rate_Gbps(const Spec& spec);
 
 // True when `figure` is a syntactically valid figure path (see the header comment).
 bool valid_figure_path(const std::string& figure);

@@ -35,8 +35,8 @@
 
 namespace gpunet::report {
 
-enum class VerdictStatus { pass, fail, skip };
-std::string to_string(VerdictStatus s);  // "PASS", "FAIL", "SKIP"
+enum class VerdictStatus { pass, fail, skip, warn };
+std::string to_string(VerdictStatus s);  // "PASS", "FAIL", "SKIP", "WARN"
 
 struct Verdict {
   std::string promise;   // "nic", "pcie.gpu", "bandwidth[0] nccl/allreduce 64 MiB busbw_GBps", ...
@@ -44,6 +44,8 @@ struct Verdict {
   std::string measured;  // with units; "-" when nothing was measured
   std::string limit;     // with units and the comparison, e.g. ">= 180 GB/s"
   std::string reason;    // one sentence
+  std::string culprit;   // for a FAIL: one sentence naming where the problem is ("" when unknown)
+  std::vector<std::string> hosts;  // the hosts the failures have in common
 };
 
 void to_json(nlohmann::json& j, const Verdict& v);
@@ -52,7 +54,14 @@ void from_json(const nlohmann::json& j, Verdict& v);
 // Judges the report against every promise of the spec, in spec order. Pure.
 std::vector<Verdict> evaluate(const Report& report, const Spec& spec);
 
-// 1 when any verdict is FAIL, else 0.
+// The run's verdict: FAIL when any promise failed, else INCOMPLETE when any could not be judged
+// (SKIP), else PASS.
+std::string overall_verdict(const std::vector<Verdict>& verdicts);
+
+// Exit code of a run in which some promise could not be judged (and none failed).
+inline constexpr int kIncompleteExitCode = 4;
+
+// 1 when any verdict is FAIL, else kIncompleteExitCode when any is SKIP, else 0.
 int verdict_exit_code(const std::vector<Verdict>& verdicts);
 
 // Stores the table in report.extra["verdicts"] (array of verdict objects) and the spec's identity in

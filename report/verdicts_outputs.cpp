@@ -66,8 +66,13 @@ BaselineComparison comparison_of(const Report& rep) {
     Comparison x;
     x.key = str(r, "figure");
     x.change = *change;
-    x.base_p50_us = jsonx::number(r, "base_p50_us");
-    x.now_p50_us = jsonx::number(r, "now_p50_us");
+    x.base_value = jsonx::number(r, "base");
+    x.now_value = jsonx::number(r, "now");
+    x.unit = str(r, "unit");
+    x.threshold_pct = jsonx::number(r, "threshold_pct");
+    if (const auto* h = jsonx::array_at(r, "hosts"))
+      for (const auto& name : *h)
+        if (name.is_string()) x.hosts.push_back(name.get<std::string>());
     x.change_pct = jsonx::number(r, "change_pct");
     x.p_value = jsonx::number(r, "p_value");
     x.method = str(r, "method");
@@ -101,11 +106,11 @@ std::string acceptance_html(const Report& rep) {
   }
   if (const auto c = comparison_of(rep); !c.rows.empty()) {
     out += "<h2>Baseline: " + html_escape(baseline_file(rep)) +
-           "</h2><table><tr><th>Figure</th><th>Baseline p50 (us)</th><th>Now p50 (us)</th><th>Change</th><th>Test</th>"
+           "</h2><table><tr><th>Figure</th><th>Baseline</th><th>Now</th><th>Change</th><th>Test</th>"
            "<th>Verdict</th><th>Reason</th></tr>";
     for (const auto& r : c.rows) {
       const char* cls = r.change == Change::slower ? "failed" : r.change == Change::uncertain ? "skipped" : "passed";
-      out += std::string("<tr class=\"") + cls + "\">" + td(r.key) + td(opt(r.base_p50_us)) + td(opt(r.now_p50_us)) +
+      out += std::string("<tr class=\"") + cls + "\">" + td(r.key) + td(opt(r.base_value) + " " + r.unit) + td(opt(r.now_value) + " " + r.unit) +
              td(change_text(r)) + td(r.method.empty() ? "-" : r.method) + "<td><b>" + to_string(r.change) + "</b></td>" +
              "<td class=\"w\">" + html_escape(r.reason) + "</td></tr>";
     }
@@ -156,7 +161,8 @@ AcceptanceJunit acceptance_junit(const Report& rep) {
   AcceptanceJunit a;
   std::vector<JunitCase> verdicts;
   for (const auto& v : verdicts_of(rep)) {
-    JunitCase c{v.promise, "measured " + v.measured + ", limit " + v.limit + ": " + v.reason, "", std::nullopt};
+    JunitCase c{v.promise, (v.culprit.empty() ? "" : v.culprit + ". ") + "measured " + v.measured + ", limit " + v.limit + ": " + v.reason,
+                "", std::nullopt};
     if (v.status == VerdictStatus::fail) c.failure = "verdict";
     if (v.status == VerdictStatus::skip) c.skipped = v.reason;
     verdicts.push_back(std::move(c));
@@ -164,7 +170,7 @@ AcceptanceJunit acceptance_junit(const Report& rep) {
   put_suite(a.xml, a.counts, "acceptance", verdicts);
   std::vector<JunitCase> rows;
   for (const auto& r : comparison_of(rep).rows) {
-    JunitCase c{r.key, to_string(r.change) + ": p50 " + opt(r.base_p50_us) + " -> " + opt(r.now_p50_us) + " us (" + change_text(r) + "); " + r.reason,
+    JunitCase c{r.key, to_string(r.change) + ": " + opt(r.base_value) + " -> " + opt(r.now_value) + " " + r.unit + " (" + change_text(r) + "); " + r.reason,
                 "", std::nullopt};
     if (r.change == Change::slower) c.failure = "regression";
     if (r.change == Change::uncertain) c.skipped = c.detail;

@@ -15,6 +15,7 @@ std::string to_string(VerdictStatus s) {
     case VerdictStatus::pass: return "PASS";
     case VerdictStatus::fail: return "FAIL";
     case VerdictStatus::skip: return "SKIP";
+    case VerdictStatus::warn: return "WARN";
   }
   return "SKIP";
 }
@@ -22,6 +23,8 @@ std::string to_string(VerdictStatus s) {
 void to_json(json& j, const Verdict& v) {
   j = json{{"promise", v.promise}, {"status", to_string(v.status)}, {"measured", v.measured},
            {"limit", v.limit},     {"reason", v.reason}};
+  if (!v.culprit.empty()) j["culprit"] = v.culprit;
+  if (!v.hosts.empty()) j["hosts"] = v.hosts;
 }
 
 void from_json(const json& j, Verdict& v) {
@@ -30,10 +33,13 @@ void from_json(const json& j, Verdict& v) {
   if (s == "PASS") v.status = VerdictStatus::pass;
   else if (s == "FAIL") v.status = VerdictStatus::fail;
   else if (s == "SKIP") v.status = VerdictStatus::skip;
+  else if (s == "WARN") v.status = VerdictStatus::warn;
   else throw std::invalid_argument("unknown verdict status '" + s + "'");
   v.measured = j.value("measured", "");
   v.limit = j.value("limit", "");
   v.reason = j.value("reason", "");
+  v.culprit = j.value("culprit", "");
+  v.hosts = j.value("hosts", std::vector<std::string>{});
 }
 
 void attach_verdicts(Report& report, const Spec& spec, const std::vector<Verdict>& verdicts) {
@@ -44,10 +50,19 @@ void attach_verdicts(Report& report, const Spec& spec, const std::vector<Verdict
 namespace {
 
 std::string summary(const std::vector<Verdict>& verdicts) {
-  std::size_t n[3] = {0, 0, 0};
+  std::size_t n[4] = {0, 0, 0, 0};
   for (const auto& v : verdicts) ++n[static_cast<int>(v.status)];
   std::ostringstream os;
   os << n[0] << " PASS, " << n[1] << " FAIL, " << n[2] << " SKIP";
+  if (n[3]) os << ", " << n[3] << " WARN";
+  os << ": " << overall_verdict(verdicts);
+  if (n[2]) {
+    os << " (not judged:";
+    for (const auto& v : verdicts)
+      if (v.status == VerdictStatus::skip) os << " " << v.promise.substr(0, v.promise.find(' ')) << ";";
+    os.seekp(-1, std::ios_base::end);
+    os << ")";
+  }
   return os.str();
 }
 

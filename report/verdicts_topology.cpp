@@ -46,7 +46,7 @@ std::string plural(std::size_t n, const std::string& word) {
 
 Verdict no_topology(std::string promise, std::string limit) {
   return {std::move(promise), VerdictStatus::skip, "-", std::move(limit),
-          "the report has no per-node topology (run the topo suite)"};
+          "the report has no per-node topology (run the topo suite)", "", {}};
 }
 
 // One device judged on its PCIe link.
@@ -58,8 +58,8 @@ struct LinkSeen {
 Verdict judge_links(const std::string& promise, const std::string& what, const std::vector<LinkSeen>& seen,
                     std::size_t without, std::size_t nodes, const LinkSpec& spec) {
   const std::string limit = limit_str(spec);
-  if (seen.empty() && without == 0) return {promise, VerdictStatus::skip, "-", limit, "no " + what + " in the topology of any node"};
-  if (seen.empty()) return {promise, VerdictStatus::skip, "-", limit, "no PCIe link data for the " + plural(without, what)};
+  if (seen.empty() && without == 0) return {promise, VerdictStatus::skip, "-", limit, "no " + what + " in the topology of any node", "", {}};
+  if (seen.empty()) return {promise, VerdictStatus::skip, "-", limit, "no PCIe link data for the " + plural(without, what), "", {}};
   std::vector<std::string> bad;
   const LinkSeen* worst = &seen.front();
   for (const auto& s : seen) {
@@ -72,9 +72,9 @@ Verdict judge_links(const std::string& promise, const std::string& what, const s
   const std::string measured = link_str(worst->link) + " (" + worst->where + ")";
   if (!bad.empty())
     return {promise, VerdictStatus::fail, measured, limit,
-            plural(bad.size(), what) + " below the promised link: " + listed(bad) + note};
+            plural(bad.size(), what) + " below the promised link: " + listed(bad) + note, "", {}};
   return {promise, VerdictStatus::pass, measured, limit,
-          "all " + plural(seen.size(), what) + " on " + plural(nodes, "node") + " meet it" + note};
+          "all " + plural(seen.size(), what) + " on " + plural(nodes, "node") + " meet it" + note, "", {}};
 }
 
 }  // namespace
@@ -92,18 +92,23 @@ Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
   if (nodes.empty()) return no_topology("nic", limit);
 
   const auto fast_enough = [&](const NicFact& n) { return !spec.speed_Gbps || (n.speed_Gbps && *n.speed_Gbps >= *spec.speed_Gbps); };
-  std::vector<std::string> bad;
+  // A speed that cannot be read is no evidence of a slow NIC: such a NIC makes the promise unjudged,
+  // never failed.
+  const auto unknown_speed = [&](const NicFact& n) { return spec.speed_Gbps && !n.speed_Gbps; };
+  std::vector<std::string> bad, unknown;
+  bool count_unknown = false;
   std::size_t fewest = SIZE_MAX, seen = 0;
   std::string fewest_host, slowest;
   std::optional<double> slowest_speed;
   for (const auto& node : nodes) {
     std::vector<std::string> listing;
-    std::size_t good = 0;
+    std::size_t good = 0, unread = 0;
     for (const auto& n : node.nics) {
       if (!nic_counted(n, spec.match)) continue;
       ++seen;
       listing.push_back(n.name + " " + speed_str(n.speed_Gbps));
       if (fast_enough(n)) ++good;
+      else if (unknown_speed(n)) ++unread, unknown.push_back(node.host + " " + n.name);
       else if (!spec.count) bad.push_back(node.host + " " + n.name + " at " + speed_str(n.speed_Gbps));
       if (!slowest_speed || n.speed_Gbps.value_or(0) < *slowest_speed) {
         slowest_speed = n.speed_Gbps.value_or(0);
@@ -111,17 +116,23 @@ Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
       }
     }
     if (good < fewest) fewest = good, fewest_host = node.host;
-    if (spec.count && good < static_cast<std::size_t>(*spec.count))
+    if (spec.count && good < static_cast<std::size_t>(*spec.count) && good + unread >= static_cast<std::size_t>(*spec.count))
+      count_unknown = true;
+    else if (spec.count && good < static_cast<std::size_t>(*spec.count))
       bad.push_back(node.host + " has " + std::to_string(good) + " (" + (listing.empty() ? "no NIC" : listed(listing, 8)) + ")");
   }
   if (spec.count) {
     const std::string measured = std::to_string(fewest) + " (fewest, on " + fewest_host + ")";
-    if (!bad.empty()) return {"nic", VerdictStatus::fail, measured, limit, listed(bad)};
-    return {"nic", VerdictStatus::pass, measured, limit, "every one of " + plural(nodes.size(), "node") + " has enough"};
+    if (!bad.empty()) return {"nic", VerdictStatus::fail, measured, limit, listed(bad), "", {}};
+    if (count_unknown)
+      return {"nic", VerdictStatus::skip, measured, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
+    return {"nic", VerdictStatus::pass, measured, limit, "every one of " + plural(nodes.size(), "node") + " has enough", "", {}};
   }
-  if (seen == 0) return {"nic", VerdictStatus::skip, "-", limit, "no NIC matches on any node"};
-  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, plural(bad.size(), "NIC") + " too slow: " + listed(bad)};
-  return {"nic", VerdictStatus::pass, slowest, limit, "all " + plural(seen, "NIC") + " meet it"};
+  if (seen == 0) return {"nic", VerdictStatus::skip, "-", limit, "no NIC matches on any node", "", {}};
+  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, plural(bad.size(), "NIC") + " too slow: " + listed(bad), "", {}};
+  if (!unknown.empty())
+    return {"nic", VerdictStatus::skip, slowest, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
+  return {"nic", VerdictStatus::pass, slowest, limit, "all " + plural(seen, "NIC") + " meet it", "", {}};
 }
 
 Verdict check_pcie_gpu(const std::vector<NodeFacts>& nodes, const LinkSpec& spec) {
@@ -176,20 +187,20 @@ Verdict check_locality(const std::vector<NodeFacts>& nodes, PathClass worst, con
       if (!worst_seen || *best > *worst_seen) worst_seen = best, worst_where = where;
     }
   }
-  if (gpus == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU in the topology of any node"};
-  if (judged == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU-NIC path data for the " + plural(gpus, "GPU")};
+  if (gpus == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU in the topology of any node", "", {}};
+  if (judged == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU-NIC path data for the " + plural(gpus, "GPU"), "", {}};
   const std::string measured = to_string(*worst_seen) + " (" + worst_where + ")";
   const std::string note = judged < gpus ? " (" + plural(gpus - judged, "GPU") + " without path data left out)" : "";
   if (!bad.empty())
-    return {"locality", VerdictStatus::fail, measured, limit, plural(bad.size(), "GPU") + " too far from any NIC: " + listed(bad) + note};
-  return {"locality", VerdictStatus::pass, measured, limit, "all " + plural(judged, "GPU") + " have a NIC close enough" + note};
+    return {"locality", VerdictStatus::fail, measured, limit, plural(bad.size(), "GPU") + " too far from any NIC: " + listed(bad) + note, "", {}};
+  return {"locality", VerdictStatus::pass, measured, limit, "all " + plural(judged, "GPU") + " have a NIC close enough" + note, "", {}};
 }
 
 Verdict check_same_topology(const std::vector<NodeFacts>& nodes, const std::string& match) {
   const std::string promise = "homogeneity.topology", limit = "every node alike";
   if (nodes.empty()) return no_topology(promise, limit);
   if (nodes.size() < 2)
-    return {promise, VerdictStatus::skip, "-", limit, "needs at least 2 nodes (the report has 1)"};
+    return {promise, VerdictStatus::skip, "-", limit, "needs at least 2 nodes (the report has 1)", "", {}};
   const auto signature = [&](const NodeFacts& n) {
     std::vector<std::string> gpus, nics;
     for (const auto& g : n.gpus) gpus.push_back(g.link ? link_str(*g.link) : "link unknown");
@@ -206,12 +217,12 @@ Verdict check_same_topology(const std::vector<NodeFacts>& nodes, const std::stri
     return a.second.size() < b.second.size();
   });
   const std::string measured = std::to_string(common->second.size()) + " of " + std::to_string(nodes.size()) + " nodes alike";
-  if (groups.size() == 1) return {promise, VerdictStatus::pass, measured, limit, "every node has " + common->first};
+  if (groups.size() == 1) return {promise, VerdictStatus::pass, measured, limit, "every node has " + common->first, "", {}};
   std::vector<std::string> odd;
   for (const auto& [sig, hosts] : groups)
     if (&sig != &common->first) odd.push_back(listed(hosts) + " has " + sig);
   return {promise, VerdictStatus::fail, measured, limit,
-          listed(odd, 4) + "; most nodes have " + common->first};
+          listed(odd, 4) + "; most nodes have " + common->first, "", {}};
 }
 
 }  // namespace gpunet::report

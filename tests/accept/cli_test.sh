@@ -9,7 +9,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 RUN=("${MPIRUN[@]}" -np 2 "$BIN" -q --suites mpi -e 16K --budget 0.02 --collectives allreduce,broadcast)
 
-# 1. A spec the run meets: exit 0; PASS and SKIP verdicts in report.json.
+# 1. A spec the run meets, but with a promise it cannot judge (no GPU): exit 4 (INCOMPLETE), the
+#    unjudged promise listed; PASS and SKIP verdicts in report.json.
 cat > "$T/pass.json" <<'J'
 {"spec_version": 1, "name": "loopback",
  "bandwidth": [{"suite": "mpi", "name": "allreduce", "min": 1e-6}],
@@ -17,7 +18,8 @@ cat > "$T/pass.json" <<'J'
  "pcie": {"gpu": {"gen": 4}}}
 J
 rc=0; "${RUN[@]}" -o "$T/o1" --spec "$T/pass.json" --save-baseline "$T/base.json" > "$T/o1.txt" || rc=$?
-[[ $rc == 0 ]] || { cat "$T/o1.txt"; fail "passing spec: exit $rc, expected 0"; }
+[[ $rc == 4 ]] || { cat "$T/o1.txt"; fail "passing spec with an unjudged promise: exit $rc, expected 4"; }
+grep -q "2 PASS, 0 FAIL, 1 SKIP: INCOMPLETE (not judged: pcie.gpu)" "$T/o1.txt" || { cat "$T/o1.txt"; fail "no INCOMPLETE line"; }
 grep -q "^# Acceptance: loopback" "$T/o1.txt" || fail "no verdict table on stdout"
 grep -q "^# Baseline saved: $T/base.json" "$T/o1.txt" || fail "baseline not saved"
 python3 - "$T/o1/report.json" <<'PY'
@@ -59,18 +61,17 @@ grep -qF "gpunet-bench: error: $T/bad.json: nic.speed_Gbps: expected a number, g
 python3 - "$T/base.json" "$T/fast_base.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
-assert b["gpunet_baseline"] == 1 and len(b["figures"]) == 6, b["figures"].keys()
+assert b["gpunet_baseline"] == 2 and len(b["figures"]) == 6, b["figures"].keys()
 for f in b["figures"].values():
-    t = f["time_us"]
-    for k in ("min", "p50", "mean", "p99", "max"):
-        t[k] /= 10
-    t["stddev"] = t["cv"] = 0
-    f["samples_us"] = [x / 10 for x in f["samples_us"]]
+    assert f["higher_is_better"] is False and f["metric"] == "time_us.p50", f
+    f["value"] /= 10
+    f["min"] /= 10
+    f["samples"] = [x / 10 for x in f["samples"]]
 json.dump(b, open(sys.argv[2], "w"))
 PY
 rc=0; "${RUN[@]}" -o "$T/o4" --baseline "$T/fast_base.json" > "$T/o4.txt" || rc=$?
 [[ $rc == 1 ]] || { cat "$T/o4.txt"; fail "regression: exit $rc, expected 1"; }
-grep -Eq "^mpi/allreduce/out-of-place/float/sum/16384B/np2 .* SLOWER" "$T/o4.txt" || { cat "$T/o4.txt"; fail "no SLOWER row"; }
+grep -Eq "^mpi/allreduce/out-of-place/float/sum/16384B/np2 p50 .* SLOWER" "$T/o4.txt" || { cat "$T/o4.txt"; fail "no SLOWER row"; }
 python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["extra"]["baseline"]; assert len(b["rows"])==6 and any(r["change"]=="SLOWER" for r in b["rows"]), b' "$T/o4/report.json"
 python3 - "$T/o4/junit.xml" <<'PY'
 import sys, xml.etree.ElementTree as ET
@@ -89,7 +90,7 @@ PY
 fi
 
 # 5. A malformed baseline, and a baseline that cannot be saved: exit 2, one line each.
-echo '{"gpunet_baseline": 1, "figures": []}' > "$T/badbase.json"
+echo '{"gpunet_baseline": 2, "figures": []}' > "$T/badbase.json"
 rc=0; "${RUN[@]}" -o "$T/o5" --baseline "$T/badbase.json" > /dev/null 2> "$T/o5.err" || rc=$?
 [[ $rc == 2 ]] || fail "malformed baseline: exit $rc, expected 2"
 grep -qF "gpunet-bench: error: $T/badbase.json: figures: expected an object, got an array" "$T/o5.err" || { cat "$T/o5.err"; fail "baseline error text"; }

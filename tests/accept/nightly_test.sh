@@ -18,16 +18,15 @@ rc=0; nightly --baseline "$T/base.json" --artifacts "$T/a1" "${ARGS[@]}" > "$T/n
 grep -q "baseline $T/base.json created from this run" "$T/n1.txt" || { cat "$T/n1.txt"; fail "baseline not created"; }
 for f in report.json results.jsonl baseline-candidate.json; do [[ -s $T/a1/$f ]] || fail "artifact $f missing"; done
 grep -q "^nightly.sh: PASS" "$T/n1.txt" || fail "no PASS line"
-python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["gpunet_baseline"]==1 and len(b["figures"])==3, b' "$T/base.json"
+python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["gpunet_baseline"]==2 and len(b["figures"])==3, b' "$T/base.json"
 
 # A baseline 10x faster than any real run: a confirmed regression, exit 1, baseline untouched.
 python3 - "$T/base.json" "$T/fast.json" 0.1 <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1])); k = float(sys.argv[3])
 for f in b["figures"].values():
-    for s in ("min", "p50", "mean", "p99", "max"): f["time_us"][s] *= k
-    f["time_us"]["stddev"] = f["time_us"]["cv"] = 0
-    f["samples_us"] = [x * k for x in f["samples_us"]]
+    f["value"] *= k; f["min"] *= k
+    f["samples"] = [x * k for x in f["samples"]]
 json.dump(b, open(sys.argv[2], "w"))
 PY
 cp "$T/fast.json" "$T/fast.orig"
@@ -51,8 +50,8 @@ python3 - "$T/base.json" "$T/slow.json" 10 <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1])); k = float(sys.argv[3])
 for f in b["figures"].values():
-    for s in ("min", "p50", "mean", "p99", "max"): f["time_us"][s] *= k
-    f["samples_us"] = [x * k for x in f["samples_us"]]
+    f["value"] *= k; f["min"] *= k
+    f["samples"] = [x * k for x in f["samples"]]
 b["created"] = "old"
 json.dump(b, open(sys.argv[2], "w"))
 PY

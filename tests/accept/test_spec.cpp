@@ -104,9 +104,9 @@ TEST(Spec, OutOfRangeValues) {
 }
 
 TEST(Spec, MissingAndContradictoryFields) {
-  EXPECT_EQ(spec_error_of("{}"), "spec.json: spec_version: missing (required; this program reads spec_version 1)");
-  EXPECT_EQ(spec_error_of(R"({"spec_version": 2})"),
-            "spec.json: spec_version: 2 is not supported (this program reads spec_version 1)");
+  EXPECT_EQ(spec_error_of("{}"), "spec.json: spec_version: missing (required; this program reads spec_version 1 and 2)");
+  EXPECT_EQ(spec_error_of(R"({"spec_version": 3})"),
+            "spec.json: spec_version: 3 is not supported (this program reads spec_version 1 and 2)");
   EXPECT_EQ(spec_error_of(with(R"("latency": [{"name": "latency", "max_p99_us": 3}])")),
             "spec.json: latency[0].suite: missing (required)");
   EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency"}])")),
@@ -129,6 +129,35 @@ TEST(Spec, BadNamesFiguresAndPatterns) {
             "spec.json: bandwidth[0].suite: must not be empty");
   EXPECT_EQ(spec_error_of(with(R"("nic": {"count": 1, "match": "mlx5_("})")),
             "spec.json: nic.match: 'mlx5_(' is not a valid regular expression");
+}
+
+TEST(Spec, NamesNoSuiteProducesAreErrorsWithTheValidChoices) {
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "bandwith", "min": 1}])")),
+            "spec.json: bandwidth[0].name: 'bandwith' is not a test of suite tcp (valid: bandwidth, aggregate, latency, "
+            "matrix, neighbours, one-to-many, many-to-one, retest)");
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tpc", "name": "latency", "max_p99_us": 1}])")),
+            "spec.json: latency[0].suite: 'tpc' is not a suite (valid: topo, tcp, mpi, nccl, rdma, pcie, node)");
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "variant": "matrx", "min": 1}])")),
+            "spec.json: bandwidth[0].variant: 'matrx' is not a kind of tcp/bandwidth (valid: neighbours, matrix, "
+            "one-to-many, many-to-one, retest)");
+  // A test kind stands for the test; a suite that names its records at run time takes any name.
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "matrix", "min": 1}])")), "(no error)");
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "node", "name": "BM_copy", "max_p99_us": 1}])")), "(no error)");
+}
+
+TEST(Spec, VersionTwoAddsTestAndLinkRate) {
+  const auto s = parse_spec(json::parse(R"({"spec_version": 2, "link": {"rate_Gbps": 1},
+      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "test": "matrix", "min_efficiency_pct": 90}]})"), "s.json");
+  EXPECT_EQ(s.version, 2);
+  EXPECT_EQ(s.bandwidth.at(0).sel.variant, "matrix");
+  EXPECT_EQ(s.bandwidth.at(0).sel.figure, "extra.goodput_Gbps");  // TCP's bandwidth figure by default
+  EXPECT_EQ(promised_rate_Gbps(s), 1.0);
+  EXPECT_EQ(spec_error_of(with(R"("link": {"rate_Gbps": 1})")), "spec.json: link: needs spec_version 2");
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "test": "matrix", "min": 1}])")),
+            "spec.json: bandwidth[0].test: needs spec_version 2 (in version 1 name the test kind in `name` or `variant`)");
+  EXPECT_EQ(spec_error_of(R"({"spec_version": 2, "bandwidth": [{"suite": "tcp", "name": "bandwidth", "test": "pairs", "min": 1}]})"),
+            "spec.json: bandwidth[0].test: 'pairs' is not a kind of tcp/bandwidth (valid: neighbours, matrix, one-to-many, "
+            "many-to-one, retest)");
 }
 
 TEST(Spec, FileErrors) {

@@ -119,20 +119,21 @@ TEST(Verdicts, Bandwidth) {
   auto v = one(r, R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "bytes": 67108864, "min": 150}])");
   EXPECT_EQ(v.status, VerdictStatus::pass);
   EXPECT_EQ(v.promise, "bandwidth[0] nccl/allreduce 64 MiB busbw_GBps");
-  EXPECT_EQ(v.measured, "180 GB/s (node-a)");
+  EXPECT_EQ(v.measured, "180 GB/s (all ranks)");
   EXPECT_EQ(v.limit, ">= 150 GB/s");
   EXPECT_EQ(one(r, R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "min": 200}])").status, VerdictStatus::fail);
   // Efficiency at the largest size (default) passes, at 1 MiB it fails.
   v = one(r, R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "min_efficiency_pct": 80}])");
   EXPECT_EQ(v.status, VerdictStatus::pass);
-  EXPECT_EQ(v.measured, "90.0 % (node-a)");
+  EXPECT_EQ(v.measured, "90.0 % (all ranks)");
   v = one(r, R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "bytes": 1048576, "min_efficiency_pct": 80}])");
   EXPECT_EQ(v.status, VerdictStatus::fail);
-  EXPECT_EQ(v.measured, "20.0 % (node-a)");
+  EXPECT_EQ(v.measured, "20.0 % (all ranks)");
   // An extra figure, worst over the two host pairs.
   v = one(r, R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "figure": "extra.goodput_Gbps", "min": 90}])");
   EXPECT_EQ(v.status, VerdictStatus::fail);
-  EXPECT_EQ(v.measured, "23.5 Gb/s (node-b node-b->node-a)");
+  EXPECT_EQ(v.measured, "23.5 Gb/s (node-b)");
+  EXPECT_EQ(v.reason, "1 of 2 hosts below 90.0 Gb/s; lowest node-b 23.5 Gb/s (ceiling 24.5 Gb/s)");
   EXPECT_EQ(one(r, R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "figure": "extra.goodput_Gbps", "min_efficiency_pct": 95}])").status,
             VerdictStatus::pass);
 }
@@ -144,16 +145,16 @@ TEST(Verdicts, BandwidthSkipsAndFailedMeasurements) {
   EXPECT_EQ(v.reason, "no nccl/allreduce record at 4 KiB (measured: 1 MiB, 64 MiB)");
   v = one(r, R"("bandwidth": [{"suite": "nccl", "name": "alltoall", "min": 1}])");
   EXPECT_EQ(v.status, VerdictStatus::skip);
-  EXPECT_EQ(v.reason, "the run has no nccl/alltoall records (was the nccl suite run?)");
+  EXPECT_EQ(v.reason, "the run has no nccl/alltoall records");
   v = one(r, R"("bandwidth": [{"suite": "rdma", "name": "latency", "min": 1}])");
   EXPECT_EQ(v.status, VerdictStatus::skip);
   EXPECT_EQ(v.reason, "rdma/latency was skipped: no RDMA device (ibv_get_device_list found none)");
   v = one(r, R"("bandwidth": [{"suite": "pcie", "name": "h2d", "figure": "algbw_GBps", "min_efficiency_pct": 50}])");
   EXPECT_EQ(v.status, VerdictStatus::skip);
-  EXPECT_EQ(v.reason, "no ceiling is known for these records");
+  EXPECT_EQ(v.reason, "not judged: no ceiling is known for these records");
   v = one(r, R"("bandwidth": [{"suite": "mpi", "name": "allreduce", "min": 1}])");
   EXPECT_EQ(v.status, VerdictStatus::fail);
-  EXPECT_EQ(v.reason, "the measurement failed on node-a: wrong result: 12 elements differ");
+  EXPECT_EQ(v.reason, "the measurement failed on all ranks: wrong result: 12 elements differ");
 }
 
 TEST(Verdicts, Latency) {
@@ -161,7 +162,7 @@ TEST(Verdicts, Latency) {
   auto v = one(r, R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 50}])");
   EXPECT_EQ(v.status, VerdictStatus::fail);
   EXPECT_EQ(v.promise, "latency[0] tcp/latency 8 B time_us.p99");
-  EXPECT_EQ(v.measured, "60.0 us (node-b node-b->node-a)");
+  EXPECT_EQ(v.measured, "60.0 us (node-b)");
   EXPECT_EQ(v.limit, "<= 50.0 us");
   EXPECT_EQ(one(r, R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 100}])").status, VerdictStatus::pass);
   v = one(r, R"("latency": [{"suite": "rdma", "name": "latency", "max_p99_us": 5}])");
@@ -174,7 +175,7 @@ TEST(Verdicts, Stability) {
   // The node-a->node-b timeline dips from 94 to 60 Gb/s: 1 - 60/94 = 36 %.
   auto v = one(r, R"("stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": 20}])");
   EXPECT_EQ(v.status, VerdictStatus::fail);
-  EXPECT_EQ(v.measured, "36.2 % (node-a node-a->node-b)");
+  EXPECT_EQ(v.measured, "36.2 % (node-a)");
   EXPECT_EQ(one(r, R"("stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": 40}])").status, VerdictStatus::pass);
   // Without a timeline: 1 - p50/p99 of the iteration times (node-b: 1 - 5412/5500 = 1.6 %).
   v = one(r, R"("stability": [{"suite": "pcie", "name": "h2d", "max_dip_pct": 5}])");
@@ -191,7 +192,7 @@ TEST(Verdicts, Homogeneity) {
   v = one(r, R"("homogeneity": {"figures": [{"suite": "pcie", "name": "h2d", "figure": "algbw_GBps", "max_spread_pct": 10}]})");
   EXPECT_EQ(v.status, VerdictStatus::fail);
   EXPECT_EQ(v.measured, "33.9 % (node-a at 25.1 GB/s, median 18.8 GB/s)");
-  EXPECT_EQ(v.reason, "the 2 hosts differ (node-a 25.1, node-b 12.4 GB/s)");
+  EXPECT_EQ(v.reason, "2 of 2 hosts more than 10.0 % from the median 18.8 GB/s; farthest node-a 33.9 %");
   EXPECT_EQ(one(r, R"("homogeneity": {"figures": [{"suite": "nccl", "name": "allreduce", "max_spread_pct": 10}]})").status,
             VerdictStatus::skip);
 
@@ -213,7 +214,11 @@ TEST(Verdicts, ExitCodeAttachAndRender) {
   ASSERT_EQ(verdicts.size(), 12u);
   EXPECT_EQ(verdict_exit_code(verdicts), 1);
   EXPECT_EQ(verdict_exit_code({}), 0);
-  EXPECT_EQ(verdict_exit_code({{"a", VerdictStatus::pass, "", "", ""}, {"b", VerdictStatus::skip, "", "", ""}}), 0);
+  EXPECT_EQ(verdict_exit_code({{"a", VerdictStatus::pass, "", "", "", "", {}}, {"b", VerdictStatus::skip, "", "", "", "", {}}}),
+            kIncompleteExitCode);
+  EXPECT_EQ(verdict_exit_code({{"a", VerdictStatus::fail, "", "", "", "", {}}, {"b", VerdictStatus::skip, "", "", "", "", {}}}), 1);
+  EXPECT_EQ(overall_verdict({{"a", VerdictStatus::pass, "", "", "", "", {}}, {"b", VerdictStatus::skip, "", "", "", "", {}}}),
+            "INCOMPLETE");
 
   attach_verdicts(r, spec, verdicts);
   const json j = r;
@@ -223,7 +228,7 @@ TEST(Verdicts, ExitCodeAttachAndRender) {
   EXPECT_EQ(back[0].status, verdicts[0].status);
   EXPECT_EQ(j.at("extra").at("spec").at("name"), spec.name);
 
-  const auto md = render_verdicts_markdown({{"a|b", VerdictStatus::fail, "1 GB/s", ">= 2 GB/s", "too slow"}});
+  const auto md = render_verdicts_markdown({{"a|b", VerdictStatus::fail, "1 GB/s", ">= 2 GB/s", "too slow", "", {}}});
   EXPECT_TRUE(has(md, "| a\\|b | **FAIL** | 1 GB/s | >= 2 GB/s | too slow |")) << md;
   EXPECT_TRUE(has(md, "0 PASS, 1 FAIL, 0 SKIP"));
   const auto text = render_verdicts_console(verdicts);

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# False-alarm and detection rates of the baseline comparison on a 4-node launch/fakecluster at 1 Gbit/s
+# with `--suites topo,tcp --tcp-if eth0` (otherwise default options). Root; long (about 45 s a run).
+#   1. one baseline run, then TRIES unchanged reruns: counts reruns with any SLOWER figure;
+#   2. TRIES runs with node 3's link at half rate: counts runs where SLOWER is exactly the pair
+#      figures (neighbours, matrix) that involve node 3, and any SLOWER without node 3;
+#   3. TRIES runs with node 3's link at 75 %: counts runs where every pair figure with node 3 is SLOWER.
+# Usage: bench/perf/baseline_rates.sh build/gpunet-bench [TRIES (10)] [PREFIX (br)]
+# Run it under `flock /tmp/gpunet-fc.lock`.
+set -euo pipefail
+bin=$(realpath "$1"); tries=${2:-10}; pfx=${3:-br}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fc=$root/launch/fakecluster
+out=$(mktemp -d)
+trap '"$fc" down --prefix "$pfx" >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+"$fc" up 4 --rate 1gbit --prefix "$pfx" >/dev/null
+run() { "$fc" mpirun --prefix "$pfx" --timeout 300 -- -np 4 "$bin" --suites topo,tcp --tcp-if eth0 -q "$@" >/dev/null 2>&1 || true; }
+rate() {  # rate of node 3's link, both directions (tbf as launch/fakecluster sets it)
+  tc -n "$pfx-node3" qdisc replace dev eth0 root tbf rate "$1" burst "$2" latency 20ms
+  tc -n "$pfx-sw" qdisc replace dev d3 root tbf rate "$1" burst "$2" latency 20ms
+}
+judge() {  # judge RUNDIR MODE: prints one line of counts for the run
+  python3 - "$1/report.json" "$pfx-node3" "$2" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["extra"]["baseline"]["rows"]
+n3, mode = sys.argv[2], sys.argv[3]
+pairs = [r for r in rows if "goodput_Gbps" in r["figure"] and ("/matrix " in r["figure"] or "/neighbours " in r["figure"])]
+slower = {r["figure"] for r in rows if r["change"] == "SLOWER"}
+with3 = {r["figure"] for r in pairs if n3 in r["hosts"]}
+stray = sorted(f for f in slower if n3 not in f)
+print(mode, "slower", len(slower), "pairs_with_node3_slower", len(with3 & slower), "of", len(with3),
+      "exact", int({f for f in slower if f in {p["figure"] for p in pairs}} == with3), "stray", len(stray), *stray[:3])
+PY
+}
+run -o "$out/base" --save-baseline "$out/base.json"
+for i in $(seq "$tries"); do run -o "$out/same$i" --baseline "$out/base.json"; judge "$out/same$i" unchanged; done
+rate 500mbit 62500
+for i in $(seq "$tries"); do run -o "$out/half$i" --baseline "$out/base.json"; judge "$out/half$i" half; done
+rate 750mbit 93750
+for i in $(seq "$tries"); do run -o "$out/drop$i" --baseline "$out/base.json"; judge "$out/drop$i" drop25; done

@@ -1,0 +1,155 @@
+#include "report/culprits.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "report/escape.hpp"
+#include "report/json_access.hpp"
+#include "report/networks.hpp"
+#include "report/verdicts_outputs.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+struct Problems {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_host;  // in order of first blame
+  std::vector<std::string> other;
+
+  void blame(const std::string& host, const std::string& sentence) {
+    auto it = std::find_if(by_host.begin(), by_host.end(), [&](const auto& e) { return e.first == host; });
+    if (it == by_host.end()) it = by_host.insert(by_host.end(), {host, {}});
+    if (std::find(it->second.begin(), it->second.end(), sentence) == it->second.end()) it->second.push_back(sentence);
+  }
+  void add(const std::string& sentence) {
+    if (std::find(other.begin(), other.end(), sentence) == other.end()) other.push_back(sentence);
+  }
+  bool blamed(const std::string& host) const {
+    return std::any_of(by_host.begin(), by_host.end(), [&](const auto& e) { return e.first == host; });
+  }
+};
+
+// "HOST: rest" -> {HOST, rest}; {"", s} when s does not start with a host.
+std::pair<std::string, std::string> split_host(const std::string& s, const std::vector<std::string>& hosts) {
+  const auto colon = s.find(": ");
+  if (colon == std::string::npos) return {"", s};
+  std::string head = s.substr(0, colon);
+  if (head.rfind("host ", 0) == 0) head = head.substr(5);
+  if (std::find(hosts.begin(), hosts.end(), head) == hosts.end()) return {"", s};
+  return {head, s.substr(colon + 2)};
+}
+
+void from_verdicts(const Report& rep, Problems& p) {
+  for (const auto& v : verdicts_of(rep)) {
+    if (v.status == VerdictStatus::warn) p.add(v.reason);
+    if (v.status != VerdictStatus::fail) continue;
+    const auto [host, rest] = split_host(v.culprit, v.hosts);
+    if (!host.empty()) p.blame(host, rest);
+    else p.add(v.promise.substr(0, v.promise.find(' ')) + " failed: " + v.reason);
+  }
+}
+
+std::string pct(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.0f %%", v);
+  return buf;
+}
+
+// SLOWER figures: the host in most of them takes every one that involves it, and so on; a host that
+// only shares a flow with a culprit is never blamed.
+void from_baseline(const Report& rep, Problems& p) {
+  std::vector<Comparison> slower;
+  for (const auto& r : comparison_of(rep).rows)
+    if (r.change == Change::slower) slower.push_back(r);
+  while (!slower.empty()) {
+    std::vector<std::pair<std::string, int>> counts;
+    for (const auto& r : slower)
+      for (const auto& h : r.hosts) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == h; });
+        if (it == counts.end()) counts.push_back({h, 1});
+        else ++it->second;
+      }
+    const auto top = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto involves = [&](const Comparison& r) {
+      return top != counts.end() && std::find(r.hosts.begin(), r.hosts.end(), top->first) != r.hosts.end();
+    };
+    const auto mine = std::stable_partition(slower.begin(), slower.end(), involves);
+    const auto n = static_cast<std::size_t>(mine - slower.begin());
+    const auto take = n ? n : slower.size();
+    const Comparison* worst = &slower.front();
+    for (std::size_t i = 0; i < take; ++i)
+      if (slower[i].change_pct && worst->change_pct && std::abs(*slower[i].change_pct) > std::abs(*worst->change_pct)) worst = &slower[i];
+    const std::string text = std::to_string(take) + " figure" + (take == 1 ? "" : "s") + " SLOWER than the baseline (worst " +
+                             worst->key + " " + (worst->change_pct ? pct(*worst->change_pct) : "") + ")";
+    if (n) p.blame(top->first, text);
+    else p.add(text);
+    slower.erase(slower.begin(), slower.begin() + static_cast<long>(take));
+  }
+}
+
+void from_findings(const Report& rep, Problems& p) {
+  std::vector<const Record*> pairs;
+  for (const auto& r : rep.results) {
+    if (r.name != "finding" || r.status != Status::failed) continue;
+    const json& f = jsonx::section(r.extra, "finding");
+    const auto subject = jsonx::string(f, "subject").value_or("");
+    if (subject == "host") {
+      const auto host = jsonx::string(f, "host").value_or(r.host);
+      p.blame(host, split_host(r.reason, {host}).second);
+    } else {
+      pairs.push_back(&r);
+    }
+  }
+  for (const auto* r : pairs) {
+    const json& f = jsonx::section(r->extra, "finding");
+    const auto src = jsonx::string(f, "src_host").value_or(""), dst = jsonx::string(f, "dst_host").value_or("");
+    if (!p.blamed(src) && !p.blamed(dst)) p.add(r->reason);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> problem_sentences(const Report& rep) {
+  Problems p;
+  from_verdicts(rep, p);
+  from_findings(rep, p);
+  from_baseline(rep, p);
+  if (const auto w = network_warning(rep)) p.add(w->reason);
+  std::vector<std::string> out;
+  for (const auto& [host, sentences] : p.by_host) {
+    std::string s = host + ": ";
+    for (std::size_t i = 0; i < sentences.size(); ++i) s += (i ? "; " : "") + sentences[i];
+    out.push_back(s);
+  }
+  out.insert(out.end(), p.other.begin(), p.other.end());
+  return out;
+}
+
+std::string problems_console(const Report& rep) {
+  const auto all = problem_sentences(rep);
+  if (all.empty()) return "";
+  std::string out = "# What is wrong:\n";
+  for (const auto& s : all) out += "#   " + s + "\n";
+  return out;
+}
+
+std::string problems_markdown(const Report& rep) {
+  const auto all = problem_sentences(rep);
+  if (all.empty()) return "";
+  std::string out = "\n## What is wrong\n\n";
+  for (const auto& s : all) out += "- " + md_escape(s) + "\n";
+  return out;
+}
+
+std::string problems_html(const Report& rep) {
+  const auto all = problem_sentences(rep);
+  if (all.empty()) return "";
+  std::string out = "<div class=\"problems\"><h2>What is wrong</h2><ul>";
+  for (const auto& s : all) out += "<li>" + html_escape(s) + "</li>";
+  return out + "</ul></div>";
+}
+
+}  // namespace gpunet::report

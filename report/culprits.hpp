@@ -1,0 +1,23 @@
+// The culprit first: one sentence per problem, grouped by host, for the end of the console output,
+// the top of report.md and the HTML banner. Read from what the report already holds: failed verdicts
+// (report.extra.verdicts), SLOWER figures (report.extra.baseline) and the findings that name a host
+// (tcp "finding" records). A host is blamed only where a source names it alone; a pair finding whose
+// hosts include a blamed host is left out (the pair shares a flow with the culprit). Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/record.hpp"
+
+namespace gpunet::report {
+
+// "fc-node3: every directed pair with it (6) is below 0.9 Gb/s (...); 6 goodput figures SLOWER than
+// the baseline (-50 %)", then the problems that name no host. Empty when nothing is wrong.
+std::vector<std::string> problem_sentences(const Report& rep);
+
+std::string problems_console(const Report& rep);   // "# What is wrong:\n#   ...\n", or ""
+std::string problems_markdown(const Report& rep);  // "## What is wrong\n\n- ...\n", or ""
+std::string problems_html(const Report& rep);      // <div class="problems">...</div>, or ""
+
+}  // namespace gpunet::report

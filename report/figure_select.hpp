@@ -1,0 +1,103 @@
+// Figures: the numbers that promises and baselines judge, each with its identity (metric, subject,
+// parameters), its direction and its samples. This is the one place that turns today's Records into
+// figures (the adapter functions below); the acceptance verdicts and the baseline work only on FigureFact.
+//
+// Identity of a figure:
+//   metric      suite + test + figure path, e.g. tcp / bandwidth / extra.goodput_Gbps
+//   subject     a directed pair (src host -> dst host), a pair without direction (latency), one host,
+//               one GPU of a host, or the group of all ranks (collectives)
+//   parameters  the test kind (tcp: neighbours, matrix, one-to-many, many-to-one, retest; other suites:
+//               the record's variant), dtype, op, rank count and bytes where bytes is a message size
+//               (never for TCP flows, whose bytes are what the flow happened to receive)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/record.hpp"
+
+namespace gpunet::report {
+
+enum class SubjectKind { pair, link, host, gpu, group };
+
+struct Subject {
+  SubjectKind kind = SubjectKind::group;
+  std::string src_host, dst_host;  // pair (directed) and link (undirected: src/dst as measured)
+  std::string host;                // host, gpu; the root host of a group flow
+  std::string gpu;                 // gpu: its label on the host ("gpu0", a bus id)
+};
+
+// "a -> b", "a <-> b", "a", "a gpu0", "all ranks".
+std::string subject_label(const Subject& s);
+// The hosts a subject involves (both ends of a pair, the host of a host or GPU; none for a group).
+std::vector<std::string> subject_hosts(const Subject& s);
+// "directed pair", "pair", "host", "GPU", "group".
+std::string subject_noun(SubjectKind k, bool plural);
+
+struct FigureFact {
+  std::string suite, test, kind;  // kind: the test kind (see above); may be empty
+  std::string metric;             // figure path: busbw_GBps, time_us.p99, extra.goodput_Gbps, ...
+  Subject subject;
+  std::string dtype, op;
+  int ranks = 0;
+  int64_t bytes = 0;              // a message size; 0 when the record's bytes is not one
+  bool bytes_is_size = false;
+  Status status = Status::passed; // of the record the figure comes from
+  std::string reason;             // the record's reason when it did not pass
+  std::optional<double> value;    // nullopt when the record does not carry the figure
+  std::string unit;
+  bool higher_is_better = true;
+  std::optional<double> ceiling;  // in `unit`: the path's detected bottleneck
+  std::optional<double> efficiency;  // a fraction (1.0 = 100 %), from the analysis or the suite
+  std::string ceiling_note;       // why there is no ceiling, or what it is
+  std::vector<double> samples;    // per iteration (times) or per timeline interval (rates), in `unit`
+  std::string samples_from;       // "iterations", "timeline", or "" when the record has none
+  int64_t samples_total = 0;      // how many the run took (>= samples.size())
+  std::string iface;              // the interface that carried it, when the record names one
+  double fastest = 0;             // the fastest iteration, for time figures
+  std::optional<double> dip;      // 1 - slowest/median of the timeline, else 1 - p50/p99 of the times
+};
+
+// What a promise asks for: suite and test (record name, or a test kind of the suite), optionally the
+// test kind, the figure path, the size.
+struct FigureQuery {
+  std::string suite, test, kind, metric;
+  std::optional<int64_t> bytes;
+};
+
+// The figures of every record of suite/test (all statuses; callers judge status and value). A test
+// that names a kind of the suite's test (tcp "matrix") selects that kind. Without a kind, a TCP
+// bandwidth query takes the flows that had their path to themselves (not one-to-many, many-to-one or
+// the re-tests of suspects).
+std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& q);
+
+// Every figure a baseline keeps: per passed record its headline figures (TCP goodput, times of timed
+// iterations), with samples.
+std::vector<FigureFact> baseline_figures(const Report& report);
+
+// Whether a record's bytes is a message size (false for TCP flows: what the flow received).
+bool bytes_is_message_size(const Record& r);
+
+// Stable identity: metric, subject, parameters; no measured quantity in it.
+std::string figure_key(const FigureFact& f);
+
+// The table of suites, tests and kinds a spec may name. One table, so that a suite list can provide it.
+struct KnownTest {
+  std::string suite, test;
+  std::vector<std::string> kinds;  // test kinds that may stand in for the test name (tcp)
+  bool open = false;               // the suite names its records at run time (any name accepted)
+};
+const std::vector<KnownTest>& known_tests();
+
+// nullopt when suite/test(/kind) names something a suite produces, else the field at fault ("suite",
+// "name" or "kind") and the problem with the valid choices ("'bandwith' is not a test of suite tcp
+// (valid: bandwidth, ...)").
+struct NameProblem {
+  std::string field;
+  std::string message;
+};
+std::optional<NameProblem> unknown_name(const std::string& suite, const std::string& test, const std::string& kind);
+
+}  // namespace gpunet::report

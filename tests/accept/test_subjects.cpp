@@ -1,0 +1,222 @@
+// A promise judged per subject on hand-made figures: every directed pair, per host, the sentence that
+// says what the failures have in common, the culprit, and the one-sentence problems at the top.
+#include <gtest/gtest.h>
+
+#include "report/culprits.hpp"
+#include "report/figure_select.hpp"
+#include "report/networks.hpp"
+#include "report/verdict_subjects.hpp"
+#include "report/verdicts.hpp"
+#include "report/verdicts_facts.hpp"
+#include "report/verdicts_topology.hpp"
+
+using namespace gpunet::report;
+using nlohmann::json;
+
+namespace {
+
+Subject pair(int a, int b) { return Subject{SubjectKind::pair, "fc-node" + std::to_string(a), "fc-node" + std::to_string(b), "", ""}; }
+
+// Twelve directed pairs of four hosts; every pair with `slow` at 0.24 Gb/s (ceiling 0.239), the rest 0.95.
+std::vector<SubjectValue> twelve(int slow) {
+  std::vector<SubjectValue> v;
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b)
+      if (a != b) {
+        const bool bad = a == slow || b == slow;
+        v.push_back({pair(a, b), bad ? 0.237 + 0.001 * a : 0.95, bad ? 0.239 : 0.956});
+      }
+  return v;
+}
+
+// A report of TCP matrix flows over four hosts, node `slow` at a quarter of the rate.
+Report matrix_run(int slow) {
+  Report rep;
+  rep.provenance.argv = {"gpunet-bench", "--suites", "tcp", "--tcp-if", "eth0"};
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b)
+      if (a != b) {
+        Record r;
+        r.suite = "tcp", r.name = "bandwidth", r.variant = "matrix", r.bytes = 100000000 + a * 10 + b, r.ranks = 4;
+        r.host = "fc-node" + std::to_string(b);
+        const bool bad = a == slow || b == slow;
+        r.extra = json{{"src_host", "fc-node" + std::to_string(a)}, {"dst_host", "fc-node" + std::to_string(b)},
+                       {"goodput_Gbps", bad ? 0.237 : 0.95}, {"ceiling_Gbps", bad ? 0.239 : 0.956},
+                       {"efficiency", bad ? 0.99 : 0.99}, {"link", {{"iface", "eth0"}}}};
+        rep.results.push_back(r);
+      }
+  Record group = rep.results.front();  // a one-to-many flow: not a pairwise test
+  group.variant = "one-to-many", group.extra["goodput_Gbps"] = 0.3;
+  rep.results.push_back(group);
+  return rep;
+}
+
+Verdict judged_one(const Report& r, const std::string& body) {
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 2, )" + body + "}"), "t.json");
+  const auto v = evaluate(r, spec);
+  EXPECT_EQ(v.size(), 1u);
+  return v.empty() ? Verdict{} : v.front();
+}
+
+}  // namespace
+
+TEST(Subjects, EveryDirectedPairIsJudgedAndTheCommonHostNamed) {
+  const auto o = judge_subjects(twelve(3), true, [](double v) { return v < 0.9; });
+  EXPECT_EQ(o.total, 12u);
+  EXPECT_EQ(o.failed.size(), 6u);
+  EXPECT_EQ(o.common_hosts, (std::vector<std::string>{"fc-node3"}));
+  EXPECT_EQ(o.culprit, "fc-node3");
+  EXPECT_EQ(outcome_sentence(o, "below 0.9 Gb/s", "lowest", "Gb/s"),
+            "6 of 12 directed pairs below 0.9 Gb/s, all involving fc-node3; lowest fc-node0 -> fc-node3 0.237 Gb/s "
+            "(ceiling 0.239 Gb/s)");
+  EXPECT_EQ(culprit_sentence(o, "below 0.9 Gb/s", "Gb/s"),
+            "fc-node3: every directed pair with it (6) is below 0.9 Gb/s (worst 0.237 Gb/s of a 0.239 Gb/s ceiling: "
+            "its link is the bottleneck)");
+}
+
+TEST(Subjects, APassSaysHowManyAndTheWorst) {
+  const auto o = judge_subjects(twelve(3), true, [](double v) { return v < 0.2; });
+  EXPECT_TRUE(o.failed.empty());
+  EXPECT_EQ(o.culprit, "");
+  EXPECT_EQ(outcome_sentence(o, "below 0.2 Gb/s", "lowest", "Gb/s"),
+            "all 12 directed pairs meet it; lowest fc-node0 -> fc-node3 0.237 Gb/s (ceiling 0.239 Gb/s)");
+}
+
+TEST(Subjects, NoCulpritWithoutOneHostInEveryFailure) {
+  // Two unrelated slow pairs: nothing in common, no host blamed.
+  auto v = twelve(-1);
+  v[0].value = 0.3;   // fc-node0 -> fc-node1
+  v[11].value = 0.3;  // fc-node3 -> fc-node2
+  const auto o = judge_subjects(v, true, [](double x) { return x < 0.9; });
+  EXPECT_EQ(o.failed.size(), 2u);
+  EXPECT_TRUE(o.common_hosts.empty());
+  EXPECT_EQ(o.culprit, "");
+  EXPECT_EQ(culprit_sentence(o, "below", "Gb/s"), "");
+  // One slow pair: both ends are in it, neither is blamed alone.
+  auto w = twelve(-1);
+  w[0].value = 0.3;
+  EXPECT_EQ(judge_subjects(w, true, [](double x) { return x < 0.9; }).culprit, "");
+}
+
+TEST(Subjects, WorstPerSubjectFollowsTheDirection) {
+  const std::vector<SubjectValue> v{{pair(0, 1), 0.9, {}}, {pair(0, 1), 0.5, {}}, {pair(1, 0), 0.8, {}}};
+  const auto low = worst_per_subject(v, true);
+  ASSERT_EQ(low.size(), 2u);
+  EXPECT_EQ(low[0].value, 0.5);
+  const auto high = worst_per_subject(v, false);
+  EXPECT_EQ(high[0].value, 0.9);
+  EXPECT_EQ(hosts_in_all({pair(0, 3), pair(3, 1), pair(2, 3)}), (std::vector<std::string>{"fc-node3"}));
+}
+
+TEST(Subjects, TcpPromiseSelectsByTestNotByBytesReceived) {
+  const auto r = matrix_run(3);
+  auto v = judged_one(r, R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}])");
+  EXPECT_EQ(v.status, VerdictStatus::fail);
+  EXPECT_EQ(v.promise, "bandwidth[0] tcp/bandwidth goodput_Gbps");
+  EXPECT_EQ(v.reason, "6 of 12 directed pairs below 0.9 Gb/s, all involving fc-node3; lowest fc-node0 -> fc-node3 0.237 Gb/s "
+                      "(ceiling 0.239 Gb/s)");
+  EXPECT_EQ(v.hosts, (std::vector<std::string>{"fc-node3"}));
+  EXPECT_EQ(v.culprit.rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << v.culprit;
+  // The same contract on a healthy cluster passes; the one-to-many flow is not one of the pairs.
+  v = judged_one(matrix_run(-1), R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}])");
+  EXPECT_EQ(v.status, VerdictStatus::pass) << v.reason;
+  EXPECT_EQ(v.reason, "all 12 directed pairs meet it; lowest fc-node0 -> fc-node1 0.95 Gb/s (ceiling 0.956 Gb/s)");
+  // A test kind in `name` (version 1) or `test` (version 2) selects it; bytes is ignored for TCP flows.
+  v = judged_one(r, R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "test": "one-to-many", "bytes": 5, "min": 0.2}])");
+  EXPECT_EQ(v.status, VerdictStatus::pass) << v.reason;
+  EXPECT_NE(v.reason.find("bytes is ignored"), std::string::npos) << v.reason;
+}
+
+TEST(Subjects, EfficiencyAgainstThePromisedRateShowsBoth) {
+  // Every flow is 99 % of its own path's ceiling: against itself node 3 looks fine; against the
+  // promised 1 Gb/s link its pairs reach 24 %.
+  const auto r = matrix_run(3);
+  auto v = judged_one(r, R"("bandwidth": [{"suite": "tcp", "name": "matrix", "min_efficiency_pct": 90}])");
+  EXPECT_EQ(v.status, VerdictStatus::pass) << v.reason;
+  v = judged_one(r, R"("link": {"rate_Gbps": 1}, "bandwidth": [{"suite": "tcp", "name": "matrix", "min_efficiency_pct": 90}])");
+  EXPECT_EQ(v.status, VerdictStatus::fail);
+  EXPECT_EQ(v.limit, ">= 90.0 % of the promised 1.00 Gb/s");
+  EXPECT_EQ(v.measured, "23.7 % of the promised 1.00 Gb/s (fc-node0 -> fc-node3: 0.237 Gb/s, 99.0 % of its path's ceiling)");
+}
+
+TEST(Subjects, HomogeneityPerHostNamesTheOutlier) {
+  const auto v = judged_one(matrix_run(3), R"("homogeneity": {"figures": [{"suite": "tcp", "name": "matrix", "max_spread_pct": 20}]})");
+  EXPECT_EQ(v.status, VerdictStatus::fail);
+  EXPECT_EQ(v.reason.rfind("1 of 4 hosts more than 20.0 % from the median", 0), 0u) << v.reason;
+  EXPECT_EQ(v.hosts, (std::vector<std::string>{"fc-node3"}));
+}
+
+TEST(Subjects, AnUnjudgedPromiseMakesTheRunIncomplete) {
+  const auto r = matrix_run(-1);
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1,
+      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}, {"suite": "nccl", "name": "allreduce", "min": 100}]})"),
+                               "t.json");
+  const auto v = evaluate(r, spec);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].status, VerdictStatus::skip);
+  EXPECT_EQ(v[1].reason, "not judged: the nccl suite was not run (add it: --suites tcp,nccl)");
+  EXPECT_EQ(overall_verdict(v), "INCOMPLETE");
+  EXPECT_EQ(verdict_exit_code(v), kIncompleteExitCode);
+  const auto text = render_verdicts_console(v);
+  EXPECT_NE(text.find("1 PASS, 0 FAIL, 1 SKIP: INCOMPLETE (not judged: bandwidth[1])"), std::string::npos) << text;
+}
+
+TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
+  auto r = matrix_run(3);
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1,
+      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json");
+  attach_verdicts(r, spec, evaluate(r, spec));
+  Record finding;
+  finding.suite = "tcp", finding.name = "finding", finding.status = Status::failed;
+  finding.reason = "host fc-node3: every pair with it is slow (6 directions, confirmed when re-tested alone)";
+  finding.extra = json{{"finding", {{"subject", "host"}, {"host", "fc-node3"}}}};
+  Record pair_finding = finding;
+  pair_finding.reason = "pair fc-node1 -> fc-node3: slow";
+  pair_finding.extra = json{{"finding", {{"subject", "pair"}, {"src_host", "fc-node1"}, {"dst_host", "fc-node3"}}}};
+  r.results.push_back(finding);
+  r.results.push_back(pair_finding);
+  r.results.push_back(finding);  // a duplicate
+  const auto all = problem_sentences(r);
+  ASSERT_EQ(all.size(), 1u) << all.size();
+  EXPECT_EQ(all[0].rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << all[0];
+  EXPECT_NE(all[0].find("; every pair with it is slow (6 directions"), std::string::npos) << all[0];
+  EXPECT_EQ(problems_console(r).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
+  EXPECT_EQ(problems_markdown(Report{}), "");
+}
+
+TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
+  NodeFacts a{"fc-node0", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", std::nullopt, std::nullopt}}, {}};
+  NodeFacts b{"fc-node1", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", 1.0, std::nullopt}}, {}};
+  NicSpec speed;
+  speed.speed_Gbps = 1;
+  auto v = check_nic({a, b}, speed);
+  EXPECT_EQ(v.status, VerdictStatus::skip) << v.reason;
+  EXPECT_EQ(v.reason, "not judged: the speed of fc-node0 eth0 cannot be read");
+  NicSpec count = speed;
+  count.count = 1;
+  EXPECT_EQ(check_nic({a, b}, count).status, VerdictStatus::skip);
+  b.nics[0].speed_Gbps = 0.25;  // one read as slow still fails
+  EXPECT_EQ(check_nic({a, b}, speed).status, VerdictStatus::fail);
+}
+
+TEST(Networks, AnInterfaceNobodyChoseIsAWarningThatSaysHowToChoose) {
+  auto r = matrix_run(-1);
+  EXPECT_FALSE(network_warning(r));
+  EXPECT_NE(networks_markdown(r).find("| fc-node0 | eth0 | tcp: the chosen data network (--tcp-if eth0) | 4 |"), std::string::npos)
+      << networks_markdown(r);
+  r.provenance.argv = {"gpunet-bench", "--suites", "tcp"};
+  r.topology = json{{"fc-node0", {{"default_route_interfaces", {"eth0"}}}}};
+  const auto w = network_warning(r);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->status, VerdictStatus::warn);
+  EXPECT_NE(w->reason.find("chosen by default (no --tcp-if)"), std::string::npos) << w->reason;
+  EXPECT_NE(w->reason.find("here the default route"), std::string::npos) << w->reason;
+  EXPECT_NE(w->reason.find("choose it with --tcp-if NAME or CIDR"), std::string::npos) << w->reason;
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json");
+  const auto v = evaluate(r, spec);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].promise, "network");
+  EXPECT_EQ(overall_verdict(v), "PASS with warnings");
+  EXPECT_EQ(verdict_exit_code(v), 0);
+  EXPECT_NE(problems_console(r).find("choose it with --tcp-if"), std::string::npos);
+}
