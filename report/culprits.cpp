@@ -52,7 +52,7 @@ void from_verdicts(const Report& rep, Problems& p) {
   }
 }
 
-std::string pct(double v) {
+std::string signed_pct(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%+.0f %%", v);
   return buf;
@@ -83,7 +83,7 @@ void from_baseline(const Report& rep, Problems& p) {
     for (std::size_t i = 0; i < take; ++i)
       if (slower[i].change_pct && worst->change_pct && std::abs(*slower[i].change_pct) > std::abs(*worst->change_pct)) worst = &slower[i];
     const std::string text = std::to_string(take) + " figure" + (take == 1 ? "" : "s") + " SLOWER than the baseline (worst " +
-                             worst->key + " " + (worst->change_pct ? pct(*worst->change_pct) : "") + ")";
+                             worst->key + " " + (worst->change_pct ? signed_pct(*worst->change_pct) : "") + ")";
     if (n) p.blame(top->first, text);
     else p.add(text);
     slower.erase(slower.begin(), slower.begin() + static_cast<long>(take));

@@ -25,29 +25,29 @@ const KnownTest* find_test(const std::string& suite, const std::string& test) {
 }
 
 
-Subject subject_of(const Record& r) {
-  Subject s;
+FactSubject fact_subject_of(const Record& r) {
+  FactSubject s;
   const auto src = jsonx::string(r.extra, "src_host");
   const auto dst = jsonx::string(r.extra, "dst_host");
   if (src && dst) {
-    s.kind = r.name == "latency" ? SubjectKind::link : SubjectKind::pair;
+    s.kind = r.name == "latency" ? FactSubjectKind::link : FactSubjectKind::pair;
     s.src_host = *src, s.dst_host = *dst;
     return s;
   }
   if (const auto root = jsonx::string(r.extra, "root_host")) {
-    s.kind = SubjectKind::group, s.host = *root;
+    s.kind = FactSubjectKind::group, s.host = *root;
     return s;
   }
   const json& p = jsonx::section(r.extra, "pcie");
   auto gpu = jsonx::integer(p, "gpu_index");
   if (!gpu) gpu = jsonx::integer(r.extra, "gpu_index");
   if (gpu) {
-    s.kind = SubjectKind::gpu, s.host = r.host, s.gpu = "gpu" + std::to_string(*gpu);
+    s.kind = FactSubjectKind::gpu, s.host = r.host, s.gpu = "gpu" + std::to_string(*gpu);
     return s;
   }
   const bool collective = r.suite == "mpi" || r.suite == "nccl";
   if (collective && r.ranks > 1) return s;  // the group of all ranks
-  s.kind = SubjectKind::host, s.host = r.host;
+  s.kind = FactSubjectKind::host, s.host = r.host;
   return s;
 }
 
@@ -77,21 +77,20 @@ void fill_samples(FigureFact& f, const Record& r) {
   f.samples_from = f.samples.empty() ? "" : "timeline";
 }
 
+// The ceiling and efficiency the analysis attached to the record's figure (report/figure.hpp); a
+// version-1 record read by the legacy adapter has its figure too.
 void fill_ceiling(FigureFact& f, const Record& r) {
-  const json& c = jsonx::section(r.extra, "ceiling");
-  if (c.is_object()) {
-    if (jsonx::boolean(c, "known").value_or(jsonx::number(c, "value").has_value())) {
-      f.ceiling = jsonx::number(c, "value");
-      f.efficiency = jsonx::number(c, "efficiency");
-    } else {
-      f.ceiling_note = jsonx::string(c, "reason").value_or("");
-    }
-    if (const auto e = jsonx::string(c, "explanation")) f.ceiling_note = *e;
+  if (!r.figure || !r.figure->ceiling) return;
+  const FigureCeiling& c = *r.figure->ceiling;
+  if (c.known) {
+    f.ceiling = c.value;
+    f.efficiency = r.figure->efficiency;
+  } else {
+    f.ceiling_note = c.reason;
   }
-  if (!f.ceiling) f.ceiling = jsonx::number(r.extra, "ceiling_Gbps");
-  if (!f.efficiency) f.efficiency = jsonx::number(r.extra, "efficiency");
+  if (!c.explanation.empty()) f.ceiling_note = c.explanation;
   // A ceiling in another unit than the figure's (time figures) is no ceiling of the figure.
-  if (f.unit != "Gb/s" && f.unit != "GB/s") f.ceiling.reset(), f.efficiency.reset();
+  if (f.unit != c.unit) f.ceiling.reset(), f.efficiency.reset();
 }
 
 double median_of_values(std::vector<double> v) {
@@ -116,7 +115,7 @@ std::optional<double> dip_of(const Record& r) {
 FigureFact fact(const Record& r, const std::string& metric) {
   FigureFact f;
   f.suite = r.suite, f.test = r.name, f.kind = kind_of(r), f.metric = metric;
-  f.subject = subject_of(r);
+  f.subject = fact_subject_of(r);
   f.dtype = r.dtype, f.op = r.op, f.ranks = r.ranks;
   f.bytes_is_size = bytes_is_message_size(r);
   f.bytes = f.bytes_is_size ? r.bytes : 0;
@@ -147,31 +146,31 @@ bool selected(const Record& r, const FigureQuery& q) {
 // A TCP flow's bytes are what it received in its time, not a message size; a latency's are.
 bool bytes_is_message_size(const Record& r) { return !(r.suite == "tcp" && (r.name == "bandwidth" || r.name == "aggregate")); }
 
-std::string subject_label(const Subject& s) {
+std::string subject_label(const FactSubject& s) {
   switch (s.kind) {
-    case SubjectKind::pair: return s.src_host + " -> " + s.dst_host;
-    case SubjectKind::link: return s.src_host + " <-> " + s.dst_host;
-    case SubjectKind::host: return s.host.empty() ? "one host" : s.host;
-    case SubjectKind::gpu: return s.host + " " + s.gpu;
-    case SubjectKind::group: return s.host.empty() ? "all ranks" : "flows at " + s.host;
+    case FactSubjectKind::pair: return s.src_host + " -> " + s.dst_host;
+    case FactSubjectKind::link: return s.src_host + " <-> " + s.dst_host;
+    case FactSubjectKind::host: return s.host.empty() ? "one host" : s.host;
+    case FactSubjectKind::gpu: return s.host + " " + s.gpu;
+    case FactSubjectKind::group: return s.host.empty() ? "all ranks" : "flows at " + s.host;
   }
   return "";
 }
 
-std::vector<std::string> subject_hosts(const Subject& s) {
-  if (s.kind == SubjectKind::pair || s.kind == SubjectKind::link) return {s.src_host, s.dst_host};
+std::vector<std::string> subject_hosts(const FactSubject& s) {
+  if (s.kind == FactSubjectKind::pair || s.kind == FactSubjectKind::link) return {s.src_host, s.dst_host};
   if (s.host.empty()) return {};
   return {s.host};
 }
 
-std::string subject_noun(SubjectKind k, bool plural) {
+std::string subject_noun(FactSubjectKind k, bool plural) {
   const char* one = "group";
   switch (k) {
-    case SubjectKind::pair: one = "directed pair"; break;
-    case SubjectKind::link: one = "pair"; break;
-    case SubjectKind::host: one = "host"; break;
-    case SubjectKind::gpu: one = "GPU"; break;
-    case SubjectKind::group: one = "group"; break;
+    case FactSubjectKind::pair: one = "directed pair"; break;
+    case FactSubjectKind::link: one = "pair"; break;
+    case FactSubjectKind::host: one = "host"; break;
+    case FactSubjectKind::gpu: one = "GPU"; break;
+    case FactSubjectKind::group: one = "group"; break;
   }
   return plural ? std::string(one) + "s" : std::string(one);
 }
@@ -202,9 +201,9 @@ std::string figure_key(const FigureFact& f) {
   for (const auto* part : {&f.kind, &f.dtype, &f.op})
     if (!part->empty()) k += "/" + *part;
   if (f.bytes_is_size) k += "/" + std::to_string(f.bytes) + "B";
-  if (f.subject.kind == SubjectKind::group) k += "/np" + std::to_string(f.ranks);
+  if (f.subject.kind == FactSubjectKind::group) k += "/np" + std::to_string(f.ranks);
   k += " " + f.metric.substr(f.metric.rfind('.') + 1);
-  if (f.subject.kind != SubjectKind::group || !f.subject.host.empty()) k += " " + subject_label(f.subject);
+  if (f.subject.kind != FactSubjectKind::group || !f.subject.host.empty()) k += " " + subject_label(f.subject);
   return k;
 }
 

@@ -20,26 +20,26 @@
 
 namespace gpunet::report {
 
-enum class SubjectKind { pair, link, host, gpu, group };
+enum class FactSubjectKind { pair, link, host, gpu, group };
 
-struct Subject {
-  SubjectKind kind = SubjectKind::group;
+struct FactSubject {
+  FactSubjectKind kind = FactSubjectKind::group;
   std::string src_host, dst_host;  // pair (directed) and link (undirected: src/dst as measured)
   std::string host;                // host, gpu; the root host of a group flow
   std::string gpu;                 // gpu: its label on the host ("gpu0", a bus id)
 };
 
 // "a -> b", "a <-> b", "a", "a gpu0", "all ranks".
-std::string subject_label(const Subject& s);
+std::string subject_label(const FactSubject& s);
 // The hosts a subject involves (both ends of a pair, the host of a host or GPU; none for a group).
-std::vector<std::string> subject_hosts(const Subject& s);
+std::vector<std::string> subject_hosts(const FactSubject& s);
 // "directed pair", "pair", "host", "GPU", "group".
-std::string subject_noun(SubjectKind k, bool plural);
+std::string subject_noun(FactSubjectKind k, bool plural);
 
 struct FigureFact {
   std::string suite, test, kind;  // kind: the test kind (see above); may be empty
   std::string metric;             // figure path: busbw_GBps, time_us.p99, extra.goodput_Gbps, ...
-  Subject subject;
+  FactSubject subject;
   std::string dtype, op;
   int ranks = 0;
   int64_t bytes = 0;              // a message size; 0 when the record's bytes is not one

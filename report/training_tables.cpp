@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/ceilings.hpp"
 #include "report/text_format.hpp"
 #include "report/training_section.hpp"
 

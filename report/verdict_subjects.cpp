@@ -9,11 +9,11 @@ namespace gpunet::report {
 
 namespace {
 
-bool same_subject(const Subject& a, const Subject& b) {
+bool same_subject(const FactSubject& a, const FactSubject& b) {
   return a.kind == b.kind && a.src_host == b.src_host && a.dst_host == b.dst_host && a.host == b.host && a.gpu == b.gpu;
 }
 
-bool involves(const Subject& s, const std::string& host) {
+bool involves(const FactSubject& s, const std::string& host) {
   const auto h = subject_hosts(s);
   return std::find(h.begin(), h.end(), host) != h.end();
 }
@@ -38,7 +38,7 @@ std::vector<SubjectValue> worst_per_subject(const std::vector<SubjectValue>& val
   return out;
 }
 
-std::vector<std::string> hosts_in_all(const std::vector<Subject>& subjects) {
+std::vector<std::string> hosts_in_all(const std::vector<FactSubject>& subjects) {
   if (subjects.empty()) return {};
   std::vector<std::string> common = subject_hosts(subjects.front());
   for (const auto& s : subjects)
@@ -53,7 +53,7 @@ SubjectOutcome finish_outcome(SubjectOutcome o, const std::vector<SubjectValue>&
   std::stable_sort(o.failed.begin(), o.failed.end(), order);
   for (const auto& v : per_subject)
     if (!o.worst || worse(v.value, o.worst->value, higher_is_better)) o.worst = v;
-  std::vector<Subject> failed;
+  std::vector<FactSubject> failed;
   for (const auto& v : o.failed) failed.push_back(v.subject);
   o.common_hosts = hosts_in_all(failed);
   // A culprit: one host in every failure, every subject with it failed, and more than one subject
@@ -71,7 +71,7 @@ SubjectOutcome finish_outcome(SubjectOutcome o, const std::vector<SubjectValue>&
 std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& extreme,
                              const std::string& unit) {
   if (o.total == 0 || !o.worst) return "nothing to judge";
-  const SubjectKind kind = o.worst->subject.kind;
+  const FactSubjectKind kind = o.worst->subject.kind;
   const std::string noun = subject_noun(kind, o.total != 1);
   std::string s;
   if (o.failed.empty()) {
@@ -81,7 +81,7 @@ std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach,
     if (o.failed.size() > 1 && o.failed.size() < o.total && !o.common_hosts.empty()) {
       std::string hosts;
       for (const auto& h : o.common_hosts) hosts += (hosts.empty() ? "" : " and ") + h;
-      s += kind == SubjectKind::pair || kind == SubjectKind::link ? ", all involving " + hosts : ", all on " + hosts;
+      s += kind == FactSubjectKind::pair || kind == FactSubjectKind::link ? ", all involving " + hosts : ", all on " + hosts;
     }
   }
   if (o.total > 1 || !o.failed.empty()) s += "; " + extreme + " " + with_ceiling(o.failed.empty() ? *o.worst : o.failed.front(), unit);
@@ -91,9 +91,9 @@ std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach,
 std::string culprit_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& unit) {
   if (o.culprit.empty() || o.failed.empty()) return "";
   const SubjectValue& w = o.failed.front();
-  const SubjectKind kind = w.subject.kind;
+  const FactSubjectKind kind = w.subject.kind;
   std::string s = o.culprit + ": ";
-  if (kind == SubjectKind::pair || kind == SubjectKind::link)
+  if (kind == FactSubjectKind::pair || kind == FactSubjectKind::link)
     s += (o.culprit_subjects > 1 ? "every " + subject_noun(kind, false) + " with it (" + std::to_string(o.culprit_subjects) + ") is "
                                  : "its " + subject_noun(kind, false) + " " + subject_label(w.subject) + " is ") + breach;
   else
@@ -101,7 +101,7 @@ std::string culprit_sentence(const SubjectOutcome& o, const std::string& breach,
   s += " (worst " + fmt_num(w.value) + " " + unit;
   if (w.ceiling) {
     s += " of a " + fmt_num(*w.ceiling) + " " + unit + " ceiling";
-    if (w.value >= 0.8 * *w.ceiling && (kind == SubjectKind::pair || kind == SubjectKind::link))
+    if (w.value >= 0.8 * *w.ceiling && (kind == FactSubjectKind::pair || kind == FactSubjectKind::link))
       s += ": its link is the bottleneck";
   }
   return s + ")";

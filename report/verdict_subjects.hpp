@@ -11,7 +11,7 @@
 namespace gpunet::report {
 
 struct SubjectValue {
-  Subject subject;
+  FactSubject subject;
   double value = 0;
   std::optional<double> ceiling;  // the path's detected ceiling, in the value's unit
 };
@@ -44,7 +44,7 @@ std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach,
 std::string culprit_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& unit);
 
 // The hosts in every subject of `subjects` (in order of first appearance).
-std::vector<std::string> hosts_in_all(const std::vector<Subject>& subjects);
+std::vector<std::string> hosts_in_all(const std::vector<FactSubject>& subjects);
 
 // ---- implementation of the template ----
 SubjectOutcome finish_outcome(SubjectOutcome o, const std::vector<SubjectValue>& per_subject, bool higher_is_better);

@@ -197,7 +197,7 @@ Verdict judge_spread(const Report& report, const SpreadPromise& s, std::size_t i
   // outlier named is the host whose pairs are slow, not one of its pairs.
   std::vector<SubjectValue> per;
   std::vector<std::vector<double>> samples;
-  const auto add = [&](const Subject& subject, double value) {
+  const auto add = [&](const FactSubject& subject, double value) {
     const auto label = subject_label(subject);
     auto it = std::find_if(per.begin(), per.end(), [&](const SubjectValue& v) { return subject_label(v.subject) == label; });
     if (it == per.end()) {
@@ -208,8 +208,8 @@ Verdict judge_spread(const Report& report, const SpreadPromise& s, std::size_t i
     samples[static_cast<std::size_t>(it - per.begin())].push_back(value);
   };
   for (const auto& f : p.ok) {
-    if (f.subject.kind == SubjectKind::pair || f.subject.kind == SubjectKind::link) {
-      for (const auto& h : subject_hosts(f.subject)) add(Subject{SubjectKind::host, "", "", h, ""}, *f.value);
+    if (f.subject.kind == FactSubjectKind::pair || f.subject.kind == FactSubjectKind::link) {
+      for (const auto& h : subject_hosts(f.subject)) add(FactSubject{FactSubjectKind::host, "", "", h, ""}, *f.value);
     } else {
       add(f.subject, *f.value);
     }

@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-Subject pair(int a, int b) { return Subject{SubjectKind::pair, "fc-node" + std::to_string(a), "fc-node" + std::to_string(b), "", ""}; }
+FactSubject pair(int a, int b) { return FactSubject{FactSubjectKind::pair, "fc-node" + std::to_string(a), "fc-node" + std::to_string(b), "", ""}; }
 
 // Twelve directed pairs of four hosts; every pair with `slow` at 0.24 Gb/s (ceiling 0.239), the rest 0.95.
 std::vector<SubjectValue> twelve(int slow) {
