@@ -1,11 +1,11 @@
 #include <iostream>
 #include <new>
 
-#include "bench/acceptance.hpp"
-#include "bench/app.hpp"
-#include "bench/input_check.hpp"
-#include "bench/options.hpp"
-#include "bench/suites/topo_suite.hpp"
+#include "bench/core/acceptance.hpp"
+#include "bench/core/app.hpp"
+#include "bench/core/input_check.hpp"
+#include "bench/core/options.hpp"
+#include "bench/suites/topo/suite.hpp"
 #include "report/outputs.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // What the user tells the training-impact model (gpunet-bench --model-params, --grad-bytes,
 // --bucket-size, --step-compute-s, --dataset-size, --latency-threshold-us), and the stated defaults
-// for what they leave out. Plain values: bench/config.hpp carries one of these.
+// for what they leave out. Plain values: bench/core/config.hpp carries one of these.
 #pragma once
 
 #include <optional>

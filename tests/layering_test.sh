@@ -12,26 +12,26 @@ cd "$src"
 # When a suite moves into bench/suites/<name>/, its line becomes "name bench/suites/name/*".
 suite_files() {
   cat <<'EOF'
-topo   bench/suites/topo.cpp bench/suites/topo_suite.*
-mpi    bench/suites/mpi_*
-tcp    bench/tcp/*
-rdma   bench/rdma/* bench/suites/rdma.cpp bench/suites/rdma_suite.*
-nccl   bench/gpu/nccl_* bench/suites/nccl_suite.*
-pcie   bench/suites/pcie_suite.*
-node   bench/node/gbench_records.* bench/node/membw.* bench/suites/node_suite.*
+topo   bench/suites/topo/*
+mpi    bench/suites/mpi/*
+tcp    bench/suites/tcp/*
+rdma   bench/suites/rdma/*
+nccl   bench/suites/nccl/*
+pcie   bench/suites/pcie/*
+node   bench/suites/node/*
+train  bench/suites/train/*
 EOF
 }
-# Not in any set, shared by several suites: bench/suites/node_local.* (leader-only runs, local
-# timing), bench/suites/patterns.*, bench/suites/scaling*, bench/suites/console_lines.*, and the
-# engines bench/gpu/{cuda_device,pcie_link,wait}.*, bench/node/numa.*.
-# Shared engines (files of these folders in no suite's set) include nothing from bench/suites/.
-engine_dirs="bench/gpu bench/node bench/rdma bench/tcp"
+# Not in any set: bench/engines/ (shared by several suites: leader-only runs, collective patterns,
+# scaling sweeps, CUDA devices, PCIe links, NUMA), bench/core/, and the list bench/suites/suite_list.*.
+# The engines include nothing from bench/suites/.
+engine_dirs="bench/engines"
 
 # Headers a suite may include from another suite's files: engines shared on purpose.
 #   rdma uses the tcp suite's pair scheduler.
 allowed() {
   case "$1 $2" in
-    "rdma bench/tcp/schedule.hpp") return 0 ;;
+    "rdma bench/suites/tcp/schedule.hpp") return 0 ;;
   esac
   return 1
 }
@@ -82,7 +82,7 @@ for f in $(find $engine_dirs -name '*.cpp' -o -name '*.hpp' | sort); do
 done
 
 # The suite list is the one place that names every suite; nothing in the core declares a suite's run.
-if grep -nE 'run_(topo|mpi|tcp|rdma|nccl|pcie|node)_suite' bench/*.hpp bench/*.cpp 2>/dev/null; then
+if grep -nE 'run_(topo|mpi|tcp|rdma|nccl|pcie|node|train)_suite' bench/core/*.hpp bench/core/*.cpp bench/engines/* 2>/dev/null; then
   violation "the core names a suite's entry point; it belongs to the suite's own header"
 fi
 

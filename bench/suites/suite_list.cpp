@@ -1,14 +1,14 @@
 // Every suite, in default run order. Adding a suite: one line here (bench/README.md).
 #include "bench/suites/suite_list.hpp"
 
-#include "bench/suites/mpi_suite.hpp"
-#include "bench/suites/nccl_suite.hpp"
-#include "bench/suites/node_suite.hpp"
-#include "bench/suites/pcie_suite.hpp"
-#include "bench/suites/rdma_suite.hpp"
-#include "bench/suites/topo_suite.hpp"
-#include "bench/suites/train_suite.hpp"
-#include "bench/tcp/suite.hpp"
+#include "bench/suites/mpi/suite.hpp"
+#include "bench/suites/nccl/suite.hpp"
+#include "bench/suites/node/suite.hpp"
+#include "bench/suites/pcie/suite.hpp"
+#include "bench/suites/rdma/suite_entry.hpp"
+#include "bench/suites/topo/suite.hpp"
+#include "bench/suites/train/suite.hpp"
+#include "bench/suites/tcp/suite.hpp"
 
 namespace gpunet::bench {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/suite.hpp"
+#include "bench/core/suite.hpp"
 
 namespace gpunet::bench {
 

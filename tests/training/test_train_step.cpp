@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/suites/train_step.hpp"
+#include "bench/suites/train/step.hpp"
 
 using namespace gpunet::bench;
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/options.hpp"
+#include "bench/core/options.hpp"
 
 using namespace gpunet::bench;
 

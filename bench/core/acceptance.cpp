@@ -1,0 +1,101 @@
+#include "bench/core/acceptance.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+#include <stdexcept>
+
+#include "report/analysis.hpp"
+#include "report/culprits.hpp"
+#include "report/outputs.hpp"
+#include "report/verdicts.hpp"
+
+namespace gpunet::bench {
+
+Acceptance load_acceptance(const Config& cfg, std::ostream& err) {
+  Acceptance acc;
+  try {
+    if (!cfg.spec_path.empty()) acc.spec = report::load_spec(cfg.spec_path);
+    if (!cfg.baseline_path.empty()) acc.baseline = report::load_baseline(cfg.baseline_path);
+  } catch (const std::exception& e) {
+    err << "gpunet-bench: error: " << e.what() << "\n";
+    throw std::invalid_argument("acceptance input");
+  }
+  if (!cfg.save_baseline_path.empty()) {
+    const auto dir = std::filesystem::absolute(cfg.save_baseline_path).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+      err << "gpunet-bench: error: --save-baseline " << cfg.save_baseline_path << ": directory " << dir.string()
+          << " does not exist (create it first)\n";
+      throw std::invalid_argument("save-baseline");
+    }
+  }
+  return acc;
+}
+
+int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err) {
+  int code = 0;
+  if (acc.spec) {
+    const auto verdicts = report::evaluate(rep, *acc.spec);
+    report::attach_verdicts(rep, *acc.spec, verdicts);
+    out << "# Acceptance: " << (acc.spec->name.empty() ? acc.spec->source : acc.spec->name) << "\n"
+        << report::render_verdicts_console(verdicts);
+    code = report::verdict_exit_code(verdicts);
+  }
+  const auto now = report::make_baseline(rep, acc.baseline ? acc.baseline->rule : report::CompareRule{},
+                                         acc.baseline ? &*acc.baseline : nullptr);
+  if (acc.baseline) {
+    const auto cmp = report::compare(*acc.baseline, now);
+    report::attach_comparison(rep, cfg.baseline_path, acc.baseline->rule, cmp);
+    out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(cmp);
+    if (report::regression_exit_code(cmp)) code = 1;  // a regression outranks an incomplete verdict
+  }
+  out << report::problems_console(rep);
+  if (!cfg.save_baseline_path.empty()) {
+    try {
+      report::save_baseline(cfg.save_baseline_path, now);
+      out << "# Baseline saved: " << cfg.save_baseline_path << " (" << now.figures.size() << " figures)\n";
+    } catch (const report::BaselineError& e) {
+      err << "gpunet-bench: error: " << e.what() << "\n";
+      code = 2;
+    }
+  }
+  return code;
+}
+
+int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& err) {
+  auto loaded = report::load_results(cfg.report_input);
+  for (const auto& w : loaded.warnings) err << "gpunet-bench report: " << w << "\n";
+  if (!loaded.report) {
+    err << "gpunet-bench report: " << loaded.error << "\n";
+    return 2;
+  }
+  Acceptance acc;
+  try {
+    acc = load_acceptance(cfg, err);
+  } catch (const std::invalid_argument&) {
+    return 2;
+  }
+  report::Report& rep = *loaded.report;
+  for (const char* stale : {"verdicts", "spec", "baseline"}) rep.extra.erase(stale);
+  report::analyze(rep);
+  const int judged = judge_report(cfg, acc, rep, out, err);
+  try {
+    report::write_analysed_outputs(rep, cfg.output_dir);
+  } catch (const std::exception& e) {
+    err << "gpunet-bench report: " << e.what() << " (choose a writable directory with -o)\n";
+    return 2;
+  }
+  const bool failed = std::any_of(rep.results.begin(), rep.results.end(), [](const report::Record& r) {
+    return r.status == report::Status::failed || r.status == report::Status::timed_out;
+  });
+  return combine_exit_codes(failed, judged);
+}
+
+int combine_exit_codes(bool failed_records, int judged) {
+  if (judged == 2) return 2;
+  if (failed_records || judged == 1) return 1;
+  return judged;
+}
+
+}  // namespace gpunet::bench

@@ -1,0 +1,37 @@
+// The acceptance and regression end of a run (--spec, --baseline, --save-baseline): the inputs are
+// checked at rank 0 before anything is measured, and judged at rank 0 once the report is complete.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+
+#include "bench/core/config.hpp"
+#include "report/baseline.hpp"
+#include "report/record.hpp"
+#include "report/spec.hpp"
+
+namespace gpunet::bench {
+
+struct Acceptance {
+  std::optional<report::Spec> spec;
+  std::optional<report::Baseline> baseline;
+};
+
+// Loads --spec and --baseline and checks that --save-baseline can be written. On a problem, writes
+// one line to `err` and throws std::invalid_argument (exit code 2).
+Acceptance load_acceptance(const Config& cfg, std::ostream& err);
+
+// Adds the verdicts and the baseline comparison to rep.extra, prints their tables to `out`, and saves
+// the baseline when asked. Returns 1 on a failed verdict or a confirmed regression, 2 when the
+// baseline cannot be saved, else 0.
+int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err);
+
+// The run's exit code from whether any record failed and judge_report's code: a bad input (2) first,
+// then a failure (1: a failed record, verdict or regression), then an incomplete verdict (4), else 0.
+int combine_exit_codes(bool failed_records, int judged);
+
+// `gpunet-bench report PATH --spec ... --baseline ... --save-baseline ...`: judges a stored run without
+// measuring again, writes its outputs, and returns the exit code the live run would have had.
+int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& err);
+
+}  // namespace gpunet::bench

@@ -1,0 +1,202 @@
+#include "bench/core/app.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "bench/core/acceptance.hpp"
+#include "bench/core/control.hpp"
+#include "bench/core/earlier_results.hpp"
+#include "bench/core/counters/monitor.hpp"
+#include "bench/core/mpi_context.hpp"
+#include "bench/core/results_sink.hpp"
+#include "bench/core/runner.hpp"
+#include "bench/core/suite.hpp"
+#include "bench/core/console_lines.hpp"
+#include "bench/suites/suite_list.hpp"
+#include "bench/core/unmeasured.hpp"
+#include "bench/core/versions.hpp"
+#include "gpunet/build_config.h"
+#include "report/analysis.hpp"
+#include "report/console.hpp"
+#include "report/outputs.hpp"
+#include "report/progress.hpp"
+#include "report/training_render.hpp"
+#include "report/training_section.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+// The console line of a record: its suite's, the common one for records of no suite (counters). The
+// record is shown with its figure analysed as the report will analyse it, so both say the same.
+std::string record_console_line(const report::Record& r, const report::Provenance& p, const nlohmann::json& topology) {
+  const Suite* s = find_suite(r.suite);
+  if (s && !s->console) return "";
+  report::Record shown = r;
+  report::attach_ceiling(shown, p, report::TopologyView(topology));
+  return s ? s->console(shown) : console_line(shown);
+}
+
+// What the live analysis needs to know of the run: the hosts and how the ranks sit on them.
+report::Provenance run_layout(const MpiContext& mpi) {
+  report::Provenance p;
+  p.hosts = mpi.hosts;
+  p.ranks_per_node = mpi.ranks_per_node;
+  return p;
+}
+
+// Rank 0 prepares the output directory; every rank learns whether that worked.
+std::unique_ptr<ResultsSink> open_sink(const Config& cfg, const MpiContext& mpi) {
+  std::unique_ptr<ResultsSink> sink;
+  int ok = 1;
+  if (mpi.is_root()) {
+    try {
+      std::filesystem::create_directories(cfg.output_dir);
+      if (const auto kept = keep_earlier_results(cfg.output_dir))
+        std::cout << "# " << cfg.output_dir << "/results.jsonl of the earlier run is kept as " << *kept << "\n";
+      sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl", std::cerr);
+    } catch (const std::exception& e) {
+      std::cerr << "gpunet-bench: error: cannot use output directory '" << cfg.output_dir << "': " << e.what()
+                << " (choose another with -o DIR)\n";
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, mpi.world);
+  if (!ok) throw std::invalid_argument("output directory");
+  return sink;
+}
+
+report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const std::string& start) {
+  report::Provenance p;
+  p.argv = cfg.argv;
+  p.hosts = mpi.hosts;
+  p.ranks_per_node = mpi.ranks_per_node;
+  p.reduction = to_string(cfg.reduction);
+  p.version = GPUNET_VERSION;
+  p.git_commit = GPUNET_GIT_COMMIT;
+  p.mpi_version = mpi.mpi_library_version;
+  p.hwloc_version = hwloc_version();
+  p.cuda_version = cuda_runtime_version();
+  p.nccl_version = nccl_version();
+  p.start_time = start;
+  p.end_time = report::utc_now_iso8601();
+  return p;
+}
+
+// Rank 0 checks --spec, --baseline and --save-baseline before anything is measured.
+Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
+  Acceptance acc;
+  int ok = 1;
+  if (mpi.is_root()) {
+    try {
+      acc = load_acceptance(cfg, std::cerr);
+    } catch (const std::invalid_argument&) {
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, mpi.world);
+  if (!ok) throw std::invalid_argument("acceptance input");
+  return acc;
+}
+
+int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const ReportSections& sections,
+                  const std::string& start, const Acceptance& acc) {
+  report::Report rep;
+  rep.provenance = provenance(cfg, mpi, start);
+  rep.results = sink.records();
+  rep.topology = sections.topology;
+  rep.findings = sections.findings;
+  // Findings that suites attach to records (extra.findings) are the report's findings too.
+  for (const auto& r : rep.results)
+    if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
+      for (const auto& f : r.extra["findings"])
+        if (std::find(rep.findings.begin(), rep.findings.end(), f) == rep.findings.end()) rep.findings.push_back(f);
+  report::analyze(rep);  // ceilings and efficiencies first: the acceptance verdicts read them
+  report::training::add_training_section(rep, cfg.training);  // reads the efficiencies too
+  std::ostringstream tables;  // verdicts and baseline comparison, printed after the summary
+  const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
+  report::write_analysed_outputs(rep, cfg.output_dir);
+  int passed = 0, failed = 0, skipped = 0;
+  for (const auto& r : rep.results) {
+    passed += r.status == report::Status::passed;
+    failed += r.status == report::Status::failed || r.status == report::Status::timed_out;
+    skipped += r.status == report::Status::skipped;
+  }
+  std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
+            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv}\n"
+            << tables.str() << report::training::training_console(rep);
+  return combine_exit_codes(failed > 0, judged);
+}
+
+}  // namespace
+
+int run_benchmark(const Config& cfg, int& argc, char**& argv) {
+  MpiSession session(argc, argv);
+  MpiContext mpi = MpiContext::create();
+  const std::string start = report::utc_now_iso8601();
+  int code = 0;
+  std::unique_ptr<ResultsSink> sink;
+  try {
+    const Acceptance acc = acceptance_inputs(cfg, mpi);
+    sink = open_sink(cfg, mpi);
+    ControlPlane control(mpi, cfg.timeout_s, sink.get(), cfg.control_if);
+    Runner runner(cfg, control);
+    const bool print = mpi.is_root() && !cfg.quiet;
+    const bool tty = print && isatty(STDERR_FILENO);
+    ReportSections sections;
+    const report::Provenance layout = run_layout(mpi);
+    SuiteContext ctx{cfg, mpi, runner, control,
+                     [&](const report::Record& measured) {
+                       const report::Record r = fail_if_unmeasured(measured);
+                       control.emit(r);
+                       if (!print) return;
+                       const std::string line = record_console_line(r, layout, sections.topology);
+                       if (line.empty()) return;
+                       if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
+                       std::cout << line << std::flush;
+                     },
+                     sections};
+    std::string suite_now;
+    auto suite_start = std::chrono::steady_clock::now();
+    ctx.progress = [&](const std::string& step, int64_t bytes, int done, int total) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_start).count();
+      report::print_progress(std::cerr, tty,
+                             {suite_now, step, bytes, done, total, elapsed, report::estimate_remaining_s(done, total, elapsed)});
+    };
+    counters::TrafficMonitor traffic(ctx);  // which wire carried each suite's traffic
+    for (const auto& name : cfg.suites) {
+      const Suite& suite = *find_suite(name);  // parse_options accepts listed names only
+      suite_now = name;
+      suite_start = std::chrono::steady_clock::now();
+      if (print && suite.console_header) std::cout << suite.console_header(cfg, mpi);
+      traffic.begin(name);
+      suite.run(ctx);
+      traffic.end();
+      report::end_progress(std::cerr, tty);
+      if (print && suite.console_summary) std::cout << suite.console_summary(sections) << std::flush;
+    }
+    control.finish();
+    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);
+    if (sink && sink->lost() > 0) {
+      std::cerr << "gpunet-bench: error: " << sink->loss_text() << "; the report files hold them all\n";
+      code = 3;
+    }
+  } catch (const std::invalid_argument&) {
+    code = 2;
+  } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written
+    const std::string kept = !sink ? "" : sink->lost() == 0 ? " (results.jsonl keeps every record)" : "; " + sink->loss_text();
+    std::cerr << "gpunet-bench: error: " << e.what() << kept << "\n";
+    code = 3;
+  }
+  MPI_Bcast(&code, 1, MPI_INT, 0, mpi.world);
+  mpi.release();
+  return code;
+}
+
+}  // namespace gpunet::bench

@@ -1,0 +1,11 @@
+// The benchmark run: MPI up, output directory, control plane, suites in order, report at rank 0.
+#pragma once
+
+#include "bench/core/config.hpp"
+
+namespace gpunet::bench {
+
+// Exit code: 0 all good, 1 wrong result or failed verdict, 2 usage/input error, 3 runtime failure.
+int run_benchmark(const Config& cfg, int& argc, char**& argv);
+
+}  // namespace gpunet::bench

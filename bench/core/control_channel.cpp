@@ -1,0 +1,203 @@
+#include "bench/core/control_channel.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace gpunet::bench::control {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Clock::time_point deadline_after(double s) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+int poll_ms_until(Clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - Clock::now()).count() + 1;
+  return static_cast<int>(std::clamp<long long>(ms, 0, 60'000));
+}
+
+// Reads what is there into reader; false on end of stream or error.
+bool read_frames_into(int fd, FrameReader& reader) {
+  char buf[16384];
+  for (;;) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n > 0) {
+      reader.feed(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && tcp::would_block(errno)) return !reader.broken();
+    return false;
+  }
+}
+
+bool send_whole_now(int fd, const std::string& bytes) {
+  return ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
+}
+
+struct PendingMember {
+  tcp::Fd fd;
+  auth::Nonce nonce{};
+  FrameReader reader;
+  Clock::time_point deadline;
+};
+
+std::string ranks_not_admitted(const std::vector<bool>& admitted) {
+  std::string out;
+  for (size_t r = 1; r < admitted.size(); ++r)
+    if (!admitted[r]) out += (out.empty() ? "" : ", ") + std::to_string(r);
+  return out;
+}
+
+}  // namespace
+
+Link::Link(tcp::Fd fd, FrameReader reader) : fd_(std::move(fd)), reader_(std::move(reader)) {}
+
+bool Link::send(char type, std::string_view payload) {
+  std::lock_guard lock(mu_);
+  if (failed_) return false;
+  out_ += encode_frame(type, payload);
+  return flush_locked();
+}
+
+bool Link::flush() {
+  std::lock_guard lock(mu_);
+  return flush_locked();
+}
+
+bool Link::flush_locked() {
+  while (!failed_ && !out_.empty()) {
+    const ssize_t n = ::send(fd_.get(), out_.data(), out_.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      out_.erase(0, static_cast<size_t>(n));
+    } else if (n < 0 && tcp::would_block(errno)) {
+      break;
+    } else {
+      failed_ = true;
+    }
+  }
+  return !failed_;
+}
+
+bool Link::pending() const {
+  std::lock_guard lock(mu_);
+  return !failed_ && !out_.empty();
+}
+
+bool Link::read_available(std::vector<Frame>& out) {
+  const bool open = read_frames_into(fd_.get(), reader_);
+  while (auto f = reader_.next()) out.push_back(std::move(*f));
+  return open && !reader_.broken();
+}
+
+void Link::close() {
+  std::lock_guard lock(mu_);
+  failed_ = true;
+  fd_.reset();
+}
+
+Admission judge_answer(const auth::Key& key, const auth::Nonce& nonce, std::string_view answer_payload, int size,
+                       const std::vector<bool>& admitted) {
+  const auto a = parse_answer(answer_payload);
+  if (!a) return {-1, "a malformed answer"};
+  if (a->rank < 1 || a->rank >= size) return {-1, "an answer for rank " + std::to_string(a->rank) + ", not in this run"};
+  if (admitted[static_cast<size_t>(a->rank)]) return {-1, "a second connection for rank " + std::to_string(a->rank)};
+  if (!auth::verify(key, nonce, answer_context(a->rank), a->tag)) return {-1, "a wrong answer to the challenge"};
+  return {a->rank, ""};
+}
+
+Members accept_members(int listen_fd, const auth::Key& key, int size, double timeout_s, double hello_timeout_s) {
+  constexpr size_t kMaxPending = 256;
+  constexpr size_t kMaxAnswerBytes = 1024;  // an answer is 41 bytes; a stranger may not fill memory
+  Members m;
+  m.links.resize(static_cast<size_t>(size));
+  std::vector<bool> admitted(static_cast<size_t>(size), false);
+  std::vector<PendingMember> pending;
+  int count = 0;
+  const auto deadline = deadline_after(timeout_s);
+  while (count < size - 1 && Clock::now() < deadline) {
+    std::vector<pollfd> fds{{listen_fd, POLLIN, 0}};
+    auto wake = deadline;
+    for (const auto& p : pending) {
+      fds.push_back({p.fd.get(), POLLIN, 0});
+      wake = std::min(wake, p.deadline);
+    }
+    ::poll(fds.data(), fds.size(), poll_ms_until(wake));
+    for (size_t i = 0; i < pending.size(); ++i) {
+      if (!(fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      PendingMember& p = pending[i];
+      const bool open = read_frames_into(p.fd.get(), p.reader);
+      const auto f = p.reader.next();
+      if (!f && open && p.reader.buffered() <= kMaxAnswerBytes) continue;
+      const Admission a = f && f->type == frame::answer ? judge_answer(key, p.nonce, f->payload, size, admitted)
+                                                        : Admission{-1, "no answer"};
+      if (a.refused.empty() && send_whole_now(p.fd.get(), encode_frame(frame::welcome))) {
+        admitted[static_cast<size_t>(a.rank)] = true;
+        m.links[static_cast<size_t>(a.rank)] = std::make_unique<Link>(std::move(p.fd), std::move(p.reader));
+        ++count;
+      } else {
+        ++m.rejected;
+      }
+      p.fd.reset();
+    }
+    const auto now = Clock::now();
+    std::erase_if(pending, [&](const PendingMember& p) {
+      if (p.fd && now < p.deadline) return false;
+      if (p.fd) ++m.rejected;  // silent past the hello bound
+      return true;
+    });
+    for (;;) {
+      tcp::Fd fd = tcp::accept_one(listen_fd, nullptr);
+      if (!fd) break;
+      PendingMember p{std::move(fd), auth::random_nonce(), {}, deadline_after(hello_timeout_s)};
+      if (pending.size() >= kMaxPending || !send_whole_now(p.fd.get(), encode_frame(frame::nonce, encode_nonce(p.nonce)))) {
+        ++m.rejected;
+        continue;
+      }
+      pending.push_back(std::move(p));
+    }
+  }
+  if (count < size - 1)
+    throw std::runtime_error("the control channel: rank(s) " + ranks_not_admitted(admitted) + " did not connect to rank 0 within " +
+                             tcp::seconds_text(timeout_s) + " (" + std::to_string(m.rejected) +
+                             " connections refused); name the interface to use with --control-if");
+  return m;
+}
+
+std::unique_ptr<Link> connect_to_hub(const tcp::Endpoint& hub, const auth::Key& key, int rank, double timeout_s) {
+  const auto deadline = deadline_after(timeout_s);
+  const std::string where = "the control channel: rank " + std::to_string(rank) + " to rank 0 at " + hub.to_string();
+  tcp::Fd fd = tcp::start_connect(hub, tcp::IpAddress{}, {});
+  pollfd p{fd.get(), POLLOUT, 0};
+  if (::poll(&p, 1, poll_ms_until(deadline)) <= 0) throw std::runtime_error(where + ": no connection within " + tcp::seconds_text(timeout_s));
+  if (const int err = tcp::connect_error(fd.get()); err != 0) throw std::runtime_error(where + ": " + tcp::errno_text(err));
+  FrameReader reader;
+  bool answered = false;
+  while (Clock::now() < deadline) {
+    p = {fd.get(), POLLIN, 0};
+    ::poll(&p, 1, poll_ms_until(deadline));
+    const bool open = read_frames_into(fd.get(), reader);
+    while (auto f = reader.next()) {
+      if (!answered && f->type == frame::nonce) {
+        const auto nonce = parse_nonce(f->payload);
+        if (!nonce) throw std::runtime_error(where + ": a malformed challenge");
+        const Answer a{rank, auth::respond(key, *nonce, answer_context(rank))};
+        if (!send_whole_now(fd.get(), encode_frame(frame::answer, encode_answer(a)))) throw std::runtime_error(where + ": sending the answer failed");
+        answered = true;
+      } else if (answered && f->type == frame::welcome) {
+        return std::make_unique<Link>(std::move(fd), std::move(reader));
+      } else {
+        throw std::runtime_error(where + ": an unexpected reply");
+      }
+    }
+    if (!open) throw std::runtime_error(where + ": rank 0 closed the connection (refused)");
+  }
+  throw std::runtime_error(where + ": no welcome within " + tcp::seconds_text(timeout_s));
+}
+
+}  // namespace gpunet::bench::control

@@ -1,0 +1,68 @@
+#include "bench/core/input_check.hpp"
+
+#include <sys/stat.h>
+
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/core/acceptance.hpp"
+#include "report/outputs.hpp"
+#include "topology/topology.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+constexpr const char* kPrefix = "gpunet-bench: error: ";
+
+// An -o that names something other than a directory cannot take the outputs.
+std::string output_dir_problem(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return "";
+  return "-o/--output " + dir + ": exists and is not a directory (choose a directory with -o DIR)";
+}
+
+}  // namespace
+
+int check_inputs(const Config& cfg, std::ostream& out, std::ostream& err) {
+  int problems = 0;
+  std::vector<std::string> checked{"the options"};
+  try {
+    (void)load_acceptance(cfg, err);  // writes its own line
+    if (!cfg.spec_path.empty()) checked.push_back("--spec " + cfg.spec_path);
+    if (!cfg.baseline_path.empty()) checked.push_back("--baseline " + cfg.baseline_path);
+  } catch (const std::invalid_argument&) {
+    ++problems;
+  }
+  if (!cfg.topology_xml.empty()) {
+    try {
+      (void)topo::load_topology_file(cfg.topology_xml);
+      checked.push_back("--topology-xml " + cfg.topology_xml);
+    } catch (const std::exception& e) {
+      err << kPrefix << e.what() << "\n";
+      ++problems;
+    }
+  }
+  if (!cfg.report_input.empty()) {
+    const auto loaded = report::load_results(cfg.report_input);
+    if (loaded.report) {
+      checked.push_back("report " + cfg.report_input);
+    } else {
+      err << "gpunet-bench report: " << loaded.error << "\n";
+      ++problems;
+    }
+  }
+  if (const auto why = output_dir_problem(cfg.output_dir); !why.empty()) {
+    err << kPrefix << why << "\n";
+    ++problems;
+  }
+  if (problems) return 2;
+  std::string list;
+  for (size_t i = 0; i < checked.size(); ++i) list += (i ? (i + 1 == checked.size() ? " and " : ", ") : "") + checked[i];
+  out << "gpunet-bench: --check: " << list << " are valid; nothing was measured\n";
+  return 0;
+}
+
+}  // namespace gpunet::bench

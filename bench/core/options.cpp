@@ -1,0 +1,205 @@
+#include "bench/core/options.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/core/cli_float.hpp"
+#include "bench/core/cli_size.hpp"
+#include "bench/core/size_limits.hpp"
+#include "bench/core/sizes.hpp"
+#include "bench/suites/suite_list.hpp"
+#include "bench/core/training_options.hpp"
+#include "common/strings.hpp"
+#include "gpunet/build_config.h"
+
+namespace gpunet::bench {
+
+std::string to_string(Reduction r) {
+  switch (r) {
+    case Reduction::max: return "max";
+    case Reduction::mean: return "mean";
+    case Reduction::min: return "min";
+  }
+  return "max";
+}
+
+std::vector<std::string> known_suites() {
+  std::vector<std::string> names;
+  for (const auto& s : suite_list())
+    if (s.by_default) names.push_back(s.name);
+  return names;
+}
+
+namespace {
+
+// The directory a report's input lies in: "." for a bare name, "/" for a file in the root.
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// --check once took 0 or 1 (data verification, as in nccl-tests); that is -c/--verify now.
+std::string old_check_spelling(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    const bool valued = args[i].rfind("--check=", 0) == 0;
+    const bool followed = args[i] == "--check" && i + 1 < args.size() && (args[i + 1] == "0" || args[i + 1] == "1");
+    if (valued || followed)
+      return "--check takes no value: it checks the inputs without measuring; to turn data verification on or off "
+             "use -c/--verify 0|1";
+  }
+  return "";
+}
+
+// The traffic counters read during every suite.
+void add_counter_options(CLI::App& app, Config& c, std::string& expect_ifaces) {
+  add_float_option(app, "--counters-interval", c.counters_interval_s, 0.0, 60.0,
+                   "Seconds between readings of interface, RDMA and NVML counters during each suite; 0 turns them off");
+  app.add_option("--expect-if", expect_ifaces,
+                 "Interfaces benchmark traffic should take (names, or prefixes ending in *); traffic elsewhere is flagged")
+      ->type_name("LIST");
+}
+
+std::string suites_help() {
+  std::string out = "Comma list of suites to run, in order:";
+  for (const auto& s : suite_list()) out += "\n  " + s.name + (s.by_default ? "" : " (on request)") + ": " + s.help;
+  return out;
+}
+
+void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduction) {
+  app.set_version_flag("--version", std::string("gpunet-bench ") + GPUNET_VERSION + " (" + GPUNET_GIT_COMMIT + ")");
+  app.get_formatter()->column_width(34);
+  app.footer(
+      "Sizes take binary suffixes: K=2^10, M=2^20, G=2^30. Units in output: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, us.\n"
+      "Exit codes: 0 all good; 1 wrong result or failed verdict; 2 usage or input error;\n"
+      "3 runtime failure (dead rank, timeout, MPI error, an output that cannot be written);\n"
+      "4 a promise of --spec could not be judged (INCOMPLETE).");
+
+  app.add_option("--suites", suites, suites_help())->type_name("LIST")->default_str(suite_names());
+
+  add_size_option(app, "-b,--minbytes", c.min_bytes, "Smallest message size")->default_str("1K");
+  add_size_option(app, "-e,--maxbytes", c.max_bytes, "Largest message size")->default_str("64M");
+  add_float_option(app, "-f,--stepfactor", c.step_factor, 1.000001, 1e6, "Multiply the size by this factor between sizes");
+  add_size_option(app, "-i,--stepbytes", c.step_bytes, "Add this many bytes between sizes instead of -f");
+  app.add_option("-n,--iters", c.iters, "Minimum timed iterations per size (more if the budget allows)")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  app.add_option("-w,--warmup_iters", c.warmup_iters, "Untimed warm-up iterations per size")
+      ->check(CLI::Range(0, 100000000))
+      ->capture_default_str();
+  app.add_option("-c,--verify", c.check, "Verify results (1) or not (0)")
+      ->check(CLI::Range(0, 1))
+      ->capture_default_str();
+  app.add_option("-d,--datatype", c.dtype, "Element type: float, double, int32, int64")
+      ->check(CLI::IsMember({"float", "double", "int32", "int64"}))
+      ->capture_default_str();
+  app.add_option("--op", c.op, "Reduction operation: sum, max, min")
+      ->check(CLI::IsMember({"sum", "max", "min"}))
+      ->capture_default_str();
+  add_float_option(app, "--budget", c.budget_s, 0.0, 3600.0,
+                   "Time budget per size in seconds; iterations grow from -n up to this budget");
+  app.add_option("--max-iters", c.max_iters, "Upper bound on timed iterations per size")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  app.add_option("--reduce", reduction,
+                 "How per-iteration times combine across ranks: max (default; a collective ends when "
+                 "its slowest rank ends), mean or min")
+      ->check(CLI::IsMember({"max", "mean", "min"}))
+      ->default_str("max");
+  add_float_option(app, "--timeout", c.timeout_s, 0.1, 1e6,
+                   "Seconds any single step may take before the whole job is ended (exit code 3)");
+  app.add_option("--control-if", c.control_if,
+                 "Interface (name or CIDR) of the watchdog's own TCP channel to rank 0; default: the one "
+                 "Open MPI's wire-up uses (oob_tcp_if_include), else loopback on one node, else the first "
+                 "IPv4 address. Not the data interface under test.")
+      ->type_name("IF|CIDR");
+  app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");
+  app.add_flag("--check", c.check_inputs,
+               "Check the options, --spec, --baseline, --topology-xml (and a report's input) without measuring: "
+               "one line per problem, exit 0 or 2; no MPI");
+  app.add_option("--topology-xml", c.topology_xml,
+                 "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
+                 "path matrix and the findings, then exit (no MPI needed)")
+      ->type_name("FILE");
+  // --- acceptance and regression ---
+  app.add_option("--spec", c.spec_path,
+                 "Acceptance spec (JSON, see ci/SPEC.md): adds a PASS/FAIL/SKIP verdict table; a FAIL exits 1")
+      ->type_name("FILE");
+  app.add_option("--baseline", c.baseline_path,
+                 "Compare every figure with this stored baseline (SAME/FASTER/SLOWER/UNCERTAIN); SLOWER exits 1")
+      ->type_name("FILE");
+  app.add_option("--save-baseline", c.save_baseline_path, "Store this run's figures as a baseline in FILE")
+      ->type_name("FILE");
+
+  auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
+  rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();
+  rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs (default: the input's directory)");
+  rep->add_option("--spec", c.spec_path, "Judge the stored run against this acceptance spec (same exit codes as a run)")
+      ->type_name("FILE");
+  rep->add_option("--baseline", c.baseline_path, "Compare the stored run with this baseline")->type_name("FILE");
+  rep->add_option("--save-baseline", c.save_baseline_path, "Store the stored run's figures as a baseline in FILE")
+      ->type_name("FILE");
+}
+
+}  // namespace
+
+ParseResult parse_options(const std::vector<std::string>& args) {
+  Config c;
+  c.argv = args;
+  std::string suites = suite_names();
+  std::string reduction = "max";
+  std::string expect_ifaces;
+  CLI::App app{"gpunet-bench: GPU cluster network and PCIe benchmark. Run as: mpirun -np N gpunet-bench [options]",
+               "gpunet-bench"};
+  build_app(app, c, suites, reduction);
+  add_counter_options(app, c, expect_ifaces);
+  std::vector<OptionText> suite_text(suite_list().size());
+  for (size_t i = 0; i < suite_list().size(); ++i)
+    if (suite_list()[i].add_options) suite_list()[i].add_options(app, c, suite_text[i]);
+  TrainingOptionText training_text;
+  add_training_options(app, training_text);
+  add_training_options(*app.get_subcommand("report"), training_text);  // re-rendering may change them
+
+  auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
+  if (const auto why = old_check_spelling(args); !why.empty()) return fail(why);
+  std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+  try {
+    app.parse(rev);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, 0, app.help()};
+  } catch (const CLI::CallForAllHelp&) {
+    return {std::nullopt, 0, app.help("", CLI::AppFormatMode::All)};
+  } catch (const CLI::CallForVersion&) {
+    return {std::nullopt, 0, app.version()};
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    return {std::nullopt, 2, "gpunet-bench: error: " + msg + " (see gpunet-bench --help)"};
+  }
+
+  if (app.got_subcommand("report")) {
+    if (c.report_input.empty()) return fail("report: empty path (give a report.json or a results.jsonl)");
+    if (app.get_subcommand("report")->count("-o") == 0) c.output_dir = directory_of(c.report_input);
+  }
+  c.suites = split_list(suites);
+  if (c.suites.empty()) return fail("--suites: empty list");
+  for (const auto& s : c.suites)
+    if (!find_suite(s)) return fail("--suites: unknown suite '" + s + "' (known: " + suite_names() + ", and on request " + suite_names(false) + ")");
+  if (c.max_bytes < c.min_bytes)
+    return fail("-e/--maxbytes (" + std::to_string(c.max_bytes) + ") is smaller than -b/--minbytes (" + std::to_string(c.min_bytes) + ")");
+  c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
+  if (c.output_dir.empty()) return fail("-o/--output: empty directory name");
+  c.expect_ifaces = split_list(expect_ifaces);
+  for (size_t i = 0; i < suite_list().size(); ++i)
+    if (const auto& s = suite_list()[i]; s.finish_options)
+      if (const auto why = s.finish_options(c, suite_text[i], app); !why.empty()) return fail(why);
+  if (const auto why = size_limit_problem(c, physical_memory_bytes()); !why.empty()) return fail(why);
+  if (const auto err = finish_training_options(training_text, c.training)) return fail(*err);
+  return {std::move(c), 0, ""};
+}
+
+}  // namespace gpunet::bench

@@ -1,0 +1,87 @@
+#include "bench/core/results_sink.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ostream>
+#include <stdexcept>
+
+#include "bench/core/sizes.hpp"
+#include "report/file_write.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+// Writes the whole line at fd's offset; returns 0 or the errno of the failure.
+int write_line(int fd, const std::string& line) {
+  size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 && errno != EINVAL) return errno;  // EINVAL: a file system without fsync
+  return 0;
+}
+
+}  // namespace
+
+std::string record_label(const report::Record& r) {
+  std::string label = r.suite + "/" + r.name;
+  if (!r.variant.empty()) label += " " + r.variant;
+  if (r.bytes > 0) label += " " + format_size(r.bytes);
+  return label;
+}
+
+ResultsSink::ResultsSink(const std::string& path, std::ostream& err) : path_(path), err_(err) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+}
+
+ResultsSink::~ResultsSink() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void ResultsSink::append(const report::Record& r) {
+  const std::string line = nlohmann::json(r).dump() + "\n";
+  std::lock_guard lock(mu_);
+  records_.push_back(r);
+  if (write_errno_ != 0) return;
+  write_errno_ = write_line(fd_, line);
+  if (write_errno_ == 0) {
+    whole_bytes_ += static_cast<long long>(line.size());
+    ++written_;
+    return;
+  }
+  // Cut a partly written line off, so the file stays valid JSON lines.
+  const bool cut = ::ftruncate(fd_, whole_bytes_) == 0 && ::lseek(fd_, whole_bytes_, SEEK_SET) == whole_bytes_;
+  err_ << "gpunet-bench: error: " << path_ << ": cannot write the record " << record_label(r) << ": "
+       << report::write_error_text(write_errno_) << "; it and every later record are lost from the file, which keeps "
+       << "the " << written_ << " records before it" << (cut ? "" : " and may end in a cut line")
+       << "; the run will end with exit code 3\n"
+       << std::flush;
+}
+
+std::vector<report::Record> ResultsSink::records() const {
+  std::lock_guard lock(mu_);
+  return records_;
+}
+
+size_t ResultsSink::lost() const {
+  std::lock_guard lock(mu_);
+  return records_.size() - written_;
+}
+
+std::string ResultsSink::loss_text() const {
+  std::lock_guard lock(mu_);
+  if (records_.size() == written_) return "";
+  return std::to_string(records_.size() - written_) + " of " + std::to_string(records_.size()) + " records are not in " +
+         path_ + ", which holds the first " + std::to_string(written_) + " (" + std::strerror(write_errno_) + ")";
+}
+
+}  // namespace gpunet::bench

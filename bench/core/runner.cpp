@@ -1,0 +1,12 @@
+#include "bench/core/runner.hpp"
+
+#include "bench/core/measure/mpi_timer.hpp"
+
+namespace gpunet::bench {
+
+measure::Timing Runner::time_op(const std::string& step, MPI_Comm comm, const std::function<void()>& op) const {
+  return measure::measure(control_, step, StepScope::all_ranks, measure::rules_of(cfg_),
+                          measure::mpi_wtime_timer(comm, cfg_.reduction, op));
+}
+
+}  // namespace gpunet::bench

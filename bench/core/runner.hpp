@@ -1,0 +1,30 @@
+// The runner times one operation on every rank of a communicator with the measurement layer
+// (bench/measure): MPI_Wtime around batches of iterations, the samples reduced across ranks as
+// --reduce says (max by default). Suites supply one operation.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <mpi.h>
+
+#include "bench/core/config.hpp"
+#include "bench/core/control.hpp"
+#include "bench/core/measure/measurement.hpp"
+
+namespace gpunet::bench {
+
+class Runner {
+ public:
+  Runner(const Config& cfg, ControlPlane& control) : cfg_(cfg), control_(control) {}
+
+  // Runs `op` on every rank of `comm` as step `step`; returns the batch samples (mean time per
+  // iteration in us of each batch), reduced across the ranks of comm. Collective over comm.
+  measure::Timing time_op(const std::string& step, MPI_Comm comm, const std::function<void()>& op) const;
+
+ private:
+  const Config& cfg_;
+  ControlPlane& control_;
+};
+
+}  // namespace gpunet::bench

@@ -1,0 +1,84 @@
+// The suite interface: what a suite gets to work with (SuiteContext) and what it is (Suite). A suite
+// measures and emits Records, each with its typed figure (report/figure.hpp); it never prints. The
+// list of all suites is bench/suites/suite_list.cpp; bench/README.md says how to add one.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/core/config.hpp"
+#include "bench/core/control.hpp"
+#include "bench/core/mpi_context.hpp"
+#include "bench/core/runner.hpp"
+#include "report/record.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace gpunet::bench {
+
+// Report sections that are not Records; filled on rank 0, written into report.json at the end.
+struct ReportSections {
+  nlohmann::json topology = nlohmann::json::object();  // host -> topology section (topo suite)
+  nlohmann::json findings = nlohmann::json::array();   // {severity, kind, message, subjects, node}
+  // The topo suite's findings, for its console block. The report takes them from the topo records'
+  // extra.findings, like every suite's, so they are not in `findings` (that would list them twice).
+  nlohmann::json topology_findings = nlohmann::json::array();
+};
+
+struct SuiteContext {
+  const Config& cfg;
+  const MpiContext& mpi;
+  const Runner& runner;
+  ControlPlane& control;
+  std::function<void(const report::Record&)> emit;  // any rank; reaches rank 0's results.jsonl
+  ReportSections& sections;                          // rank 0 only
+  // Progress of a long suite (rank 0 shows it on a terminal, nowhere else): step `done` of `total`.
+  std::function<void(const std::string& step, int64_t bytes, int done, int total)> progress =
+      [](const std::string&, int64_t, int, int) {};
+  // Fills suite, host, rank and ranks of a new record.
+  report::Record record(const std::string& suite, const std::string& name) const {
+    report::Record r;
+    r.suite = suite;
+    r.name = name;
+    r.host = mpi.host;
+    r.rank = mpi.rank;
+    r.ranks = mpi.size;
+    return r;
+  }
+};
+
+// Option text a suite's options parse into and check after the parse (lists, rates): one value per
+// option name. The parser keeps it alive between add_options and finish_options.
+struct OptionText {
+  std::map<std::string, std::string> values;
+  std::string& at(const std::string& option) { return values[option]; }
+  std::string get(const std::string& option) const {
+    const auto it = values.find(option);
+    return it == values.end() ? std::string() : it->second;
+  }
+};
+
+// One suite. Every function but run may be null (the suite has no options, prints nothing, ...).
+struct Suite {
+  std::string name;                  // what --suites takes
+  std::string help;                  // one line for --help
+  std::vector<std::string> metrics;  // the figure metrics it produces (prefixes end in '.')
+  bool by_default = true;            // runs when --suites is not given; else only on request
+  // Its options, in its own --help group, and their checks after the parse ("" = fine).
+  void (*add_options)(CLI::App& app, Config& cfg, OptionText& text) = nullptr;
+  std::string (*finish_options)(Config& cfg, const OptionText& text, const CLI::App& app) = nullptr;
+  void (*run)(const SuiteContext& ctx) = nullptr;
+  // The console line for one of its records as it arrives at rank 0 ("" = none).
+  std::string (*console)(const report::Record& r) = nullptr;
+  // Console text before it runs (a table header) and after it ran (a summary of its sections).
+  std::string (*console_header)(const Config& cfg, const MpiContext& mpi) = nullptr;
+  std::string (*console_summary)(const ReportSections& sections) = nullptr;
+};
+
+}  // namespace gpunet::bench

@@ -1,0 +1,71 @@
+#include "bench/core/training_options.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "bench/core/sizes.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+// A finite, positive number, all of `text` consumed.
+std::optional<double> positive_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v) || v <= 0) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+void add_training_options(CLI::App& app, TrainingOptionText& t) {
+  const std::string group = "Training impact (report section)";
+  app.add_option("--model-params", t.model_params,
+                 "Parameters of your model, e.g. 7e9; shown beside the 1.3B/7B/13B/70B presets")
+      ->type_name("N")->group(group);
+  app.add_option("--grad-bytes", t.grad_bytes, "Bytes per gradient value (2 = bf16, 4 = fp32)")
+      ->type_name("B")->default_str("2")->group(group);
+  app.add_option("--bucket-size", t.bucket_size, "Gradient all-reduce bucket (PyTorch DDP's default: 25M)")
+      ->type_name("SIZE")->default_str("25M")->group(group);
+  app.add_option("--step-compute-s", t.step_compute_s,
+                 "Compute time of one training step without communication, measured on one node, seconds "
+                 "(without it the report assumes 0.5 and says so)")
+      ->type_name("S")->group(group);
+  app.add_option("--dataset-size", t.dataset_size, "Dataset or checkpoint to move over each network")
+      ->type_name("SIZE")->default_str("1e12 B")->group(group);
+  app.add_option("--latency-threshold-us", t.latency_threshold_us,
+                 "p99 round trip per pair an interactive workload accepts, microseconds")
+      ->type_name("US")->default_str("100")->group(group);
+}
+
+std::optional<std::string> finish_training_options(const TrainingOptionText& t, report::training::TrainingParams& out) {
+  for (const auto* text : {&t.model_params, &t.grad_bytes, &t.bucket_size, &t.step_compute_s, &t.dataset_size,
+                           &t.latency_threshold_us})
+    out.given = out.given || !text->empty();
+  auto number = [](const std::string& name, const std::string& text, auto&& set) -> std::optional<std::string> {
+    if (text.empty()) return std::nullopt;
+    const auto v = positive_number(text);
+    if (!v) return name + ": '" + text + "' is not a finite positive number";
+    set(*v);
+    return std::nullopt;
+  };
+  auto size = [](const std::string& name, const std::string& text, auto&& set) -> std::optional<std::string> {
+    if (text.empty()) return std::nullopt;
+    const auto v = parse_size(text);
+    if (!v || *v <= 0) return name + ": bad size '" + text + "' (use e.g. 25M, 100G, 1T)";
+    set(static_cast<double>(*v));
+    return std::nullopt;
+  };
+  if (auto e = number("--model-params", t.model_params, [&](double v) { out.model_params = v; })) return e;
+  if (auto e = number("--grad-bytes", t.grad_bytes, [&](double v) { out.grad_bytes_per_param = v; })) return e;
+  if (auto e = size("--bucket-size", t.bucket_size, [&](double v) { out.bucket_bytes = v; })) return e;
+  if (auto e = number("--step-compute-s", t.step_compute_s, [&](double v) { out.step_compute_s = v; })) return e;
+  if (auto e = size("--dataset-size", t.dataset_size, [&](double v) { out.dataset_bytes = v; })) return e;
+  if (auto e = number("--latency-threshold-us", t.latency_threshold_us, [&](double v) { out.latency_threshold_us = v; }))
+    return e;
+  return std::nullopt;
+}
+
+}  // namespace gpunet::bench

@@ -1,0 +1,66 @@
+// The mpi suite's entry: its options, its run (the sweeps, then the scaling sweep) and its console.
+#include "bench/suites/mpi/suite.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "bench/core/cli_size.hpp"
+#include "bench/core/console_lines.hpp"
+#include "common/strings.hpp"
+#include "report/busbw.hpp"
+#include "report/console.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+constexpr const char* kCollectives = "allreduce,allgather,reduce_scatter,broadcast,alltoall";
+
+void add_mpi_options(CLI::App& app, Config& c, OptionText& text) {
+  const std::string g = "mpi suite";
+  std::string& colls = text.at("--collectives") = kCollectives;
+  app.add_option("--collectives", colls, std::string("Collectives for the mpi suite: ") + kCollectives)
+      ->type_name("LIST")
+      ->default_str(kCollectives)
+      ->group(g);
+  app.add_flag("--scaling", c.scaling,
+               "After the mpi and nccl sweeps, all_reduce on 1, 2, 4, ... whole nodes; names the node that makes busbw drop")
+      ->group(g);
+  add_size_option(app, "--scaling-size", c.scaling_bytes, "all_reduce size of the scaling sweep")
+      ->default_str("the -e size")
+      ->group(g);
+}
+
+std::string finish_mpi_options(Config& c, const OptionText& text, const CLI::App&) {
+  c.collectives = split_list(text.get("--collectives"));
+  if (c.collectives.empty()) return "--collectives: empty list";
+  for (const auto& n : c.collectives)
+    if (!report::collective_from_string(n) || n == "reduce" || n == "sendrecv")
+      return "--collectives: unknown collective '" + n + "' (known: " + kCollectives + ")";
+  return "";
+}
+
+void run_mpi_with_scaling(const SuiteContext& ctx) {
+  run_mpi_suite(ctx);
+  if (ctx.cfg.scaling) run_mpi_scaling(ctx);
+}
+
+std::string mpi_header(const Config& cfg, const MpiContext& mpi) {
+  return report::console_sweep_header("mpi", mpi.size, mpi.num_nodes, to_string(cfg.reduction));
+}
+
+}  // namespace
+
+Suite mpi_suite() {
+  Suite s;
+  s.name = "mpi";
+  s.help = "host-memory MPI collectives swept over sizes (busbw as nccl-tests); --scaling adds the node sweep";
+  s.metrics = {"mpi."};
+  s.add_options = add_mpi_options;
+  s.finish_options = finish_mpi_options;
+  s.run = run_mpi_with_scaling;
+  s.console = console_line;
+  s.console_header = mpi_header;
+  return s;
+}
+
+}  // namespace gpunet::bench

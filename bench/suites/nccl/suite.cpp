@@ -1,0 +1,75 @@
+// The `nccl` suite: NCCL collectives one GPU per rank, swept over sizes, timed with CUDA events,
+// verified, with the transports NCCL chose, and (with --scaling) the scaling sweep.
+#include "bench/suites/nccl/suite.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "bench/core/console_lines.hpp"
+#include "bench/engines/node_local.hpp"
+#include "common/strings.hpp"
+#include "gpunet/build_config.h"
+#include "report/busbw.hpp"
+#include "report/console.hpp"
+
+#if GPUNET_HAVE_CUDA
+#include "bench/suites/nccl/nccl_run.hpp"
+#endif
+
+namespace gpunet::bench {
+
+namespace {
+
+constexpr const char* kNcclCollectives = "allreduce,allgather,reduce_scatter,broadcast,reduce,alltoall,sendrecv";
+
+void add_nccl_options(CLI::App& app, Config& c, OptionText& text) {
+  const std::string g = "nccl suite";
+  std::string& colls = text.at("--nccl-collectives") = "allreduce";
+  app.add_option("--nccl-collectives", colls, std::string("Collectives for the nccl suite: ") + kNcclCollectives)
+      ->type_name("LIST")
+      ->capture_default_str()
+      ->group(g);
+  app.add_flag("--nccl-topo-dump", c.nccl_topo_dump, "Have NCCL write its topology XML per node into the output directory")
+      ->group(g);
+}
+
+std::string finish_nccl_options(Config& c, const OptionText& text, const CLI::App&) {
+  c.nccl_collectives = split_list(text.get("--nccl-collectives"));
+  if (c.nccl_collectives.empty()) return "--nccl-collectives: empty list";
+  for (const auto& n : c.nccl_collectives)
+    if (!report::collective_from_string(n))
+      return "--nccl-collectives: unknown collective '" + n + "' (known: " + kNcclCollectives + ")";
+  return "";
+}
+
+std::string nccl_header(const Config& cfg, const MpiContext& mpi) {
+  return report::console_sweep_header("nccl", mpi.size, mpi.num_nodes, to_string(cfg.reduction));
+}
+
+void run_nccl_suite(const SuiteContext& ctx) {
+#if GPUNET_HAVE_CUDA
+  gpu::run_nccl_suite_cuda(ctx);
+#else
+  if (ctx.mpi.is_root()) {
+    auto r = skipped(ctx, "nccl", "collectives", "built without CUDA");
+    r.ranks = ctx.mpi.size;
+    ctx.emit(r);
+  }
+#endif
+}
+
+}  // namespace
+
+Suite nccl_suite() {
+  Suite s;
+  s.name = "nccl";
+  s.help = "NCCL collectives, one GPU per rank, timed with CUDA events (skipped without a GPU)";
+  s.metrics = {"nccl."};
+  s.add_options = add_nccl_options;
+  s.finish_options = finish_nccl_options;
+  s.run = run_nccl_suite;
+  s.console = console_line;
+  s.console_header = nccl_header;
+  return s;
+}
+
+}  // namespace gpunet::bench

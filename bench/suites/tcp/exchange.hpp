@@ -1,0 +1,25 @@
+// Small MPI helpers of the tcp suite: JSON documents between ranks, and the per-run key.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/core/auth/hmac.hpp"
+
+namespace gpunet::bench::tcp {
+
+// Every rank's document, by rank, on root (empty elsewhere). Collective over comm.
+std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm comm, int root);
+// Every rank's document, by rank, everywhere. Collective over comm.
+std::vector<nlohmann::json> allgather_json(const nlohmann::json& mine, MPI_Comm comm);
+// root's document, everywhere. Collective over comm.
+nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root);
+// The run key: drawn on rank 0 (auth::random_key) and broadcast over MPI, the trusted wire-up; it
+// never travels on the data network. The same on every rank. Collective over comm; throws
+// std::runtime_error on every rank when rank 0 could not draw it.
+auth::Key shared_key(MPI_Comm comm);
+
+}  // namespace gpunet::bench::tcp

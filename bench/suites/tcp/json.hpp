@@ -1,0 +1,33 @@
+// JSON forms of the engine's results (nlohmann), for the records and for carrying results between
+// ranks over MPI.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "bench/suites/tcp/bandwidth.hpp"
+#include "bench/suites/tcp/ceiling.hpp"
+#include "bench/suites/tcp/latency.hpp"
+#include "bench/suites/tcp/timeline.hpp"
+
+namespace gpunet::bench::tcp {
+
+void to_json(nlohmann::json& j, const TcpInfo& t);
+void from_json(const nlohmann::json& j, TcpInfo& t);
+void to_json(nlohmann::json& j, const Endpoint& e);
+void from_json(const nlohmann::json& j, Endpoint& e);
+void to_json(nlohmann::json& j, const LinkFacts& l);
+void from_json(const nlohmann::json& j, LinkFacts& l);
+void to_json(nlohmann::json& j, const Rejections& r);
+void from_json(const nlohmann::json& j, Rejections& r);
+void to_json(nlohmann::json& j, const SendResult& r);
+void from_json(const nlohmann::json& j, SendResult& r);
+void to_json(nlohmann::json& j, const ReceiveResult& r);
+void from_json(const nlohmann::json& j, ReceiveResult& r);
+void to_json(nlohmann::json& j, const LatencySummary& s);
+void from_json(const nlohmann::json& j, LatencySummary& s);
+void to_json(nlohmann::json& j, const StabilitySummary& s);
+
+// The link as a record's extra.link: {kind, iface, speed_Mbps, mtu, ipv6, tcp_timestamps, shaped_rate_bps, loopback}.
+nlohmann::json link_json(const LinkFacts& l);
+
+}  // namespace gpunet::bench::tcp

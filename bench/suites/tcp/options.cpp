@@ -1,0 +1,121 @@
+#include "bench/suites/tcp/options.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "bench/core/cli_float.hpp"
+#include "bench/core/cli_size.hpp"
+#include "bench/core/sizes.hpp"
+#include "common/strings.hpp"
+
+namespace gpunet::bench::tcp {
+
+namespace {
+
+constexpr double kMaxLinkRateBps = 1e15;  // 1 Pbit/s: far above any link, far below overflow
+
+const std::vector<std::string> kTests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
+
+}  // namespace
+
+std::optional<double> parse_rate(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !std::isfinite(v) || !(v > 0)) return std::nullopt;
+  std::string unit(end);
+  if (unit.find('B') != std::string::npos) return std::nullopt;  // bytes: not a link rate
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  double mult = 1;
+  if (!unit.empty() && std::string("kmgt").find(unit[0]) != std::string::npos) {
+    mult = unit[0] == 'k' ? 1e3 : unit[0] == 'm' ? 1e6 : unit[0] == 'g' ? 1e9 : 1e12;
+    unit.erase(0, 1);
+  }
+  if (!unit.empty() && unit != "bit" && unit != "b" && unit != "bps" && unit != "b/s" && unit != "bit/s") return std::nullopt;
+  const double bps = v * mult;
+  if (!std::isfinite(bps) || bps > kMaxLinkRateBps) return std::nullopt;
+  return bps;
+}
+
+void add_options(CLI::App& app, Config& c, OptionText& text) {
+  auto& t = c.tcp;
+  const std::string g = "TCP suite";
+  app.add_option("--tcp-if", t.iface,
+                 "Interface name or CIDR the tcp suite listens on and connects from (default: loopback on one "
+                 "node, else the first non-loopback IPv4 address that is up)")
+      ->type_name("IF|CIDR")->group(g);
+  app.add_option("--tcp-tests", text.at("--tcp-tests"), "tcp tests to run: " + join(kTests, ","))
+      ->type_name("LIST")->default_str(join(kTests, ","))->group(g);
+  app.add_option("--tcp-streams", t.streams, "Parallel streams per flow; neighbour pairs run 1 and, when more, this many")
+      ->check(CLI::Range(1, 64))->capture_default_str()->group(g);
+  add_float_option(app, "--tcp-time", t.time_s, 0.1, 3600.0, "Seconds per bandwidth measurement")->group(g);
+  add_size_option(app, "--tcp-bytes", t.bytes, "Bytes per flow instead of --tcp-time")->group(g);
+  add_size_option(app, "--tcp-msg", t.msg_bytes, "Bytes per send() and recv()")->default_str("128K")->group(g);
+  add_size_option(app, "--tcp-sndbuf", t.sndbuf, "SO_SNDBUF (default: kernel autotuning)")->group(g);
+  add_size_option(app, "--tcp-rcvbuf", t.rcvbuf, "SO_RCVBUF (default: kernel autotuning)")->group(g);
+  app.add_flag("--tcp-bidir", t.bidir, "Neighbour pairs send in both directions at once")->group(g);
+  add_float_option(app, "--tcp-interval", t.interval_s, 0.001, 60.0, "Seconds per timeline interval")->group(g);
+  add_size_option(app, "--tcp-lat-size", t.lat_bytes, "Ping-pong message size")->default_str("14")->group(g);
+  add_float_option(app, "--tcp-lat-time", t.lat_time_s, 0.01, 3600.0, "Seconds of ping-pong per pair")->group(g);
+  add_float_option(app, "--tcp-timeout", t.timeout_s, 0.1, 600.0,
+                   "Seconds a connect may take and a stream may stay silent before that flow is failed")->group(g);
+  add_float_option(app, "--tcp-suspect", t.suspect, 0.0, 1.0,
+                   "A pair below this fraction of the best pair or of its ceiling is a suspect and is re-tested alone")
+      ->group(g);
+  add_float_option(app, "--tcp-dip", t.dip, 0.0, 1.0,
+                   "A timeline interval below this fraction of the flow's median is a dip")->group(g);
+  app.add_option("--link-rate", text.at("--link-rate"),
+                 "The link's rate when the NIC can't tell (e.g. 10G, 25Gbit, 2.5G; SI bit/s); sets the TCP ceiling")
+      ->type_name("RATE")->group(g);
+  add_float_option(app, "--duration", t.duration_s, 0.1, 86400.0,
+                   "Stability mode: run each chosen tcp test this many seconds (default test: neighbours) and report "
+                   "the timeline, min/p1/p50 and dips")
+      ->default_str("")
+      ->group(g);
+}
+
+std::string finish_options(Config& c, const OptionText& text, const CLI::App& app) {
+  auto& t = c.tcp;
+  if (app.count("--tcp-tests")) {
+    std::vector<std::string> tests;
+    std::stringstream ss(text.get("--tcp-tests"));
+    for (std::string item; std::getline(ss, item, ',');) {
+      if (item.empty()) continue;
+      if (std::find(kTests.begin(), kTests.end(), item) == kTests.end())
+        return "--tcp-tests: unknown test '" + item + "' (known: " + join(kTests, ",") + ")";
+      tests.push_back(item);
+    }
+    if (tests.empty()) return "--tcp-tests: empty list";
+    t.tests = tests;
+  }
+  if (!text.get("--link-rate").empty()) {
+    const auto r = parse_rate(text.get("--link-rate"));
+    if (!r) return "--link-rate: bad rate '" + text.get("--link-rate") + "' (use a finite rate up to 1000T, e.g. 10G, 25Gbit, 2.5G)";
+    t.link_rate_bps = *r;
+  }
+  if (t.duration_s > 0) {
+    if (!app.count("--tcp-tests")) t.tests = {"neighbours"};
+    t.time_s = t.duration_s;
+    t.lat_time_s = t.duration_s;
+    if (!app.count("--timeout"))
+      c.timeout_s = std::max(c.timeout_s, t.duration_s + 2 * t.timeout_s + 60);
+    else if (c.timeout_s < t.duration_s + 2 * t.timeout_s + 10)
+      return "--duration " + std::to_string(static_cast<long long>(t.duration_s)) +
+             " s does not fit in --timeout; raise --timeout above " +
+             std::to_string(static_cast<long long>(t.duration_s + 2 * t.timeout_s + 10)) + " s";
+    if (t.bytes > 0) return "--duration and --tcp-bytes exclude each other";
+  } else if (c.timeout_s < t.time_s + 2 * t.timeout_s + 2) {
+    // Every measurement is one watchdog step; it must fit.
+    if (std::find(c.suites.begin(), c.suites.end(), "tcp") != c.suites.end())
+      return "--timeout " + std::to_string(c.timeout_s) + " s is too short for --tcp-time plus two --tcp-timeout";
+  }
+  if (t.msg_bytes > (256 << 20)) return "--tcp-msg: at most 256M";
+  if (t.lat_bytes > (1 << 20)) return "--tcp-lat-size: at most 1M";
+  if (t.sndbuf > (1LL << 30) || t.rcvbuf > (1LL << 30)) return "--tcp-sndbuf/--tcp-rcvbuf: at most 1G";
+  return "";
+}
+
+}  // namespace gpunet::bench::tcp

@@ -1,0 +1,353 @@
+#include "bench/suites/tcp/records.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "bench/suites/tcp/json.hpp"
+#include "report/analysis.hpp"
+#include "report/path_ceilings.hpp"
+#include "report/stats.hpp"
+
+namespace gpunet::bench::tcp {
+
+using nlohmann::json;
+using report::Status;
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+int distinct_participants(const BandwidthTest& test) {
+  std::set<int> s;
+  for (const auto& f : test.flows) {
+    s.insert(f.src);
+    s.insert(f.dst);
+  }
+  return static_cast<int>(s.size());
+}
+
+const ReceiveResult* find_received(const TestResults& r, const FlowSpec& f, const std::vector<Node>& nodes) {
+  if (static_cast<size_t>(f.dst) >= r.received.size()) return nullptr;
+  for (const auto& x : r.received[static_cast<size_t>(f.dst)])
+    if (x.peer == static_cast<uint32_t>(nodes[static_cast<size_t>(f.src)].rank)) return &x;
+  return nullptr;
+}
+
+const SendResult* find_sent(const TestResults& r, const FlowSpec& f, const std::vector<Node>& nodes) {
+  if (static_cast<size_t>(f.src) >= r.sent.size()) return nullptr;
+  for (const auto& x : r.sent[static_cast<size_t>(f.src)])
+    if (x.peer == static_cast<uint32_t>(nodes[static_cast<size_t>(f.dst)].rank)) return &x;
+  return nullptr;
+}
+
+// Fields every pair record carries: both endpoints by host, the path and the links.
+void describe_pair(report::Record& rec, const Node& src, const Node& dst, const RunFacts& run) {
+  rec.host = dst.host;
+  rec.rank = dst.rank;
+  rec.extra["src_host"] = src.host;
+  rec.extra["dst_host"] = dst.host;
+  rec.extra["src_rank"] = src.rank;
+  rec.extra["dst_rank"] = dst.rank;
+  rec.extra["src_addr"] = src.endpoint.ip.to_string();
+  rec.extra["dst_addr"] = dst.endpoint.to_string();
+  rec.extra["path"] = run.single_node ? "loopback: all ranks share one node, pairs of ranks test over loopback"
+                                      : "network";
+  rec.extra["link"] = link_json(src.link);
+  rec.extra["dst_link"] = link_json(dst.link);
+}
+
+report::Figure flow_figure(const BandwidthTest& test, const FlowSpec& flow, const Node& src, const Node& dst,
+                           double goodput_Gbps, std::vector<double> timeline_Gbps) {
+  report::Figure f = report::rate_figure("tcp.goodput", goodput_Gbps, "Gb/s",
+                                         report::pair_subject(src.host, src.rank, dst.host, dst.rank),
+                                         report::PathModel::tcp_flow);
+  f.parameters = {{"test", test.variant}, {"streams", std::to_string(test.streams)}};
+  if (test.bidir) f.parameters["direction"] = "bidirectional";
+  const FlowShares shares = flow_shares(test, flow);
+  f.sending_share = shares.sending;
+  f.receiving_share = shares.receiving;
+  f.samples = std::move(timeline_Gbps);
+  return f;
+}
+
+// What the listener on `host` turned away, after the record's own story: "listener on node1: 3
+// unauthenticated connections rejected".
+void note_rejections(report::Record& rec, const Rejections& rej, const std::string& host) {
+  rec.extra["rejected_connections"] = rej.count;
+  rec.extra["unauthenticated_connections"] = rej.unauthenticated;
+  if (rej.count == 0) return;
+  rec.extra["rejections"] = rej.first;
+  rec.reason += std::string(rec.reason.empty() ? "" : "; ") + "listener on " + host + ": " + rej.summary();
+}
+
+}  // namespace
+
+FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow) {
+  const auto out_degree = std::count_if(test.flows.begin(), test.flows.end(), [&](const FlowSpec& f) { return f.src == flow.src; });
+  const auto in_degree = std::count_if(test.flows.begin(), test.flows.end(), [&](const FlowSpec& f) { return f.dst == flow.dst; });
+  return {static_cast<int>(std::max<long>(out_degree, 1)), static_cast<int>(std::max<long>(in_degree, 1))};
+}
+
+report::Ceiling flow_ceiling(const BandwidthTest& test, const FlowSpec& flow, const std::vector<Node>& nodes) {
+  const FlowShares s = flow_shares(test, flow);
+  return report::tcp_flow_ceiling(link_json(nodes[static_cast<size_t>(flow.src)].link),
+                                  link_json(nodes[static_cast<size_t>(flow.dst)].link), s.sending, s.receiving);
+}
+
+std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const TestResults& results,
+                                              const std::vector<Node>& nodes, const TcpConfig& cfg, const RunFacts& run) {
+  std::vector<report::Record> out;
+  double sum_bps = 0;
+  int64_t sum_bytes = 0;
+  Status worst = Status::passed;
+  for (const auto& flow : test.flows) {
+    const Node& src = nodes[static_cast<size_t>(flow.src)];
+    const Node& dst = nodes[static_cast<size_t>(flow.dst)];
+    report::Record rec;
+    rec.suite = "tcp";
+    rec.name = "bandwidth";
+    rec.variant = test.variant;
+    rec.ranks = distinct_participants(test);
+    rec.count = test.streams;
+    describe_pair(rec, src, dst, run);
+    const ReceiveResult* rx = find_received(results, flow, nodes);
+    const SendResult* tx = find_sent(results, flow, nodes);
+    const double goodput = rx ? rx->goodput_bps : 0.0;
+    rec.bytes = rx ? rx->bytes : 0;
+    rec.algbw_GBps = goodput / 8e9;
+    if (!rx || !tx) {
+      rec.status = Status::failed;
+      rec.reason = std::string("no result from the ") + (!rx ? "receiver on " + dst.host : "sender on " + src.host);
+    } else if (rx->status != Status::passed) {
+      rec.status = rx->status;
+      rec.reason = "receiver " + dst.host + ": " + rx->reason;
+      if (tx->status != Status::passed) rec.reason += "; sender " + src.host + ": " + tx->reason;
+    } else if (tx->status != Status::passed) {
+      rec.status = tx->status;
+      rec.reason = "sender " + src.host + ": " + tx->reason;
+    }
+    rec.extra["goodput_Gbps"] = goodput / 1e9;
+    rec.extra["streams"] = test.streams;
+    rec.extra["direction"] = test.bidir ? "bidirectional" : "unidirectional";
+    rec.extra["concurrent_flows"] = test.flows.size();
+    rec.extra["msg_bytes"] = cfg.msg_bytes;
+    rec.extra["sndbuf_bytes"] = cfg.sndbuf > 0 ? json(cfg.sndbuf) : json("auto");
+    rec.extra["rcvbuf_bytes"] = cfg.rcvbuf > 0 ? json(cfg.rcvbuf) : json("auto");
+    if (cfg.bytes > 0)
+      rec.extra["bytes_per_flow"] = cfg.bytes;
+    else
+      rec.extra["duration_s"] = cfg.time_s;
+    rec.extra["seconds"] = rx ? rx->seconds : 0.0;
+    rec.extra["bytes_sent"] = tx ? tx->bytes : 0;
+    rec.extra["stream_bytes"] = rx ? rx->stream_bytes : std::vector<int64_t>{};
+    rec.extra["interval_s"] = cfg.interval_s;
+    const std::vector<double> timeline = rx ? rx->timeline_Gbps : std::vector<double>{};
+    rec.extra["timeline_Gbps"] = timeline;
+    rec.figure = flow_figure(test, flow, src, dst, goodput / 1e9, timeline);
+    rec.extra["stability"] = summarize_stability(timeline, cfg.interval_s, cfg.dip * report::percentile(timeline, 0.5));
+    if (cfg.duration_s > 0) rec.extra["mode"] = "stability";
+    rec.extra["tcp_info"] = tx ? json(tx->tcp_info) : json::array();
+    const Rejections none;
+    const Rejections& rej = static_cast<size_t>(flow.dst) < results.rejected.size() ? results.rejected[static_cast<size_t>(flow.dst)] : none;
+    note_rejections(rec, rej, dst.host);
+    sum_bps += goodput;
+    sum_bytes += rec.bytes;
+    if (rec.status != Status::passed) worst = rec.status;
+    out.push_back(rec);
+  }
+
+  if ((test.variant == "one-to-many" || test.variant == "many-to-one") && !test.flows.empty()) {
+    const bool incast = test.variant == "many-to-one";
+    const int root = incast ? test.flows[0].dst : test.flows[0].src;
+    const Node& r = nodes[static_cast<size_t>(root)];
+    report::Record agg;
+    agg.suite = "tcp";
+    agg.name = "aggregate";
+    agg.variant = test.variant;
+    agg.ranks = distinct_participants(test);
+    agg.rank = r.rank;
+    agg.host = r.host;
+    agg.bytes = sum_bytes;
+    agg.count = test.streams;
+    agg.status = worst;
+    if (worst != Status::passed) agg.reason = "some flows did not complete; see the flow records";
+    agg.algbw_GBps = sum_bps / 8e9;
+    agg.extra["root_host"] = r.host;
+    agg.extra["flows"] = test.flows.size();
+    agg.extra["goodput_Gbps"] = sum_bps / 1e9;
+    agg.extra["goodput_is"] = "sum of the flows' goodputs, measured at each receiver";
+    agg.extra["link"] = link_json(r.link);
+    agg.figure = report::rate_figure("tcp.goodput", sum_bps / 1e9, "Gb/s",
+                                     report::group_subject(test.variant, r.host, agg.ranks), report::PathModel::tcp_link);
+    agg.figure->parameters = {{"test", test.variant}, {"streams", std::to_string(test.streams)}};
+    out.push_back(agg);
+  }
+  return out;
+}
+
+report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, const std::vector<Node>& nodes,
+                              const TcpConfig& cfg, const RunFacts& run) {
+  const Node& src = nodes[static_cast<size_t>(pair.src)];
+  const Node& dst = nodes[static_cast<size_t>(pair.dst)];
+  report::Record rec;
+  rec.suite = "tcp";
+  rec.name = "latency";
+  rec.variant = "ping-pong";
+  rec.ranks = 2;
+  rec.bytes = cfg.lat_bytes;
+  rec.count = o.half_rtt_us.samples;
+  describe_pair(rec, src, dst, run);
+  rec.host = src.host;  // the client measured it
+  rec.rank = src.rank;
+  rec.status = o.status;
+  rec.reason = o.reason;
+  rec.time_us = o.time_us;
+  rec.extra["latency_us"] = o.half_rtt_us;
+  rec.extra["latency_is"] = "half the round trip of a ping-pong, as sockperf and osu_latency report";
+  rec.extra["rtt_p50_us"] = o.rtt_p50_us;
+  rec.extra["msg_bytes"] = cfg.lat_bytes;
+  rec.extra["duration_s"] = cfg.lat_time_s;
+  rec.extra["tcp_info"] = json::array({o.tcp_info});
+  note_rejections(rec, o.rejected, dst.host);
+  if (rec.status != Status::skipped) {
+    rec.figure = report::time_figure("tcp.latency", o.time_us.p50, report::pair_subject(src.host, src.rank, dst.host, dst.rank));
+    rec.figure->parameters = {{"test", "latency"}, {"bytes", std::to_string(cfg.lat_bytes)}};
+  }
+  return rec;
+}
+
+Cell cell_of(const report::Record& r, const FlowSpec& flow) {
+  Cell c;
+  c.src = flow.src;
+  c.dst = flow.dst;
+  static const json kNoTopology = json::object();
+  c.goodput_bps = r.figure ? r.figure->value * 1e9 : 0.0;
+  const report::FigureCeiling ceiling = report::figure_ceiling(r, report::Provenance{}, report::TopologyView(kNoTopology));
+  if (ceiling.known && ceiling.value > 0) c.ceiling_bps = ceiling.value * 1e9;
+  c.status = r.status;
+  return c;
+}
+
+double best_goodput(const std::vector<Cell>& cells) {
+  double best = 0;
+  for (const auto& c : cells)
+    if (c.status == Status::passed) best = std::max(best, c.goodput_bps);
+  return best;
+}
+
+std::string slow_reason(const Cell& c, double best_bps, double fraction) {
+  if (c.status != Status::passed) return "";
+  if (c.ceiling_bps && c.goodput_bps < fraction * *c.ceiling_bps)
+    return fixed(c.goodput_bps / 1e9, 3) + " Gb/s is " + fixed(100 * c.goodput_bps / *c.ceiling_bps, 0) +
+           "% of its ceiling " + fixed(*c.ceiling_bps / 1e9, 3) + " Gb/s (below " + fixed(100 * fraction, 0) + "%)";
+  if (best_bps > 0 && c.goodput_bps < fraction * best_bps)
+    return fixed(c.goodput_bps / 1e9, 3) + " Gb/s is " + fixed(100 * c.goodput_bps / best_bps, 0) +
+           "% of the best pair's " + fixed(best_bps / 1e9, 3) + " Gb/s (below " + fixed(100 * fraction, 0) + "%)";
+  return "";
+}
+
+report::Record matrix_record(const std::vector<Cell>& cells, const std::vector<Node>& nodes, int rounds,
+                             const std::vector<Cell>& suspects, const std::vector<Cell>& retests, double fraction) {
+  const size_t n = nodes.size();
+  report::Record rec;
+  rec.suite = "tcp";
+  rec.name = "matrix";
+  rec.variant = "all pairs";
+  rec.ranks = static_cast<int>(n);
+  rec.host = n ? nodes[0].host : "";
+  rec.rank = n ? nodes[0].rank : 0;
+  json m = json::array();
+  for (size_t i = 0; i < n; ++i) m.push_back(json(std::vector<json>(n, nullptr)));
+  for (const auto& c : cells)
+    m[static_cast<size_t>(c.src)][static_cast<size_t>(c.dst)] = c.status == Status::passed ? json(c.goodput_bps / 1e9) : json(nullptr);
+  std::vector<std::string> hosts;
+  for (const auto& node : nodes) hosts.push_back(node.host);
+  const double best = best_goodput(cells);
+  auto list = [&](const std::vector<Cell>& v) {
+    json a = json::array();
+    for (const auto& c : v)
+      a.push_back({{"src_host", hosts[static_cast<size_t>(c.src)]},
+                   {"dst_host", hosts[static_cast<size_t>(c.dst)]},
+                   {"goodput_Gbps", c.goodput_bps / 1e9},
+                   {"why", slow_reason(c, best, fraction)}});
+    return a;
+  };
+  int failed = 0;
+  for (const auto& c : cells) failed += c.status != Status::passed;
+  if (failed) {
+    rec.status = Status::failed;
+    rec.reason = std::to_string(failed) + " of " + std::to_string(cells.size()) + " pair directions did not complete";
+  }
+  rec.extra["hosts"] = hosts;
+  rec.extra["goodput_Gbps"] = m;
+  rec.extra["rows_are"] = "senders; columns are receivers";
+  rec.extra["rounds"] = rounds;
+  rec.extra["best_Gbps"] = best / 1e9;
+  rec.extra["suspect_fraction"] = fraction;
+  rec.extra["suspects"] = list(suspects);
+  rec.extra["retests"] = list(retests);
+  return rec;
+}
+
+std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const std::vector<Node>& nodes,
+                                     double best_bps, double fraction) {
+  std::vector<report::Record> out;
+  const int n = static_cast<int>(nodes.size());
+  std::map<int, std::set<int>> partners;  // host -> partners it is slow with, in either direction
+  for (const auto& c : confirmed) {
+    partners[c.src].insert(c.dst);
+    partners[c.dst].insert(c.src);
+  }
+  auto base = [&](const std::string& variant) {
+    report::Record r;
+    r.suite = "tcp";
+    r.name = "finding";
+    r.variant = variant;
+    r.status = Status::failed;
+    r.ranks = n;
+    return r;
+  };
+  std::set<int> named;
+  if (n >= 3)
+    for (const auto& [host, with] : partners)
+      if (static_cast<int>(with.size()) == n - 1) named.insert(host);
+  for (int h : named) {
+    auto r = base("host");
+    const Node& node = nodes[static_cast<size_t>(h)];
+    r.host = node.host;
+    r.rank = node.rank;
+    json dirs = json::array();
+    for (const auto& c : confirmed)
+      if (c.src == h || c.dst == h)
+        dirs.push_back({{"src_host", nodes[static_cast<size_t>(c.src)].host},
+                        {"dst_host", nodes[static_cast<size_t>(c.dst)].host},
+                        {"goodput_Gbps", c.goodput_bps / 1e9},
+                        {"why", slow_reason(c, best_bps, fraction)}});
+    r.reason = "host " + node.host + ": every pair with it is slow (" + std::to_string(dirs.size()) +
+               " directions, confirmed when re-tested alone); suspect its NIC, cable or switch port";
+    r.extra["finding"] = {{"severity", "error"}, {"subject", "host"}, {"host", node.host}, {"pairs", dirs}};
+    out.push_back(r);
+  }
+  for (const auto& c : confirmed) {
+    if (named.count(c.src) || named.count(c.dst)) continue;
+    auto r = base("pair");
+    const Node& s = nodes[static_cast<size_t>(c.src)];
+    const Node& d = nodes[static_cast<size_t>(c.dst)];
+    r.host = s.host;
+    r.rank = s.rank;
+    r.reason = "pair " + s.host + " → " + d.host + " is slow: " + slow_reason(c, best_bps, fraction) +
+               ", confirmed when re-tested alone";
+    r.extra["finding"] = {{"severity", "error"}, {"subject", "pair"}, {"src_host", s.host}, {"dst_host", d.host},
+                          {"goodput_Gbps", c.goodput_bps / 1e9}};
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace gpunet::bench::tcp

@@ -1,0 +1,40 @@
+// The tcp suite's start: who takes part, the run key, each participant's address, listener
+// and link, known to every rank. Collective over the world communicator.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/core/auth/hmac.hpp"
+#include "bench/core/suite.hpp"
+#include "bench/suites/tcp/records.hpp"
+#include "bench/engines/socket.hpp"
+
+namespace gpunet::bench::tcp {
+
+struct Setup {
+  std::vector<Node> nodes;          // the participants, in order
+  int self = -1;                    // this rank's participant index, -1 if it only watches
+  auth::Key key{};                  // the run key, from rank 0 over MPI
+  IpAddress source;                 // this participant's address
+  std::unique_ptr<Listener> listener;
+  RunFacts run;
+  std::string stop_reason;          // set when the suite can't run (a record says why)
+  report::Status stop_status = report::Status::skipped;
+  int participant_of(int rank) const;
+};
+
+// The participants: every rank when all share one node, else the first rank of each node.
+std::vector<int> participant_ranks(const MpiContext& mpi);
+
+// Address for --tcp-if (empty: loopback on one node, else the first non-loopback IPv4 that is up).
+std::variant<IfAddress, std::string> choose_address(const std::vector<IfAddress>& all, const std::string& spec,
+                                                    bool single_node);
+
+// Builds the setup. A bad --tcp-if throws std::invalid_argument after rank 0 has said why
+// (exit code 2); anything else that stops the suite is in stop_reason on every rank.
+Setup make_setup(const SuiteContext& ctx);
+
+}  // namespace gpunet::bench::tcp

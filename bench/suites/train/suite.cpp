@@ -1,0 +1,138 @@
+// The train suite: emulates data-parallel training steps on every rank (bench/suites/train/step.hpp)
+// and records the compute alone, the bucketed all-reduce alone, and the overlapped step beside the
+// step times the fixed overlap model predicts from those two (report/training_model.hpp), so the
+// prediction is made before and apart from the step it is compared with.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "bench/core/measure/measurement.hpp"
+#include "bench/core/console_lines.hpp"
+#include "bench/engines/patterns.hpp"
+#include "bench/suites/train/step.hpp"
+#include "bench/suites/train/suite.hpp"
+#include "report/training_model.hpp"
+#include "report/training_params.hpp"
+
+namespace gpunet::bench {
+
+namespace {
+
+namespace tr = report::training;
+
+inline constexpr int64_t kDefaultEmulatedGradBytes = 32LL << 20;  // tens of MiB: fits any test machine
+inline constexpr int64_t kMaxEmulatedGradBytes = 2LL << 30;
+
+int64_t floats(double bytes) { return static_cast<int64_t>(bytes / sizeof(float)) * static_cast<int64_t>(sizeof(float)); }
+
+StepPlan plan_of(const Config& cfg) {
+  const auto& t = cfg.training;
+  StepPlan p;
+  p.compute_s = t.step_compute_s.value_or(tr::kDefaultStepComputeS);
+  p.overlappable = tr::kOverlappableFraction;
+  p.grad_bytes = t.model_params ? floats(*t.model_params * t.grad_bytes_per_param) : kDefaultEmulatedGradBytes;
+  p.bucket_bytes = std::max<int64_t>(sizeof(float), floats(t.bucket_bytes));
+  return p;
+}
+
+report::Record timed(const SuiteContext& ctx, const std::string& name, const StepPlan& p, const measure::Timing& timing) {
+  auto rec = ctx.record("train", name);
+  rec.bytes = p.grad_bytes;
+  rec.count = static_cast<int64_t>(bucket_sizes(p.grad_bytes, p.bucket_bytes).size());
+  rec.dtype = "float";
+  rec.op = "sum";
+  measure::record_timing(rec, timing);
+  rec.extra["nodes"] = ctx.mpi.num_nodes;
+  rec.extra["compute_s"] = p.compute_s;
+  rec.extra["bucket_bytes"] = p.bucket_bytes;
+  rec.extra["reduction"] = to_string(ctx.cfg.reduction);
+  return rec;
+}
+
+// The fixed model's predictions from the compute and the communication measured apart.
+nlohmann::json predictions(double compute_s, double comm_s, double overlappable) {
+  return {{"no_overlap_s", compute_s + comm_s},
+          {"perfect_overlap_s", std::max(compute_s, comm_s)},
+          {"model_s", compute_s + std::max(0.0, comm_s - overlappable * compute_s)},
+          {"overlappable_fraction", overlappable},
+          {"model", "step = compute + max(0, comm - f*compute)"}};
+}
+
+int64_t verify(const SuiteContext& ctx, const std::vector<float>& recv, MPI_Comm comm) {
+  int64_t wrong = 0;
+  for (size_t i = 0; i < recv.size(); ++i)
+    wrong += static_cast<double>(recv[i]) != patterns::reduced("sum", ctx.mpi.size, static_cast<int64_t>(i));
+  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT64_T, MPI_SUM, comm);
+  return wrong;
+}
+
+void run_train_suite(const SuiteContext& ctx) {
+  const StepPlan p = plan_of(ctx.cfg);
+  if (ctx.mpi.size < 2 || p.grad_bytes > kMaxEmulatedGradBytes || p.grad_bytes < static_cast<int64_t>(sizeof(float))) {
+    auto rec = ctx.record("train", "step");
+    rec.bytes = p.grad_bytes;
+    rec.status = report::Status::skipped;
+    rec.reason = ctx.mpi.size < 2 ? "one rank: no gradient to all-reduce"
+                                  : "emulated gradients of " + std::to_string(p.grad_bytes) +
+                                        " B are outside 4 B .. 2 GiB; give a smaller --model-params";
+    if (ctx.mpi.is_root()) ctx.emit(rec);
+    return;
+  }
+  const MPI_Comm world = ctx.mpi.world;
+  const size_t count = static_cast<size_t>(p.grad_bytes) / sizeof(float);
+  std::vector<float> send(count), recv(count);
+  for (size_t i = 0; i < count; ++i) send[i] = static_cast<float>(patterns::input(ctx.mpi.rank, static_cast<int64_t>(i)));
+  double sink = 0;
+  if (ctx.mpi.is_root()) ctx.progress("compute alone", p.grad_bytes, 0, 3);
+  const auto compute_us = ctx.runner.time_op("train compute", world, [&] { sink += host_compute(p.compute_s, [](double) {}); });
+  if (ctx.mpi.is_root()) ctx.progress("bucketed allreduce alone", p.grad_bytes, 1, 3);
+  const auto comm_us = ctx.runner.time_op("train allreduce", world, [&] { bucketed_allreduce(p, send.data(), recv.data(), world); });
+  if (ctx.mpi.is_root()) ctx.progress("overlapped step", p.grad_bytes, 2, 3);
+  std::fill(recv.begin(), recv.end(), -7.0f);
+  const auto step_us = ctx.runner.time_op("train step", world, [&] { sink += overlapped_step(p, send.data(), recv.data(), world); });
+  int64_t wrong = 0;
+  if (ctx.cfg.check) {
+    Step guard(ctx.control, "train step verify");
+    wrong = verify(ctx, recv, world);
+  }
+  if (!ctx.mpi.is_root()) return;
+  auto compute = timed(ctx, "compute", p, compute_us);
+  compute.extra["checksum"] = sink;  // keeps the compute loop's arithmetic alive
+  auto comm = timed(ctx, "allreduce", p, comm_us);
+  comm.variant = "bucketed";
+  auto step = timed(ctx, "step", p, step_us);
+  step.variant = "overlapped";
+  const double compute_s = compute.time_us.mean * 1e-6, comm_s = comm.time_us.mean * 1e-6, step_s = step.time_us.mean * 1e-6;
+  const auto pred = predictions(compute_s, comm_s, p.overlappable);
+  step.extra["predicted"] = pred;
+  step.extra["measured_compute_s"] = compute_s;
+  step.extra["measured_comm_s"] = comm_s;
+  step.extra["exposed_comm_s"] = step_s - compute_s;
+  step.extra["model_error"] = step_s / pred["model_s"].get<double>() - 1;
+  step.extra["within_bounds"] = step_s >= pred["perfect_overlap_s"].get<double>() && step_s <= pred["no_overlap_s"].get<double>();
+  if (ctx.cfg.check) {
+    step.wrong = wrong;
+    step.check = wrong == 0 ? "ok" : "wrong";
+    if (wrong) {
+      step.status = report::Status::failed;
+      step.reason = std::to_string(wrong) + " wrong gradient elements after the overlapped step";
+    }
+  }
+  for (const auto& r : {compute, comm, step}) ctx.emit(r);
+}
+
+}  // namespace
+
+Suite train_suite() {
+  Suite s;
+  s.name = "train";
+  s.help = "data-parallel step emulation: host compute overlapped with the bucketed MPI all-reduce, beside the "
+           "fixed overlap model's prediction (on request: it takes seconds)";
+  s.metrics = {"train."};
+  s.by_default = false;
+  s.run = run_train_suite;
+  s.console = console_line;
+  return s;
+}
+
+}  // namespace gpunet::bench

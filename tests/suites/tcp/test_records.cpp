@@ -1,0 +1,202 @@
+#include <gtest/gtest.h>
+
+#include "bench/suites/tcp/console.hpp"
+#include "bench/suites/tcp/records.hpp"
+#include "report/analysis.hpp"
+
+using namespace gpunet::bench::tcp;
+using gpunet::report::Status;
+
+namespace {
+
+std::vector<Node> shaped_nodes(const std::vector<double>& rates) {
+  std::vector<Node> nodes;
+  for (size_t i = 0; i < rates.size(); ++i) {
+    Node n;
+    n.rank = static_cast<int>(i) * 2;  // ranks differ from participant indices
+    n.host = "node" + std::to_string(i);
+    n.endpoint.ip = *parse_ip("10.77.0." + std::to_string(i + 1));
+    n.endpoint.port = static_cast<uint16_t>(40000 + i);
+    n.link.iface = "eth0";
+    n.link.mtu = 1500;
+    n.link.shaped_rate_bps = rates[i];
+    nodes.push_back(n);
+  }
+  return nodes;
+}
+
+constexpr double kTbf1G = 1e9 * 1448.0 / 1514.0;
+
+}  // namespace
+
+TEST(TcpRecords, FlowCeilingSharesTheBusyEnd) {
+  const auto nodes = shaped_nodes({1e9, 1e9, 1e9, 250e6});
+  BandwidthTest incast;
+  incast.variant = "many-to-one";
+  incast.flows = {{1, 0}, {2, 0}, {3, 0}};
+  auto c = flow_ceiling(incast, {1, 0}, nodes);
+  ASSERT_TRUE(c.known);
+  EXPECT_NEAR(c.value * 1e9, kTbf1G / 3, 1);
+  EXPECT_NE(c.derivation.find("shared by 3 flows"), std::string::npos) << c.derivation;
+  c = flow_ceiling(incast, {3, 0}, nodes);  // the slow sender limits its own flow
+  EXPECT_NEAR(c.value * 1e9, kTbf1G / 4, 1);
+  BandwidthTest pair;
+  pair.flows = {{0, 1}, {1, 0}};  // both directions: full duplex, nothing shared
+  EXPECT_NEAR(flow_ceiling(pair, {0, 1}, nodes).value * 1e9, kTbf1G, 1);
+}
+
+TEST(TcpRecords, BandwidthRecordNamesBothEndsAndCarriesTheFigures) {
+  const auto nodes = shaped_nodes({1e9, 1e9});
+  BandwidthTest t;
+  t.variant = "neighbours";
+  t.flows = {{0, 1}};
+  TestResults res;
+  res.sent.resize(2);
+  res.received.resize(2);
+  res.rejected.resize(2);
+  SendResult tx;
+  tx.peer = 2;  // rank of participant 1
+  tx.bytes = 250'000'000;
+  TcpInfo ti;
+  ti.total_retrans = 7;
+  ti.snd_mss = 1448;
+  tx.tcp_info = {ti};
+  res.sent[0] = {tx};
+  ReceiveResult rx;
+  rx.peer = 0;  // rank of participant 0
+  rx.bytes = 250'000'000;
+  rx.seconds = 2.1;
+  rx.goodput_bps = 0.95e9;
+  rx.timeline_Gbps = {0.95, 0.95, 0.2, 0.95};
+  res.received[1] = {rx};
+  res.rejected[1].add_stranger("10.77.0.9:1234: not a gpunet-bench hello");
+  gpunet::bench::TcpConfig cfg;
+  const auto recs = bandwidth_records(t, res, nodes, cfg, RunFacts{});
+  ASSERT_EQ(recs.size(), 1u);
+  const auto& r = recs[0];
+  EXPECT_EQ(r.status, Status::passed);
+  EXPECT_EQ(r.suite, "tcp");
+  EXPECT_EQ(r.host, "node1");
+  EXPECT_EQ(r.extra["src_host"], "node0");
+  EXPECT_EQ(r.extra["dst_host"], "node1");
+  EXPECT_DOUBLE_EQ(r.extra["goodput_Gbps"].get<double>(), 0.95);
+  ASSERT_TRUE(r.figure);
+  EXPECT_EQ(r.figure->metric, "tcp.goodput");
+  EXPECT_EQ(gpunet::report::subject_key(r.figure->subject), "pair:node0/0->node1/2");
+  EXPECT_EQ(r.figure->parameters.at("test"), "neighbours");
+  EXPECT_EQ(r.figure->samples, (std::vector<double>{0.95, 0.95, 0.2, 0.95}));
+  EXPECT_FALSE(r.figure->ceiling);  // the analysis attaches it, not the suite
+  const gpunet::report::Provenance none;
+  const nlohmann::json no_topology = nlohmann::json::object();
+  const auto ceiling = gpunet::report::figure_ceiling(r, none, gpunet::report::TopologyView(no_topology));
+  ASSERT_TRUE(ceiling.known);
+  EXPECT_NEAR(ceiling.value, kTbf1G / 1e9, 1e-12);
+  EXPECT_EQ(cell_of(r, {0, 1}).ceiling_bps, ceiling.value * 1e9);
+  EXPECT_EQ(r.extra["link"]["kind"], "ethernet");
+  EXPECT_DOUBLE_EQ(r.extra["link"]["shaped_rate_bps"].get<double>(), 1e9);
+  EXPECT_EQ(r.extra["tcp_info"][0]["retransmits"], 7);
+  EXPECT_EQ(r.extra["rejected_connections"], 1);
+  EXPECT_EQ(r.extra["unauthenticated_connections"], 1);
+  EXPECT_EQ(r.reason, "listener on node1: 1 unauthenticated connection rejected");  // a passed flow says it too
+  EXPECT_EQ(r.extra["stability"]["dips"].size(), 1u);  // the 0.2 interval
+  EXPECT_EQ(r.extra["path"], "network");
+  auto shown = r;
+  gpunet::report::attach_ceiling(shown, none, gpunet::report::TopologyView(no_topology));
+  const std::string line = console_line(shown);
+  EXPECT_NE(line.find("node0 -> node1"), std::string::npos) << line;
+  EXPECT_NE(line.find("0.950 Gb/s"), std::string::npos) << line;
+  EXPECT_NE(line.find("99.3% of 0.956 Gb/s"), std::string::npos) << line;
+}
+
+TEST(TcpRecords, MissingOrFailedSidesMakeTheRecordFail) {
+  const auto nodes = shaped_nodes({1e9, 1e9});
+  BandwidthTest t;
+  t.flows = {{0, 1}};
+  TestResults res;
+  res.sent.resize(2);
+  res.received.resize(2);
+  gpunet::bench::TcpConfig cfg;
+  auto recs = bandwidth_records(t, res, nodes, cfg, RunFacts{});
+  EXPECT_EQ(recs[0].status, Status::failed);
+  EXPECT_NE(recs[0].reason.find("no result from the receiver on node1"), std::string::npos) << recs[0].reason;
+
+  ReceiveResult rx;
+  rx.peer = 0;
+  rx.status = Status::timed_out;
+  rx.reason = "no data for 2.0 s after 1000 bytes";
+  res.received[1] = {rx};
+  SendResult tx;
+  tx.peer = 2;
+  res.sent[0] = {tx};
+  recs = bandwidth_records(t, res, nodes, cfg, RunFacts{});
+  EXPECT_EQ(recs[0].status, Status::timed_out);
+  EXPECT_EQ(recs[0].reason, "receiver node1: no data for 2.0 s after 1000 bytes");
+
+  // What the listener turned away is told as it was: strangers apart from refused peer streams.
+  res.rejected.resize(2);
+  res.rejected[1].add_stranger("10.77.0.9:1234: no complete hello within the timeout");
+  res.rejected[1].add_stranger("10.77.0.9:1235: wrong answer to the challenge (its hello claimed sender 0, stream 0)");
+  res.rejected[1].add("10.77.0.1:4000: duplicate stream 0 from sender 0");
+  recs = bandwidth_records(t, res, nodes, cfg, RunFacts{});
+  EXPECT_EQ(recs[0].reason,
+            "receiver node1: no data for 2.0 s after 1000 bytes; listener on node1: 2 unauthenticated connections "
+            "rejected, 1 authenticated peer stream refused");
+  EXPECT_EQ(recs[0].extra["rejected_connections"], 3);
+  EXPECT_EQ(recs[0].extra["unauthenticated_connections"], 2);
+}
+
+TEST(TcpRecords, SlowReasonAgainstBestAndCeiling) {
+  Cell ok{0, 1, 0.94e9, kTbf1G, Status::passed};
+  Cell slow{0, 3, 0.239e9, 0.239e9, Status::passed};  // at its own ceiling, but a quarter of the best
+  Cell below_ceiling{1, 2, 0.5e9, kTbf1G, Status::passed};
+  Cell failed{2, 3, 0, kTbf1G, Status::timed_out};
+  const double best = best_goodput({ok, slow, below_ceiling, failed});
+  EXPECT_DOUBLE_EQ(best, 0.94e9);
+  EXPECT_EQ(slow_reason(ok, best, 0.8), "");
+  EXPECT_NE(slow_reason(slow, best, 0.8).find("of the best pair"), std::string::npos);
+  EXPECT_NE(slow_reason(below_ceiling, best, 0.8).find("of its ceiling"), std::string::npos);
+  EXPECT_EQ(slow_reason(failed, best, 0.8), "");  // a failure is reported as such, not as slow
+}
+
+TEST(TcpRecords, FindingsNameTheHostOrThePair) {
+  const auto nodes = shaped_nodes({1e9, 1e9, 1e9, 1e9});
+  std::vector<Cell> host3;
+  for (int i = 0; i < 3; ++i) {
+    host3.push_back({i, 3, 0.2e9, kTbf1G, Status::passed});
+    host3.push_back({3, i, 0.2e9, kTbf1G, Status::passed});
+  }
+  auto f = findings(host3, nodes, 0.95e9, 0.8);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].variant, "host");
+  EXPECT_EQ(f[0].host, "node3");
+  EXPECT_EQ(f[0].extra["finding"]["host"], "node3");
+  EXPECT_EQ(f[0].status, Status::failed);
+  EXPECT_NE(f[0].reason.find("host node3"), std::string::npos);
+
+  f = findings({{1, 2, 0.3e9, kTbf1G, Status::passed}}, nodes, 0.95e9, 0.8);  // one bad cable
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].variant, "pair");
+  EXPECT_EQ(f[0].extra["finding"]["src_host"], "node1");
+  EXPECT_EQ(f[0].extra["finding"]["dst_host"], "node2");
+  EXPECT_TRUE(findings({}, nodes, 0.95e9, 0.8).empty());
+}
+
+TEST(TcpRecords, MatrixRecord) {
+  const auto nodes = shaped_nodes({1e9, 1e9, 1e9});
+  std::vector<Cell> cells;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (i != j) cells.push_back({i, j, (i + 1) * 0.1e9 + j * 0.01e9, kTbf1G, Status::passed});
+  cells.back().status = Status::failed;
+  const auto m = matrix_record(cells, nodes, 3, {cells[0]}, {}, 0.8);
+  EXPECT_EQ(m.name, "matrix");
+  EXPECT_EQ(m.status, Status::failed);
+  const auto& g = m.extra["goodput_Gbps"];
+  ASSERT_EQ(g.size(), 3u);
+  EXPECT_TRUE(g[0][0].is_null());
+  EXPECT_NEAR(g[0][1].get<double>(), 0.11, 1e-12);
+  EXPECT_NEAR(g[1][0].get<double>(), 0.2, 1e-12);
+  EXPECT_TRUE(g[2][1].is_null());  // the failed one
+  EXPECT_EQ(m.extra["suspects"][0]["src_host"], "node0");
+  EXPECT_EQ(m.extra["hosts"][2], "node2");
+}
