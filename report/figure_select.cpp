@@ -90,7 +90,7 @@ void fill_ceiling(FigureFact& f, const Record& r) {
   }
   if (!c.explanation.empty()) f.ceiling_note = c.explanation;
   // A ceiling in another unit than the figure's (time figures) is no ceiling of the figure.
-  if (f.unit != c.unit) f.ceiling.reset(), f.efficiency.reset();
+  if (!c.unit.empty() && f.unit != c.unit) f.ceiling.reset(), f.efficiency.reset();
 }
 
 double median_of_values(std::vector<double> v) {

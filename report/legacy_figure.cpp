@@ -121,8 +121,19 @@ std::optional<Figure> legacy_figure(const Record& r) {
   return std::nullopt;
 }
 
-// The ceiling a version-1 report.json stored (extra.ceiling), kept until the figure is analysed again.
-void keep_stored_ceiling(Figure& f, const json& stored) {
+// The ceiling a version-1 report.json stored, kept until the figure is analysed again: extra.ceiling
+// as an object, or (the tcp suite's) the derivation in extra.ceiling with extra.ceiling_Gbps and
+// extra.efficiency beside it.
+void keep_stored_ceiling(Figure& f, const json& extra) {
+  const json& stored = extra["ceiling"];
+  if (const auto gbps = jsonx::number(extra, "ceiling_Gbps"); gbps && !stored.is_object()) {
+    FigureCeiling c;
+    c.known = true, c.value = *gbps, c.unit = "Gb/s", c.source = "stored by a version-1 report";
+    c.derivation = stored.is_string() ? stored.get<std::string>() : "";
+    f.ceiling = c;
+    if (const auto e = jsonx::number(extra, "efficiency")) f.efficiency = *e;
+    return;
+  }
   if (!stored.is_object()) return;
   FigureCeiling c = stored.get<FigureCeiling>();
   if (c.known && c.source.empty()) c.source = "stored by a version-1 report";
@@ -134,7 +145,7 @@ void upgrade_legacy_report(Report& rep) {
   if (rep.schema_version >= 2) return;
   for (Record& r : rep.results) {
     if (!r.figure) r.figure = legacy_figure(r);
-    if (r.figure && r.extra.is_object() && r.extra.contains("ceiling")) keep_stored_ceiling(*r.figure, r.extra["ceiling"]);
+    if (r.figure && r.extra.is_object() && r.extra.contains("ceiling")) keep_stored_ceiling(*r.figure, r.extra);
     if (r.extra.is_object())
       for (const char* stale : {"ceiling", "ceiling_Gbps", "efficiency", "ceiling_derivation", "ceiling_unknown"})
         r.extra.erase(stale);

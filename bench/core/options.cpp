@@ -64,7 +64,7 @@ void add_counter_options(CLI::App& app, Config& c, std::string& expect_ifaces) {
 
 std::string suites_help() {
   std::string out = "Comma list of suites to run, in order:";
-  for (const auto& s : suite_list()) out += "\n  " + s.name + (s.by_default ? "" : " (on request)") + ": " + s.help;
+  for (const auto& s : suite_list()) out += "\n  " + s.name + ": " + s.help;
   return out;
 }
 
@@ -188,7 +188,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)
-    if (!find_suite(s)) return fail("--suites: unknown suite '" + s + "' (known: " + suite_names() + ", and on request " + suite_names(false) + ")");
+    if (!find_suite(s)) return fail("--suites: unknown suite '" + s + "' (known: " + suite_names() + "; " + suite_names(false) + " on request)");
   if (c.max_bytes < c.min_bytes)
     return fail("-e/--maxbytes (" + std::to_string(c.max_bytes) + ") is smaller than -b/--minbytes (" + std::to_string(c.min_bytes) + ")");
   c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;

@@ -18,6 +18,12 @@ std::optional<double> positive_number(const std::string& text) {
   return v;
 }
 
+// A byte size option's check: given at all, it is a positive size ("" and overflow included are not).
+std::string positive_size_problem(const std::string& v) {
+  const auto bytes = parse_size(v);
+  return bytes && *bytes > 0 ? std::string() : "bad size '" + v + "' (use e.g. 25M, 100G, 1T)";
+}
+
 }  // namespace
 
 void add_training_options(CLI::App& app, TrainingOptionText& t) {
@@ -28,13 +34,13 @@ void add_training_options(CLI::App& app, TrainingOptionText& t) {
   app.add_option("--grad-bytes", t.grad_bytes, "Bytes per gradient value (2 = bf16, 4 = fp32)")
       ->type_name("B")->default_str("2")->group(group);
   app.add_option("--bucket-size", t.bucket_size, "Gradient all-reduce bucket (PyTorch DDP's default: 25M)")
-      ->type_name("SIZE")->default_str("25M")->group(group);
+      ->type_name("SIZE")->default_str("25M")->check(positive_size_problem)->group(group);
   app.add_option("--step-compute-s", t.step_compute_s,
                  "Compute time of one training step without communication, measured on one node, seconds "
                  "(without it the report assumes 0.5 and says so)")
       ->type_name("S")->group(group);
   app.add_option("--dataset-size", t.dataset_size, "Dataset or checkpoint to move over each network")
-      ->type_name("SIZE")->default_str("1e12 B")->group(group);
+      ->type_name("SIZE")->default_str("1e12 B")->check(positive_size_problem)->group(group);
   app.add_option("--latency-threshold-us", t.latency_threshold_us,
                  "p99 round trip per pair an interactive workload accepts, microseconds")
       ->type_name("US")->default_str("100")->group(group);

@@ -9,7 +9,7 @@
 # MPI runs over the control network (ctl0) of fakecluster, so this test shapes those links too.
 # Needs root and launch/fakecluster (FAKECLUSTER overrides its path); exits 77 (skipped) without.
 # Usage: fakecluster_test.sh BINARY
-source "$(dirname "$0")/../integration/lib.sh"
+source "$(dirname "$0")/lib.sh"
 bin=$1
 fc=${FAKECLUSTER:-$(cd "$(dirname "$0")/../.." && pwd)/launch/fakecluster}
 [[ $(id -u) == 0 ]] || { echo "SKIP: needs root for network namespaces"; exit 77; }

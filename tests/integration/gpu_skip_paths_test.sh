@@ -4,7 +4,7 @@
 # and `node` measures host memory bandwidth for real. Where a GPU is usable, the same run must
 # instead pass with verified data. Every suite also gets its traffic-counter record.
 # Usage: skip_paths_test.sh BINARY NP HAVE_CUDA   (NP=0: singleton, no mpirun)
-source "$(dirname "$0")/../integration/lib.sh"
+source "$(dirname "$0")/lib.sh"
 bin=$1 np=$2 have_cuda=$3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -5,24 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "bench/core/options.hpp"
+#include "tests/support/parse_options.hpp"
 
 using namespace gpunet::bench;
 
 namespace {
 
-ParseResult parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "gpunet-bench");
-  return parse_options(args);
-}
-
-void expect_usage_error(std::vector<std::string> args, const std::string& mentions) {
-  const auto r = parse(args);
-  ASSERT_FALSE(r.config.has_value()) << mentions;
-  EXPECT_EQ(r.exit_code, 2) << mentions;
-  EXPECT_NE(r.message.find(mentions), std::string::npos) << r.message;
-  EXPECT_EQ(r.message.find('\n'), std::string::npos) << r.message;
-}
-
+using option_tests::expect_usage_error;
+using option_tests::parse;
 }  // namespace
 
 TEST(TrainingOptions, DefaultsLeaveTheStatedDefaults) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # QP information exchange and the pair schedule under the real mpirun. Usage: exchange_test.sh BINARY NP
-source "$(dirname "$0")/../integration/lib.sh"
+source "$(dirname "$0")/../../integration/lib.sh"
 bin=$1 np=$2
 out=$("${MPIRUN[@]}" -np "$np" "$bin" 2>&1) || { echo "$out"; fail "mpirun -np $np exited non-zero"; }
 echo "$out"

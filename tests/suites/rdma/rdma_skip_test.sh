@@ -2,7 +2,7 @@
 # The skip path under the real mpirun on a machine without RDMA devices: the rdma suite records
 # `skipped` with the reason, the next suite still runs, and the job exits 0.
 # Usage: rdma_skip_test.sh BINARY NP HAVE_IBVERBS(0|1). Exits 77 (skipped) where RDMA devices exist.
-source "$(dirname "$0")/../integration/lib.sh"
+source "$(dirname "$0")/../../integration/lib.sh"
 bin=$1 np=$2 have_verbs=$3
 if [[ $have_verbs == 1 && -n $(ls -A /sys/class/infiniband 2>/dev/null) ]]; then
   echo "this machine has RDMA devices; the skip path cannot be shown here"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tcp suite under the real mpirun on one node: pairs of ranks test over loopback (127.0.0.1)
 # and every record says so; stability mode; a bad --tcp-if is a usage error; one rank is a skip.
-source "$(dirname "$0")/../integration/lib.sh"
+source "$(dirname "$0")/../../integration/lib.sh"
 bin=$1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
