@@ -31,8 +31,8 @@ std::string input_file_problem(const std::string& path, const std::string& what,
   if (::stat(path.c_str(), &st) != 0) return head + stat_problem(errno) + " (" + hint + ")";
   if (S_ISDIR(st.st_mode)) return head + "it is a directory, not a file (" + hint + ")";
   if (!S_ISREG(st.st_mode)) {
-    const char* what = S_ISFIFO(st.st_mode) ? "is a FIFO" : S_ISSOCK(st.st_mode) ? "is a socket" : "is a device";
-    return head + "it " + what + ", not a regular file (a pipe or a device is never read; " + hint + ")";
+    const char* kind = S_ISFIFO(st.st_mode) ? "is a FIFO" : S_ISSOCK(st.st_mode) ? "is a socket" : "is a device";
+    return head + "it " + kind + ", not a regular file (a pipe or a device is never read; " + hint + ")";
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return head + stat_problem(errno) + " (" + hint + ")";

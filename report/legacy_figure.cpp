@@ -136,6 +136,7 @@ void keep_stored_ceiling(Figure& f, const json& extra) {
   }
   if (!stored.is_object()) return;
   FigureCeiling c = stored.get<FigureCeiling>();
+  if (!stored.contains("known") && jsonx::number(stored, "value")) c.known = true;  // a value is a known ceiling
   if (c.known && c.source.empty()) c.source = "stored by a version-1 report";
   f.ceiling = c;
   if (const auto e = jsonx::number(stored, "efficiency")) f.efficiency = *e;
@@ -145,7 +146,8 @@ void upgrade_legacy_report(Report& rep) {
   if (rep.schema_version >= 2) return;
   for (Record& r : rep.results) {
     if (!r.figure) r.figure = legacy_figure(r);
-    if (r.figure && r.extra.is_object() && r.extra.contains("ceiling")) keep_stored_ceiling(*r.figure, r.extra);
+    if (r.figure && r.extra.is_object() && (r.extra.contains("ceiling") || r.extra.contains("ceiling_Gbps")))
+      keep_stored_ceiling(*r.figure, r.extra);
     if (r.extra.is_object())
       for (const char* stale : {"ceiling", "ceiling_Gbps", "efficiency", "ceiling_derivation", "ceiling_unknown"})
         r.extra.erase(stale);
