@@ -33,7 +33,7 @@ expect 2 "report: empty path" report ''
 expect 2 "cannot read the report input adir: it is a directory, not a file \(give a report.json" report adir
 expect 2 "cannot read the report input /x.json: No such file \(give a report.json" report /x.json
 expect 2 "cannot read the report input loop-a: a loop of symbolic links" report loop-a
-expect 2 "cannot read the report input fifo: it is not a regular file" report fifo
+expect 2 "cannot read the report input fifo: it is a FIFO, not a regular file" report fifo
 expect 2 "--check takes no value.*-c/--verify" --check 1
 
 expect 0 "" --check -b 1K -e 4K --suites mpi
