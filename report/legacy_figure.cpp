@@ -125,7 +125,9 @@ std::optional<Figure> legacy_figure(const Record& r) {
 // as an object, or (the tcp suite's) the derivation in extra.ceiling with extra.ceiling_Gbps and
 // extra.efficiency beside it.
 void keep_stored_ceiling(Figure& f, const json& extra) {
-  const json& stored = extra["ceiling"];
+  static const json kNone;
+  const auto found = extra.find("ceiling");
+  const json& stored = found != extra.end() ? *found : kNone;
   if (const auto gbps = jsonx::number(extra, "ceiling_Gbps"); gbps && !stored.is_object()) {
     FigureCeiling c;
     c.known = true, c.value = *gbps, c.unit = "Gb/s", c.source = "stored by a version-1 report";
