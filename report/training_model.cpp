@@ -13,7 +13,18 @@ double ring_allreduce_s(const AlphaBeta& m, int n, double bytes) {
   return 2.0 * (n - 1) * m.alpha_s + ring_bytes_per_rank(n, bytes) * m.beta_s_per_byte;
 }
 
-double ring_bytes_per_rank(int n, double bytes) { return n < 2 ? 0 : 2.0 * (n - 1) / n * bytes; }
+double ring_bytes_per_rank(int n, double bytes) { return n < 2 ? 0 : ring_steps(n) * ring_step_bytes(n, bytes); }
+
+int ring_steps(int n) { return n < 2 ? 0 : 2 * (n - 1); }
+
+double ring_step_bytes(int n, double bytes) { return n < 2 ? 0 : bytes / n; }
+
+bool ring_neighbours_coincide(int n) { return n == 2; }
+
+double ring_half_s(const AlphaBeta& m, int n, double bytes) {
+  if (n < 2) return 0;
+  return (n - 1) * (m.alpha_s + ring_step_bytes(n, bytes) * m.beta_s_per_byte);
+}
 
 namespace {
 
@@ -161,10 +172,49 @@ StepEstimate estimate_step(const AlphaBeta& m, int nodes, double grad_bytes, dou
   return e;
 }
 
+ShardedComm fully_sharded_comm(const AlphaBeta& m, int n, double grad_bytes, double bucket_bytes) {
+  if (n < 2 || grad_bytes <= 0) return {};
+  const double full = std::floor(grad_bytes / bucket_bytes);
+  const double rest = grad_bytes - full * bucket_bytes;
+  auto sum = [&](double per_collective) {  // one collective per bucket, summed over the buckets
+    return per_collective * (full * ring_half_s(m, n, bucket_bytes) + (rest > 0 ? ring_half_s(m, n, rest) : 0.0));
+  };
+  return {sum(1), sum(2)};
+}
+
+StepEstimate estimate_sharded_step(const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes,
+                                   double compute_s, double overlappable) {
+  StepEstimate e = estimate_step(m, nodes, grad_bytes, bucket_bytes, compute_s, overlappable);
+  const ShardedComm c = fully_sharded_comm(m, nodes, grad_bytes, bucket_bytes);
+  e.bytes_per_node = nodes < 2 ? 0 : 3.0 * (nodes - 1) / nodes * grad_bytes;
+  e.comm_s = c.total_s();
+  e.no_overlap_s = compute_s + e.comm_s;
+  e.perfect_overlap_s = std::max(compute_s, e.comm_s);
+  e.model_s = compute_s + std::max(0.0, c.forward_s - (1 - overlappable) * compute_s) +
+              std::max(0.0, c.backward_s - overlappable * compute_s);
+  auto wait = [&](double step) { return step > 0 ? (step - compute_s) / step : 0.0; };
+  e.wait_no_overlap = wait(e.no_overlap_s);
+  e.wait_perfect = wait(e.perfect_overlap_s);
+  e.wait_model = wait(e.model_s);
+  e.scaling_efficiency = e.model_s > 0 ? compute_s / e.model_s : 1.0;
+  return e;
+}
+
+StepEstimate estimate(Sharding s, const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes,
+                      double compute_s) {
+  return s == Sharding::full ? estimate_sharded_step(m, nodes, grad_bytes, bucket_bytes, compute_s)
+                             : estimate_step(m, nodes, grad_bytes, bucket_bytes, compute_s);
+}
+
+double step_comm_s(Sharding s, const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes) {
+  return s == Sharding::full ? fully_sharded_comm(m, nodes, grad_bytes, bucket_bytes).total_s()
+                             : bucketed_allreduce_s(m, nodes, grad_bytes, bucket_bytes);
+}
+
 std::optional<int> nodes_where_comm_exceeds_compute(const AlphaBeta& m, double grad_bytes, double bucket_bytes,
-                                                    double compute_s, int max_nodes) {
+                                                    double compute_s, int max_nodes, Sharding sharding) {
   for (int n = 2; n <= max_nodes; ++n)
-    if (bucketed_allreduce_s(m, n, grad_bytes, bucket_bytes) > compute_s) return n;
+    if (step_comm_s(sharding, m, n, grad_bytes, bucket_bytes) > compute_s) return n;
   return std::nullopt;
 }
 

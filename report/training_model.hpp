@@ -24,6 +24,16 @@ double ring_allreduce_s(const AlphaBeta& m, int n, double bytes);
 // Bytes each rank sends (and receives) in one ring all-reduce: 2(n-1)/n · S (nccl-tests
 // doc/PERFORMANCE.md: the all-reduce bus factor).
 double ring_bytes_per_rank(int n, double bytes);
+// The ring's steps and the bytes of one step: 2(n-1) steps of S/n bytes, each rank sending to its
+// right neighbour and receiving from its left one, so every link carries one step in each direction.
+int ring_steps(int n);
+double ring_step_bytes(int n, double bytes);
+// With 2 ranks the left and the right neighbour are the same rank: both directions of every step run
+// between one pair, on one connection when the transport opens one per pair (Open MPI's TCP BTL with
+// btl_tcp_links=1). Measured on the fake cluster (report/TRAINING.md section 2), that pair reaches
+// ~0.6x the per-direction bandwidth that 3 and more ranks reach, so a 2-rank fit describes the links
+// of larger rings only when the two directions ran on separate connections.
+bool ring_neighbours_coincide(int n);
 
 // One measured all-reduce: communicator size, message size, time.
 struct TimedPoint {
@@ -108,9 +118,45 @@ struct StepEstimate {
 };
 StepEstimate estimate_step(const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes, double compute_s,
                            double overlappable = kOverlappableFraction);
+
+// --- sharded data parallelism (reduce-scatter + all-gather) ------------------------------------
+
+// Ring reduce-scatter and ring all-gather of S bytes over n ranks (the two halves of the ring
+// all-reduce, same sources): (n-1) steps of S/n bytes each,
+//   T_rs(n, S) = T_ag(n, S) = (n-1)·alpha + (n-1)/n · S · beta
+double ring_half_s(const AlphaBeta& m, int n, double bytes);
+// How the model's state is spread over the data-parallel ranks.
+//  none: DDP, every rank holds all parameters; gradients all-reduced (2(n-1)/n·G per rank).
+//  full: ZeRO stage 3 / PyTorch FSDP FULL_SHARD: each rank holds 1/n of the parameters; the forward
+//        pass all-gathers them, the backward pass all-gathers them again and reduce-scatters the
+//        gradients: 3(n-1)/n·G per rank, 1.5x DDP (Rajbhandari et al., "ZeRO: Memory Optimizations
+//        Toward Training Trillion Parameter Models", SC20, section 7.2; Zhao et al., "PyTorch FSDP",
+//        VLDB 2023). Parameters are assumed in the gradients' precision (bf16 both).
+// (ZeRO stages 1-2, sharded optimizer state and gradients, reduce-scatter the gradients and
+// all-gather the updated parameters: 2(n-1)/n·G, the all-reduce's volume; "none" models them.)
+enum class Sharding { none, full };
+struct ShardedComm {
+  double forward_s = 0;   // all-gather of the parameters before the forward pass
+  double backward_s = 0;  // all-gather again + reduce-scatter of the gradients, during the backward
+  double total_s() const { return forward_s + backward_s; }
+};
+// In buckets of B bytes, each collective per bucket: forward = sum T_ag, backward = sum (T_ag + T_rs).
+ShardedComm fully_sharded_comm(const AlphaBeta& m, int n, double grad_bytes, double bucket_bytes);
+// The fixed overlap model for full sharding: the forward all-gather hides behind the forward pass
+// ((1-f)·compute), the backward collectives behind the backward pass (f·compute):
+//   step = compute + max(0, fwd - (1-f)·compute) + max(0, bwd - f·compute)
+// bytes_per_node = 3(n-1)/n·G; no_overlap = compute + comm; perfect = max(compute, comm).
+StepEstimate estimate_sharded_step(const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes,
+                                   double compute_s, double overlappable = kOverlappableFraction);
+// estimate_step or estimate_sharded_step.
+StepEstimate estimate(Sharding s, const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes,
+                      double compute_s);
+// Communication per step under a sharding.
+double step_comm_s(Sharding s, const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes);
 // The smallest node count in [2, max_nodes] at which communication per step exceeds compute.
 std::optional<int> nodes_where_comm_exceeds_compute(const AlphaBeta& m, double grad_bytes, double bucket_bytes,
-                                                    double compute_s, int max_nodes = 4096);
+                                                    double compute_s, int max_nodes = 4096,
+                                                    Sharding sharding = Sharding::none);
 
 // --- other link speeds (estimates) -------------------------------------------------------------
 

@@ -1,9 +1,10 @@
 // What the user tells the training-impact model (gpunet-bench --model-params, --grad-bytes,
-// --bucket-size, --step-compute-s, --dataset-size, --latency-threshold-us), and the stated defaults
+// --bucket-size, --step-compute-s, --sharding, --dataset-size, --latency-threshold-us), and the stated defaults
 // for what they leave out. Plain values: bench/core/config.hpp carries one of these.
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "report/training_model.hpp"
 
@@ -16,11 +17,19 @@ inline constexpr double kDefaultLatencyThresholdUs = 100;  // p99 round trip an 
 inline constexpr int kWhatIfNodes[] = {2, 4, 8, 16, 32};
 inline constexpr int kMaxFakeClusterNodes = 8;  // larger counts can only be projections here
 
+inline std::string to_string(Sharding s) { return s == Sharding::full ? "full" : "none"; }
+inline std::optional<Sharding> sharding_from_string(const std::string& s) {
+  if (s == "none") return Sharding::none;
+  if (s == "full") return Sharding::full;
+  return std::nullopt;
+}
+
 struct TrainingParams {
   std::optional<double> model_params;    // --model-params: the user's model besides the presets
   double grad_bytes_per_param = kBf16Bytes;  // --grad-bytes
   double bucket_bytes = static_cast<double>(kDdpBucketBytes);  // --bucket-size
   std::optional<double> step_compute_s;  // --step-compute-s; default kDefaultStepComputeS, said so
+  Sharding sharding = Sharding::none;    // --sharding
   std::optional<double> dataset_bytes;   // --dataset-size; default kDefaultDatasetBytes
   std::optional<double> latency_threshold_us;  // --latency-threshold-us
   bool given = false;  // any of them was on the command line (`report` then replaces the stored ones)

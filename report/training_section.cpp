@@ -104,12 +104,13 @@ json workload_json(const Workload& w, const AlphaBeta& m, const TrainingParams& 
   const double grad = w.params * p.grad_bytes_per_param;
   json rows = json::array();
   for (int n : node_counts(measured))
-    rows.push_back(step_json(estimate_step(m, n, grad, p.bucket_bytes, compute), row_kind(n, measured)));
+    rows.push_back(step_json(estimate(p.sharding, m, n, grad, p.bucket_bytes, compute), row_kind(n, measured)));
   return {{"name", w.name},
           {"params", w.params},
           {"grad_bytes", grad},
           {"buckets", bucket_count(grad, p.bucket_bytes)},
-          {"comm_exceeds_compute_at", optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute))},
+          {"comm_exceeds_compute_at",
+           optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute, 4096, p.sharding))},
           {"rows", rows}};
 }
 
@@ -123,13 +124,14 @@ json link_speeds_json(const Chosen& c, const Workload& w, const TrainingParams& 
       const AlphaBeta m = at_link_speed(c.model, eff, rate);
       json rows = json::array();
       for (int n : node_counts(measured)) {
-        const auto e = estimate_step(m, n, grad, p.bucket_bytes, compute);
+        const auto e = estimate(p.sharding, m, n, grad, p.bucket_bytes, compute);
         rows.push_back({{"nodes", n}, {"comm_s", e.comm_s}, {"wait_no_overlap", e.wait_no_overlap},
                         {"wait_model", e.wait_model}, {"scaling_efficiency", e.scaling_efficiency}});
       }
       return json{{"efficiency", eff},
                   {"bandwidth_GBps", eff * ethernet_ceiling_Bps(rate) / 1e9},
-                  {"comm_exceeds_compute_at", optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute))},
+                  {"comm_exceeds_compute_at",
+                   optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute, 4096, p.sharding))},
                   {"rows", rows}};
     };
     if (c.efficiency) entry["at_run_efficiency"] = project(*c.efficiency);
@@ -183,6 +185,7 @@ json params_json(const TrainingParams& p) {
             {"dataset_is_default", !p.dataset_bytes.has_value()},
             {"latency_threshold_us", p.latency_threshold_us.value_or(kDefaultLatencyThresholdUs)},
             {"overlappable_fraction", kOverlappableFraction},
+            {"sharding", to_string(p.sharding)},
             {"typical_efficiency", kTypicalEfficiency}};
   if (p.model_params) j["model_params"] = *p.model_params;
   return j;
@@ -194,6 +197,7 @@ TrainingParams params_from_json(const json& j) {
   if (j.contains("model_params") && j["model_params"].is_number()) p.model_params = j["model_params"].get<double>();
   p.grad_bytes_per_param = j.value("grad_bytes_per_param", p.grad_bytes_per_param);
   p.bucket_bytes = j.value("bucket_bytes", p.bucket_bytes);
+  p.sharding = sharding_from_string(j.value("sharding", std::string("none"))).value_or(Sharding::none);
   if (!j.value("step_compute_is_default", true)) p.step_compute_s = j.value("step_compute_s", kDefaultStepComputeS);
   if (!j.value("dataset_is_default", true)) p.dataset_bytes = j.value("dataset_bytes", kDefaultDatasetBytes);
   if (j.contains("latency_threshold_us")) p.latency_threshold_us = j.value("latency_threshold_us", kDefaultLatencyThresholdUs);
@@ -225,6 +229,10 @@ json training_section(const Report& rep, const TrainingParams& p) {
                 {"beta_s_per_byte", chosen->model.beta_s_per_byte},
                 {"bandwidth_GBps", chosen->model.beta_s_per_byte > 0 ? 1e-9 / chosen->model.beta_s_per_byte : 0.0}};
   if (chosen->efficiency) s["model"]["efficiency"] = *chosen->efficiency;
+  if (!chosen->fallback && ring_neighbours_coincide(chosen->nodes))
+    s["model"]["note"] = "fitted on 2 ranks, whose ring sends both directions of each step to one peer: on one "
+                         "connection per pair (Open MPI TCP with btl_tcp_links=1) the bandwidth is ~0.6x that of 3+ "
+                         "ranks, so larger counts may be predicted slow (report/TRAINING.md section 2)";
   json wl = json::array();
   for (const auto& w : workloads(p)) wl.push_back(workload_json(w, chosen->model, p, measured, compute));
   s["workloads"] = wl;

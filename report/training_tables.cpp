@@ -83,7 +83,9 @@ std::string headline(const json& s) {
                     " parameters (" + gigabytes_text(num(*w, "grad_bytes")) + " of gradients) at " +
                     seconds_text(num(in, "step_compute_s")) + " of compute per step" +
                     (in.value("step_compute_is_default", true) ? " (the default: give --step-compute-s)" : "") +
-                    ", a ring all-reduce over " + std::to_string(n) + " nodes moves " +
+                    (in.value("sharding", std::string("none")) == "full" ? ", fully sharded collectives over "
+                                                                          : ", a ring all-reduce over ") +
+                    std::to_string(n) + " nodes moves " +
                     gigabytes_text(num(*row, "bytes_per_node")) + " per node per step: this network (" +
                     gbits_text(num(m, "bandwidth_GBps")) + " fitted) keeps the GPUs waiting " +
                     percent_text(num(*row, "wait_no_overlap")) + " of each step with no overlap, " +
@@ -107,6 +109,11 @@ std::vector<std::string> notes(const json& s) {
                 "T(n,S) = 2(n-1)·alpha + 2(n-1)/n·S·beta with alpha = " + seconds_text(num(m, "alpha_s")) +
                 ", beta = 1/(" + gbits_text(num(m, "bandwidth_GBps")) + ")" +
                 (m.contains("efficiency") ? ", " + percent_text(num(m, "efficiency")) + " of its ceiling" : "") + ".");
+  if (m.contains("note")) out.push_back("Note: " + str(m, "note") + ".");
+  if (in.value("sharding", std::string("none")) == "full")
+    out.push_back("Sharding full (ZeRO-3 / FSDP): per step the parameters are all-gathered twice and the gradients "
+                  "reduce-scattered, 3(n-1)/n·G per node (1.5× an all-reduce); the forward all-gather hides behind "
+                  "the forward pass, the backward collectives behind the backward pass.");
   if (m.value("fallback", false))
     out.push_back("No all-reduce curve in this run: alpha = half the TCP round trip (p50), beta = 1 / TCP goodput (median of pairs).");
   out.push_back("Step compute " + seconds_text(num(in, "step_compute_s")) +

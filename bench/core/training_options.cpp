@@ -39,6 +39,10 @@ void add_training_options(CLI::App& app, TrainingOptionText& t) {
                  "Compute time of one training step without communication, measured on one node, seconds "
                  "(without it the report assumes 0.5 and says so)")
       ->type_name("S")->group(group);
+  app.add_option("--sharding", t.sharding,
+                 "none (DDP: all-reduce the gradients) or full (ZeRO-3 / FSDP: all-gather the parameters twice, "
+                 "reduce-scatter the gradients)")
+      ->type_name("MODE")->default_str("none")->group(group);
   app.add_option("--dataset-size", t.dataset_size, "Dataset or checkpoint to move over each network")
       ->type_name("SIZE")->default_str("1e12 B")->check(positive_size_problem)->group(group);
   app.add_option("--latency-threshold-us", t.latency_threshold_us,
@@ -47,7 +51,7 @@ void add_training_options(CLI::App& app, TrainingOptionText& t) {
 }
 
 std::optional<std::string> finish_training_options(const TrainingOptionText& t, report::training::TrainingParams& out) {
-  for (const auto* text : {&t.model_params, &t.grad_bytes, &t.bucket_size, &t.step_compute_s, &t.dataset_size,
+  for (const auto* text : {&t.model_params, &t.grad_bytes, &t.bucket_size, &t.step_compute_s, &t.sharding, &t.dataset_size,
                            &t.latency_threshold_us})
     out.given = out.given || !text->empty();
   auto number = [](const std::string& name, const std::string& text, auto&& set) -> std::optional<std::string> {
@@ -68,6 +72,11 @@ std::optional<std::string> finish_training_options(const TrainingOptionText& t, 
   if (auto e = number("--grad-bytes", t.grad_bytes, [&](double v) { out.grad_bytes_per_param = v; })) return e;
   if (auto e = size("--bucket-size", t.bucket_size, [&](double v) { out.bucket_bytes = v; })) return e;
   if (auto e = number("--step-compute-s", t.step_compute_s, [&](double v) { out.step_compute_s = v; })) return e;
+  if (!t.sharding.empty()) {
+    const auto s = report::training::sharding_from_string(t.sharding);
+    if (!s) return "--sharding: '" + t.sharding + "' is not none or full";
+    out.sharding = *s;
+  }
   if (auto e = size("--dataset-size", t.dataset_size, [&](double v) { out.dataset_bytes = v; })) return e;
   if (auto e = number("--latency-threshold-us", t.latency_threshold_us, [&](double v) { out.latency_threshold_us = v; }))
     return e;

@@ -1,5 +1,5 @@
 // The options of the training-impact model (report/training_params.hpp): --model-params,
-// --grad-bytes, --bucket-size, --step-compute-s, --dataset-size, --latency-threshold-us. Kept in one
+// --grad-bytes, --bucket-size, --step-compute-s, --sharding, --dataset-size, --latency-threshold-us. Kept in one
 // place so the option list can move as a whole.
 #pragma once
 
@@ -14,7 +14,7 @@ namespace gpunet::bench {
 
 // The options' text as given; empty = not given.
 struct TrainingOptionText {
-  std::string model_params, grad_bytes, bucket_size, step_compute_s, dataset_size, latency_threshold_us;
+  std::string model_params, grad_bytes, bucket_size, step_compute_s, sharding, dataset_size, latency_threshold_us;
 };
 
 void add_training_options(CLI::App& app, TrainingOptionText& t);

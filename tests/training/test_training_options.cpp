@@ -68,3 +68,14 @@ TEST(TrainingOptions, TrainSuiteRunsOnlyOnRequest) {
   EXPECT_EQ(r.config->suites, (std::vector<std::string>{"mpi", "train"}));
   expect_usage_error({"--suites", "trian"}, "train on request");
 }
+
+TEST(TrainingOptions, ShardingIsNoneOrFull) {
+  const auto r = parse({"--sharding", "full"});
+  ASSERT_TRUE(r.config) << r.message;
+  EXPECT_EQ(r.config->training.sharding, gpunet::report::training::Sharding::full);
+  EXPECT_TRUE(r.config->training.given);
+  const auto d = parse({});
+  ASSERT_TRUE(d.config);
+  EXPECT_EQ(d.config->training.sharding, gpunet::report::training::Sharding::none);
+  expect_usage_error({"--sharding", "zero3"}, "--sharding");
+}
