@@ -1,10 +1,11 @@
 // The train suite's step schedule: bucket sizes and when each bucket becomes ready during the
-// backward part of the compute phase.
+// backward part of the compute phase; on a GPU, how many GEMMs a step is and after which each bucket starts.
 #include <algorithm>
 #include <chrono>
 
 #include <gtest/gtest.h>
 
+#include "bench/suites/train/gpu_step.hpp"
 #include "bench/suites/train/step.hpp"
 
 using namespace gpunet::bench;
@@ -39,4 +40,17 @@ TEST(TrainStep, HostComputeRunsItsLengthAndPollsOnlyInsideIt) {
   host_compute(0.02, [&](double elapsed) { latest_poll = std::max(latest_poll, elapsed); });
   EXPECT_GE(std::chrono::duration<double>(clock::now() - start).count(), 0.02);
   EXPECT_LT(latest_poll, 0.02);
+}
+
+TEST(GpuStepSchedule, GemmsPerStepRoundToTheComputeTime) {
+  EXPECT_EQ(gpunet::bench::gemms_for(0.5, 0.002), 250);
+  EXPECT_EQ(gpunet::bench::gemms_for(0.0004, 0.002), 1);  // never fewer than one
+  EXPECT_EQ(gpunet::bench::gemms_for(0.5, 0), 1);
+}
+
+TEST(GpuStepSchedule, EachBucketStartsAfterTheGemmItIsReadyBy) {
+  // GEMMs of 50 ms, 10 per step: ready at 0.25, 0.375, 0.5 s -> after GEMM 5, 8 (7.5 rounded up), 10;
+  // a time past the last GEMM is clamped to it, one before the first to the first.
+  const auto after = gpunet::bench::buckets_ready_after_gemm({0.25, 0.375, 0.5, 0.6, 0.0}, 0.05, 10);
+  EXPECT_EQ(after, (std::vector<int>{5, 8, 10, 10, 1}));
 }

@@ -9,6 +9,7 @@
 #include "bench/core/measure/measurement.hpp"
 #include "bench/core/console_lines.hpp"
 #include "bench/engines/patterns.hpp"
+#include "bench/suites/train/gpu_step.hpp"
 #include "bench/suites/train/step.hpp"
 #include "bench/suites/train/suite.hpp"
 #include "report/training_model.hpp"
@@ -66,8 +67,71 @@ int64_t verify(const SuiteContext& ctx, const std::vector<float>& recv, MPI_Comm
   return wrong;
 }
 
+// The measured step against the fixed model's predictions from compute and communication measured apart.
+void add_step_verdict(report::Record& step, double compute_s, double comm_s, double overlappable) {
+  const double step_s = step.time_us.mean * 1e-6;
+  const auto pred = predictions(compute_s, comm_s, overlappable);
+  step.extra["predicted"] = pred;
+  step.extra["measured_compute_s"] = compute_s;
+  step.extra["measured_comm_s"] = comm_s;
+  step.extra["exposed_comm_s"] = step_s - compute_s;
+  step.extra["model_error"] = step_s / pred["model_s"].get<double>() - 1;
+  step.extra["within_bounds"] = step_s >= pred["perfect_overlap_s"].get<double>() && step_s <= pred["no_overlap_s"].get<double>();
+}
+
+nlohmann::json utilisation_json(const std::vector<UtilisationPoint>& pts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& u : pts) out.push_back({{"t_s", u.t_s}, {"util_pct", u.util_pct}});
+  return out;
+}
+
+// The GPU path (bench/suites/train/gpu_step.hpp): GEMMs through cuBLAS overlapped with NCCL, one GPU
+// per rank, or one skipped record saying why not (no CUDA in this build, no GPU on a rank).
+void run_gpu_path(const SuiteContext& ctx, const StepPlan& p) {
+  std::string reason;
+  std::optional<GpuStepTimings> g;
+  bool failed = false;
+  try {
+    g = gpu_train_steps(ctx, p, reason);
+  } catch (const std::exception& e) {
+    reason = std::string("GPU step emulation failed: ") + e.what();
+    failed = true;
+  }
+  if (!ctx.mpi.is_root()) return;
+  if (!g) {
+    auto rec = ctx.record("train", "step");
+    rec.variant = "gpu overlapped";
+    rec.bytes = p.grad_bytes;
+    rec.status = failed ? report::Status::failed : report::Status::skipped;
+    rec.reason = reason;
+    ctx.emit(rec);
+    return;
+  }
+  const nlohmann::json gpu = {{"device", g->device}, {"name", g->gpu_name}, {"gemm", "bf16 " + std::to_string(g->gemm_n) + "^3 cublasGemmEx"},
+                              {"gemms_per_step", g->gemms}, {"gemm_s", g->gemm_s}};
+  auto compute = timed(ctx, "compute", p, g->compute);
+  compute.variant = "gpu gemm";
+  auto comm = timed(ctx, "allreduce", p, g->comm);
+  comm.variant = "gpu nccl bucketed";
+  auto step = timed(ctx, "step", p, g->step);
+  step.variant = "gpu overlapped";
+  for (auto* r : {&compute, &comm, &step}) r->extra["gpu"] = gpu;
+  add_step_verdict(step, compute.time_us.mean * 1e-6, comm.time_us.mean * 1e-6, p.overlappable);
+  step.extra["utilisation_timeline"] = utilisation_json(g->utilisation);
+  if (g->utilisation.empty()) step.extra["utilisation_note"] = "no NVML readings: " + g->utilisation_note;
+  step.wrong = g->wrong;
+  step.check = g->wrong == 0 ? "ok" : "wrong";
+  if (g->wrong) {
+    step.status = report::Status::failed;
+    step.reason = std::to_string(g->wrong) + " wrong gradient elements after the overlapped GPU steps";
+  }
+  for (const auto& r : {compute, comm, step}) ctx.emit(r);
+}
+
 void run_train_suite(const SuiteContext& ctx) {
   const StepPlan p = plan_of(ctx.cfg);
+  if (gpu_train_built() && p.grad_bytes <= kMaxEmulatedGradBytes && p.grad_bytes >= static_cast<int64_t>(sizeof(float)))
+    run_gpu_path(ctx, p);
   if (ctx.mpi.size < 2 || p.grad_bytes > kMaxEmulatedGradBytes || p.grad_bytes < static_cast<int64_t>(sizeof(float))) {
     auto rec = ctx.record("train", "step");
     rec.bytes = p.grad_bytes;
@@ -102,14 +166,7 @@ void run_train_suite(const SuiteContext& ctx) {
   comm.variant = "bucketed";
   auto step = timed(ctx, "step", p, step_us);
   step.variant = "overlapped";
-  const double compute_s = compute.time_us.mean * 1e-6, comm_s = comm.time_us.mean * 1e-6, step_s = step.time_us.mean * 1e-6;
-  const auto pred = predictions(compute_s, comm_s, p.overlappable);
-  step.extra["predicted"] = pred;
-  step.extra["measured_compute_s"] = compute_s;
-  step.extra["measured_comm_s"] = comm_s;
-  step.extra["exposed_comm_s"] = step_s - compute_s;
-  step.extra["model_error"] = step_s / pred["model_s"].get<double>() - 1;
-  step.extra["within_bounds"] = step_s >= pred["perfect_overlap_s"].get<double>() && step_s <= pred["no_overlap_s"].get<double>();
+  add_step_verdict(step, compute.time_us.mean * 1e-6, comm.time_us.mean * 1e-6, p.overlappable);
   if (ctx.cfg.check) {
     step.wrong = wrong;
     step.check = wrong == 0 ? "ok" : "wrong";
@@ -126,8 +183,9 @@ void run_train_suite(const SuiteContext& ctx) {
 Suite train_suite() {
   Suite s;
   s.name = "train";
-  s.help = "data-parallel step emulation: host compute overlapped with the bucketed MPI all-reduce, beside the "
-           "fixed overlap model's prediction (on request: it takes seconds)";
+  s.help = "data-parallel step emulation: host compute overlapped with the bucketed MPI all-reduce and, on GPUs, "
+           "cuBLAS GEMMs overlapped with NCCL with NVML utilisation, beside the fixed overlap model's prediction "
+           "(on request: it takes seconds)";
   s.metrics = {"train."};
   s.by_default = false;
   s.run = run_train_suite;
