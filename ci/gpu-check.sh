@@ -8,7 +8,9 @@
 #   ci/gpu-check.sh run [OUT] [DEBS]   on the GPU machine: unpack the debs (dpkg -x), build gpunet-bench
 #                                      with CUDA and NCCL, run NCCL on one GPU with data verification,
 #                                      the PCIe copies, the node micro-benchmarks and topology discovery,
-#                                      compare the figures with their ceilings, and write a summary.
+#                                      compare the figures with their ceilings, run the train suite's
+#                                      GPU step emulation (cuBLAS GEMMs overlapped with NCCL, NVML
+#                                      utilisation), and write a summary.
 #                                      Exit code 0 when every check passes, 1 when one fails, 3 when
 #                                      the build or the run could not be done.
 set -euo pipefail
@@ -131,8 +133,42 @@ cmd_run() {
 
   local verdict=0
   python3 "$repo/ci/gpu_compare.py" "$out/report.json" "$out/nvidia-smi.txt" "$rc" | tee "$out/summary.txt" || verdict=$?
+  run_train "$P" "$build" "$work" "$out" | tee -a "$out/summary.txt" || { (( verdict != 0 )) || verdict=1; }
   rm -rf "$work"
   return "$verdict"
+}
+
+# The train suite's step emulation on one GPU: bf16 GEMMs through cuBLAS overlapped with the bucketed
+# NCCL all-reduce (256 MiB of fp32 gradients in 25 MiB buckets, 0.2 s of compute), with NVML's
+# utilisation timeline. Passes when the GPU step ran, verified, lies between the no-overlap and
+# perfect-overlap bounds, and NVML gave readings. Writes train-report.json.
+run_train() {  # run_train PREFIX BUILD WORK OUT
+  local P=$1 build=$2 work=$3 out=$4 rc=0
+  local args=(--suites train --step-compute-s 0.2 --model-params 67108864 --grad-bytes 4 --bucket-size 25M -n 5
+              --timeout 120 -o "$work/t")
+  log "running: gpunet-bench ${args[*]}"
+  "$P/usr/bin/orterun" -np 1 --bind-to none "$build/gpunet-bench" "${args[@]}" >"$out/train-run.log" 2>&1 || rc=$?
+  [[ -f $work/t/report.json ]] || "$build/gpunet-bench" "${args[@]}" >>"$out/train-run.log" 2>&1 || rc=$?
+  [[ -f $work/t/report.json ]] || { echo "train: FAIL: no report (exit $rc; train-run.log)"; return 1; }
+  cp "$work/t/report.json" "$out/train-report.json"
+  python3 - "$out/train-report.json" <<'PY'
+import json, sys
+recs = [r for r in json.load(open(sys.argv[1]))["results"] if r.get("suite") == "train"]
+step = next((r for r in recs if r.get("name") == "step" and r.get("variant") == "gpu overlapped"), None)
+if step is None or step.get("status") != "passed":
+    print(f"train: FAIL: GPU step {'missing' if step is None else step.get('status')}: {(step or {}).get('reason', '')}")
+    sys.exit(1)
+e, p = step["extra"], step["extra"]["predicted"]
+util = e.get("utilisation_timeline", [])
+ok = e["within_bounds"] and step.get("check") == "ok" and len(util) > 0
+print(f"train: {'PASS' if ok else 'FAIL'}: GPU step {step['time_us']['mean'] / 1e3:.1f} ms "
+      f"(perfect overlap {p['perfect_overlap_s'] * 1e3:.1f}, model {p['model_s'] * 1e3:.1f}, no overlap "
+      f"{p['no_overlap_s'] * 1e3:.1f} ms; {e['gpu']['gemms_per_step']} GEMMs of {e['gpu']['gemm_s'] * 1e3:.2f} ms), "
+      f"check {step.get('check')}, {len(util)} NVML readings"
+      + (f", utilisation {min(u['util_pct'] for u in util):.0f}-{max(u['util_pct'] for u in util):.0f} %" if util else
+         f" ({e.get('utilisation_note', '')})"))
+sys.exit(0 if ok else 1)
+PY
 }
 
 case ${1:-run} in
