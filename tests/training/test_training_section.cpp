@@ -244,3 +244,24 @@ TEST(TrainingSection, OneNodeRunAnswersAsAProjection) {
   EXPECT_NE(headline.find("within one node only"), std::string::npos) << headline;
   EXPECT_NE(headline.find("over 4 nodes"), std::string::npos) << headline;
 }
+
+TEST(TrainingSection, FullShardingMovesOneAndAHalfTimesAndSurvivesReRendering) {
+  // The worked example's 4 nodes at 9.4 Gb/s, alpha 0, sharded: 3·3/4 × 14 GB = 31.5 GB per node,
+  // 31.5e9 × 8 / 9.4e9 = 26.81 s of collectives against 0.5 s compute: 26.81 / 27.31 = 98.2 % waiting.
+  Report rep = four_node_run();
+  TrainingParams p;
+  p.step_compute_s = 0.5;
+  p.sharding = Sharding::full;
+  add_training_section(rep, p);
+  const json& s = rep.extra["training"];
+  EXPECT_EQ(s["inputs"]["sharding"], "full");
+  const json* r4 = row(*workload(s, "7B"), 4);
+  ASSERT_NE(r4, nullptr);
+  EXPECT_NEAR((*r4)["bytes_per_node"].get<double>(), 31.5e9, 1);
+  EXPECT_NEAR((*r4)["comm_s"].get<double>(), 31.5e9 * 8 / 9.4e9, 1e-3);
+  EXPECT_NEAR((*r4)["wait_no_overlap"].get<double>(), 26.809 / 27.309, 1e-3);
+  EXPECT_EQ(stored_params(rep).sharding, Sharding::full);
+  EXPECT_EQ(stored_params(four_node_run()).sharding, Sharding::none);
+  // Fitted on 4 nodes: no 2-rank note.
+  EXPECT_FALSE(s["model"].contains("note"));
+}
