@@ -61,7 +61,7 @@ void ConsoleWriter::progress(const report::Progress& p) {
   if (mode_ == ProgressMode::line) return draw(now);
   const double gap = last_plain_ ? std::chrono::duration<double>(now - *last_plain_).count() : 1e9;
   const bool bare = p.step.empty() && p.total == 0;  // a suite's start: worth a log line only if it lasts
-  if ((new_step && !bare && gap >= kPlainProgressGap_s) || gap >= kPlainProgressEvery_s) plain(now);
+  if ((new_step && !bare && gap >= kPlainProgressGap_s) || (last_plain_ && gap >= kPlainProgressEvery_s)) plain(now);
 }
 
 void ConsoleWriter::tick() {

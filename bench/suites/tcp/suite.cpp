@@ -125,7 +125,7 @@ std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
   step_starts(t.label, bandwidth_s());
   Step step(ctx_.control, t.label);
   const uint64_t id = next_test_++;
-  if (cfg_.live_lines && root()) ctx_.control.live("# tcp " + t.label + "\n" + interval_header());
+  if (cfg_.live_lines && root()) ctx_.control.live("# " + t.label + "\n" + interval_header());
   MPI_Barrier(ctx_.mpi.world);
   json mine = nullptr;
   if (s_.self >= 0) {
