@@ -21,14 +21,14 @@ size_t utf8_length(std::string_view s, size_t i) {
 }  // namespace
 
 Unit unit_of(const std::string& unit) {
-  if (unit == "Gb/s") return {"gbps", 1};
-  if (unit == "GB/s") return {"bytes_per_second", 1e9};
-  if (unit == "MB/s") return {"bytes_per_second", 1e6};
-  if (unit == "us") return {"seconds", 1e-6};
-  if (unit == "ms") return {"seconds", 1e-3};
-  if (unit == "s") return {"seconds", 1};
-  if (unit.empty()) return {"", 1};
-  return {name_part(unit), 1};
+  if (unit == "Gb/s") return {"gbps", 1, 1};
+  if (unit == "GB/s") return {"bytes_per_second", 1e9, 1};
+  if (unit == "MB/s") return {"bytes_per_second", 1e6, 1};
+  if (unit == "us") return {"seconds", 1, 1e6};
+  if (unit == "ms") return {"seconds", 1, 1e3};
+  if (unit == "s") return {"seconds", 1, 1};
+  if (unit.empty()) return {"", 1, 1};
+  return {name_part(unit), 1, 1};
 }
 
 std::string name_part(std::string_view text) {

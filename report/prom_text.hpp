@@ -12,10 +12,12 @@ namespace gpunet::report::prom {
 // How a figure's unit appears in a metric name, and the factor that takes a value there. Gb/s stays
 // Gb/s ("gbps", the unit every report prints); GB/s becomes bytes per second and us seconds, the base
 // units Prometheus asks for (promtool's lint rejects "gigabytes" and "us"). Another unit becomes its
-// letters and digits ("x" -> "x") with factor 1; no unit, no suffix.
+// letters and digits ("x" -> "x") unchanged; no unit, no suffix.
 struct Unit {
   std::string suffix;
-  double scale = 1;
+  double times = 1, per = 1;  // value in the name's unit = value × times / per (exact for powers of ten)
+  double apply(double v) const { return v * times / per; }
+  bool converts() const { return times != 1 || per != 1; }
 };
 Unit unit_of(const std::string& unit);
 

@@ -89,14 +89,14 @@ struct PromPoint {
 std::optional<PromPoint> point_of(const Figure& f) {
   const prom::Unit u = prom::unit_of(f.unit);
   if (!std::isfinite(f.value)) return std::nullopt;
-  PromPoint p{f.value * u.scale, std::nullopt, std::nullopt};
-  if (f.ceiling && f.ceiling->known && f.ceiling->unit == f.unit) p.ceiling = f.ceiling->value * u.scale;
+  PromPoint p{u.apply(f.value), std::nullopt, std::nullopt};
+  if (f.ceiling && f.ceiling->known && f.ceiling->unit == f.unit) p.ceiling = u.apply(f.ceiling->value);
   if (f.efficiency) p.efficiency = *f.efficiency;
   return p;
 }
 
 void add_point(PromFamilies& fams, const Figure& f, const Labels& labels, const PromPoint& p, const std::string& what) {
-  const std::string unit = f.unit.empty() ? "" : " in " + f.unit + (prom::unit_of(f.unit).scale != 1 ? " converted to " + prom::unit_of(f.unit).suffix : "");
+  const std::string unit = f.unit.empty() ? "" : " in " + f.unit + (prom::unit_of(f.unit).converts() ? " converted to " + prom::unit_of(f.unit).suffix : "");
   add_series(fams, prom::metric_name(f.metric, f.unit), f.metric + unit + ", " + what, labels, p.value);
   if (p.ceiling)
     add_series(fams, prom::ceiling_name(f.metric, f.unit),

@@ -73,8 +73,9 @@ TEST(PromText, NamesCarryTheUnit) {
   EXPECT_EQ(prom::efficiency_name("tcp.goodput"), "gpunet_tcp_goodput_efficiency_ratio");
   EXPECT_EQ(prom::metric_name("nccl.all-reduce.busbw", "GB/s"), "gpunet_nccl_all_reduce_busbw_bytes_per_second");
   EXPECT_EQ(prom::metric_name("tcp.latency", "us"), "gpunet_tcp_latency_seconds");
-  EXPECT_EQ(prom::unit_of("us").scale, 1e-6);
-  EXPECT_EQ(prom::unit_of("GB/s").scale, 1e9);
+  EXPECT_EQ(prom::unit_of("us").apply(12.5), 1.25e-5);
+  EXPECT_EQ(prom::unit_of("GB/s").apply(12.5), 1.25e10);
+  EXPECT_EQ(prom::unit_of("Gb/s").apply(0.957), 0.957);
   EXPECT_EQ(prom::name_part("9lives..X"), "_9lives_x");
   EXPECT_EQ(prom::name_part("%%"), "_");
 }
