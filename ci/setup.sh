@@ -17,6 +17,8 @@ packages=(
   # (other suites add their packages below)
   # report/: report.html in headless Chromium, report.json against its JSON Schema, benchmark timing
   chromium python3-jsonschema time
+  # report/: metrics.prom checked with promtool
+  prometheus
   # topo: NCCL topology XML reader
   libpugixml-dev
   # acceptance / launch: ssh and NUMA binding for launch/, a one-host Slurm cluster for tests/slurm

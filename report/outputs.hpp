@@ -14,7 +14,7 @@
 namespace gpunet::report {
 
 // The files write_all_outputs writes into the output directory.
-inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "report.html", "junit.xml", "sweeps.csv"};
+inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "report.html", "junit.xml", "sweeps.csv", "metrics.prom"};
 
 // Analyses a copy of `rep` and writes every output into out_dir (created if needed). Each file is
 // written to a temporary name and renamed, so a reader never sees half a file. Throws

@@ -24,5 +24,10 @@ void render_junit(const Report& rep, std::ostream& out);
 // sweeps.csv: every record with a message size, one row each.
 std::string render_csv(const Report& rep);
 void render_csv(const Report& rep, std::ostream& out);
+// metrics.prom: the analysed figures, their ceilings and efficiencies in the Prometheus text format
+// (render_prom.cpp); pair series up to kPromPairSeriesMaxNodes hosts, per-host aggregates beyond.
+inline constexpr int kPromPairSeriesMaxNodes = 16;
+std::string render_prom(const Report& rep);
+void render_prom(const Report& rep, std::ostream& out);
 
 }  // namespace gpunet::report

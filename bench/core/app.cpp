@@ -18,6 +18,7 @@
 #include "bench/core/runner.hpp"
 #include "bench/core/suite.hpp"
 #include "bench/core/console_lines.hpp"
+#include "bench/core/console_writer.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "bench/core/unmeasured.hpp"
 #include "bench/core/versions.hpp"
@@ -25,7 +26,6 @@
 #include "report/analysis.hpp"
 #include "report/console.hpp"
 #include "report/outputs.hpp"
-#include "report/progress.hpp"
 #include "report/training_render.hpp"
 #include "report/training_section.hpp"
 
@@ -129,7 +129,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
     skipped += r.status == report::Status::skipped;
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
-            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv}\n"
+            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv,metrics.prom}\n"
             << tables.str() << report::training::training_console(rep);
   return combine_exit_codes(failed > 0, judged);
 }
@@ -145,10 +145,11 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
   try {
     const Acceptance acc = acceptance_inputs(cfg, mpi);
     sink = open_sink(cfg, mpi);
-    ControlPlane control(mpi, cfg.timeout_s, sink.get(), cfg.control_if);
-    Runner runner(cfg, control);
     const bool print = mpi.is_root() && !cfg.quiet;
-    const bool tty = print && isatty(STDERR_FILENO);
+    ConsoleWriter console(std::cout, std::cerr,
+                          print ? progress_mode(cfg.progress, isatty(STDERR_FILENO)).value_or(ProgressMode::plain) : ProgressMode::off);
+    ControlPlane control(mpi, cfg.timeout_s, sink.get(), cfg.control_if, print ? &console : nullptr);
+    Runner runner(cfg, control);
     ReportSections sections;
     const report::Provenance layout = run_layout(mpi);
     SuiteContext ctx{cfg, mpi, runner, control,
@@ -156,30 +157,33 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
                        const report::Record r = fail_if_unmeasured(measured);
                        control.emit(r);
                        if (!print) return;
-                       const std::string line = record_console_line(r, layout, sections.topology);
-                       if (line.empty()) return;
-                       if (tty) std::cerr << "\r\033[K" << std::flush;  // clear the progress line first
-                       std::cout << line << std::flush;
+                       control.print_live();  // rank 0's interval lines first
+                       console.text(record_console_line(r, layout, sections.topology));
                      },
                      sections};
     std::string suite_now;
     auto suite_start = std::chrono::steady_clock::now();
+    const auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_start).count(); };
     ctx.progress = [&](const std::string& step, int64_t bytes, int done, int total) {
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_start).count();
-      report::print_progress(std::cerr, tty,
-                             {suite_now, step, bytes, done, total, elapsed, report::estimate_remaining_s(done, total, elapsed)});
+      const double elapsed = since_start();
+      console.progress({suite_now, step, bytes, done, total, elapsed, report::estimate_remaining_s(done, total, elapsed)});
+    };
+    ctx.progress_planned = [&](const std::string& step, int done, int total, double remaining_s) {
+      console.progress({suite_now, step, 0, done, total, since_start(), remaining_s});
     };
     counters::TrafficMonitor traffic(ctx);  // which wire carried each suite's traffic
     for (const auto& name : cfg.suites) {
       const Suite& suite = *find_suite(name);  // parse_options accepts listed names only
       suite_now = name;
       suite_start = std::chrono::steady_clock::now();
-      if (print && suite.console_header) std::cout << suite.console_header(cfg, mpi);
+      if (print && suite.console_header) console.text(suite.console_header(cfg, mpi));
+      ctx.progress("", 0, 0, 0);  // every suite shows a line from its start
       traffic.begin(name);
       suite.run(ctx);
       traffic.end();
-      report::end_progress(std::cerr, tty);
-      if (print && suite.console_summary) std::cout << suite.console_summary(sections) << std::flush;
+      console.end_progress();
+      if (print && prints_sweep_header(name)) console.text(sweep_footer(sink->records(), name));
+      if (print && suite.console_summary) console.text(suite.console_summary(sections));
     }
     control.finish();
     if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);

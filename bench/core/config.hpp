@@ -32,6 +32,9 @@ struct TcpConfig {
   double dip = 0.8;           // a timeline interval below this fraction of the flow's median is a dip
   double link_rate_bps = 0;   // --link-rate: the link's rate when the NIC can't tell (0 = ask the NIC)
   double duration_s = 0;      // --duration: stability mode, each chosen test runs this long
+  std::string live = "auto";  // --tcp-live: interval lines on the console: auto (with --duration), on, off
+  double live_interval_s = 1; // --tcp-live-interval: seconds per interval line
+  bool live_lines = false;    // what --tcp-live comes to (set after the parse)
 };
 // --- end tcp suite ---
 
@@ -74,6 +77,7 @@ struct Config {
   // Output.
   std::string output_dir = "gpunet-report";
   bool quiet = false;
+  std::string progress = "auto";   // --progress: auto, line, plain, off (bench/core/console_writer.hpp)
 
   TcpConfig tcp;  // --- tcp suite ---
   // Acceptance and regression: empty = not asked for.

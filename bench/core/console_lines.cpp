@@ -28,6 +28,26 @@ std::string bandwidth_line(const report::Record& r) {
 
 }  // namespace
 
+std::string sweep_footer(const std::vector<report::Record>& records, const std::string& suite) {
+  int64_t wrong = 0, rows = 0;
+  double busbw = 0;
+  bool checked_wrong = false;
+  for (const auto& r : records) {
+    if (r.suite != suite || !report::collective_from_string(r.name) || r.time_us.samples <= 0 ||
+        r.status == report::Status::skipped)
+      continue;
+    wrong += r.wrong;
+    checked_wrong = checked_wrong || r.check == "wrong";
+    busbw += r.busbw_GBps;
+    ++rows;
+  }
+  if (rows == 0) return "";
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "# Out of bounds values : %lld %s\n# Avg bus bandwidth    : %.4f GB/s\n#\n",
+                static_cast<long long>(wrong), wrong > 0 || checked_wrong ? "FAILED" : "OK", busbw / static_cast<double>(rows));
+  return buf;
+}
+
 bool prints_sweep_header(const std::string& suite) { return suite == "mpi" || suite == "nccl"; }
 
 std::string console_line(const report::Record& r) {

@@ -22,8 +22,10 @@ int control_poll_ms(std::chrono::steady_clock::time_point t) {
 }
 }  // namespace
 
-ControlPlane::ControlPlane(const MpiContext& mpi, double timeout_s, ResultsSink* sink, const std::string& control_if)
+ControlPlane::ControlPlane(const MpiContext& mpi, double timeout_s, ResultsSink* sink, const std::string& control_if,
+                           ConsoleWriter* console)
     : mpi_(mpi),
+      console_(mpi.is_root() ? console : nullptr),
       timeout_s_(timeout_s),
       silent_end_s_(std::max(timeout_s, kControlSilentEndMin_s)),
       sink_(sink),
@@ -106,6 +108,29 @@ void ControlPlane::emit(const report::Record& r) {
     send_to_root(control::frame::record, nlohmann::json(r).dump());
 }
 
+void ControlPlane::live(const std::string& text) {
+  if (text.empty()) return;
+  if (!mpi_.is_root()) return send_to_root(control::frame::live, control::live_payload(text));
+  if (!console_) return;
+  {
+    std::lock_guard lock(live_mu_);
+    live_queue_.push_back(control::live_payload(text));
+  }
+  std::lock_guard lock(mu_);
+  moved(Clock::time_point::min());  // the service thread prints it now
+}
+
+void ControlPlane::print_live() {
+  if (!console_) return;
+  std::lock_guard printing(live_print_mu_);
+  std::vector<std::string> lines;
+  {
+    std::lock_guard lock(live_mu_);
+    lines.swap(live_queue_);
+  }
+  for (const auto& l : lines) console_->text(l);
+}
+
 void ControlPlane::handle(size_t link, const control::Frame& f) {
   namespace frame = control::frame;
   if (f.type == frame::quit) quiet_exit(f.payload == "died");  // another rank ended the job and told the story
@@ -113,6 +138,7 @@ void ControlPlane::handle(size_t link, const control::Frame& f) {
     sink_->append(nlohmann::json::parse(f.payload).get<report::Record>());
     return;
   }
+  if (f.type == frame::live && console_) console_->text(control::live_payload(f.payload));
   std::lock_guard lock(mu_);
   auto& p = peers_[mpi_.is_root() ? link : 0];
   p.heard = Clock::now();
@@ -189,6 +215,10 @@ bool ControlPlane::serve_once(Clock::time_point& next_beat) {
   }
   for (auto& l : links_)
     if (l) l->flush();
+  if (console_) {
+    print_live();
+    console_->tick();
+  }
   if (mpi_.is_root())
     check_root_deadlines(now);
   else

@@ -13,6 +13,9 @@
 //    record), tells every other rank over the channel to print nothing more and exit, and leaves
 //    with _exit(3); mpirun then ends the job (no MPI_Abort, which a second thread may not call).
 //  - Records: every rank's records stream to rank 0 at once and are appended to results.jsonl.
+//  - Live lines: console text from any rank (interval lines of a running flow) travels to rank 0 on
+//    the channel (never over MPI) and is printed there by the service thread through the console
+//    writer, which also refreshes the progress line about once a second.
 #pragma once
 
 #include <chrono>
@@ -24,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/core/console_writer.hpp"
 #include "bench/core/control_channel.hpp"
 #include "bench/core/mpi_context.hpp"
 #include "bench/core/results_sink.hpp"
@@ -37,7 +41,9 @@ class ControlPlane {
  public:
   // sink must be non-null on rank 0 and is ignored elsewhere. Collective: opens the channel on
   // control_if ("" = see bench/core/control_wireup.hpp); throws std::runtime_error when it cannot.
-  ControlPlane(const MpiContext& mpi, double timeout_s, ResultsSink* sink, const std::string& control_if = "");
+  // console: rank 0's console writer, or null (other ranks, --quiet).
+  ControlPlane(const MpiContext& mpi, double timeout_s, ResultsSink* sink, const std::string& control_if = "",
+               ConsoleWriter* console = nullptr);
   ~ControlPlane();
   ControlPlane(const ControlPlane&) = delete;
   ControlPlane& operator=(const ControlPlane&) = delete;
@@ -47,6 +53,11 @@ class ControlPlane {
   void enter(const std::string& step, StepScope scope = StepScope::all_ranks);
   void leave(StepScope scope = StepScope::all_ranks);
   void emit(const report::Record& r);   // any rank: the record reaches results.jsonl on rank 0
+  // Any rank, any thread, never blocks: whole lines of console text for rank 0 to print.
+  void live(const std::string& text);
+  // Rank 0's main thread: prints the live text of its own ranks still queued (before a record line,
+  // so that rank 0's lines keep their order).
+  void print_live();
   // Collective end of the run: returns once rank 0 holds every rank's records.
   void finish();
 
@@ -82,6 +93,10 @@ class ControlPlane {
   [[noreturn]] void quiet_exit(bool after_death);
 
   const MpiContext& mpi_;
+  ConsoleWriter* console_;
+  std::mutex live_mu_;                 // the queue of rank 0's own live text
+  std::vector<std::string> live_queue_;
+  std::mutex live_print_mu_;           // held while queued text is printed, so batches keep their order
   const double timeout_s_;
   const double silent_end_s_;  // no heartbeat for this long ends the job
   ResultsSink* sink_;

@@ -45,6 +45,13 @@ std::optional<Frame> FrameReader::next() {
   return f;
 }
 
+std::string live_payload(std::string_view text) {
+  std::string out(text.substr(0, kMaxLiveLineBytes));
+  if (text.size() > kMaxLiveLineBytes) out.replace(out.size() - 4, 4, "...\n");
+  if (out.empty() || out.back() != '\n') out += '\n';
+  return out;
+}
+
 std::vector<uint8_t> answer_context(int rank) {
   const std::string text = "gpunet-bench control rank " + std::to_string(rank);
   return {text.begin(), text.end()};

@@ -31,6 +31,7 @@ inline constexpr char leave = 'L';         // member -> rank 0: "SEQ"
 inline constexpr char enter_local = 'e';   // member -> rank 0: "STEP", a step it runs alone
 inline constexpr char leave_local = 'l';   // member -> rank 0
 inline constexpr char record = 'R';        // member -> rank 0: one record as JSON
+inline constexpr char live = 'O';          // member -> rank 0: console text for rank 0 to print (interval lines)
 inline constexpr char done = 'D';          // member -> rank 0: every record sent, run finished
 inline constexpr char finished = 'F';      // rank 0 -> member: every rank finished
 inline constexpr char bye = 'B';           // either way: an orderly close (the run ends on an error)
@@ -59,6 +60,11 @@ class FrameReader {
   size_t pos_ = 0;
   bool broken_ = false;
 };
+
+// A live console line as a frame payload: at most kMaxLiveLineBytes (longer text is cut and ends in
+// "...\n"), always ending in a line feed.
+inline constexpr size_t kMaxLiveLineBytes = 4096;
+std::string live_payload(std::string_view text);
 
 // What an answer's tag is bound to: the channel and the member's rank.
 std::vector<uint8_t> answer_context(int rank);

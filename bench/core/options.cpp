@@ -118,6 +118,11 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
   app.add_option("-o,--output", c.output_dir, "Directory for results.jsonl and the reports")
       ->capture_default_str();
   app.add_flag("-q,--quiet", c.quiet, "Print only the final summary and errors");
+  app.add_option("--progress", c.progress,
+                 "Progress line with the time left: line (rewritten in place), plain (log lines at most every few "
+                 "seconds), off; auto = line on a terminal, else plain")
+      ->check(CLI::IsMember({"auto", "line", "plain", "off"}))
+      ->capture_default_str();
   app.add_flag("--check", c.check_inputs,
                "Check the options, --spec, --baseline, --topology-xml (and a report's input) without measuring: "
                "one line per problem, exit 0 or 2; no MPI");

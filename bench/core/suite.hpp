@@ -41,6 +41,10 @@ struct SuiteContext {
   // Progress of a long suite (rank 0 shows it on a terminal, nowhere else): step `done` of `total`.
   std::function<void(const std::string& step, int64_t bytes, int done, int total)> progress =
       [](const std::string&, int64_t, int, int) {};
+  // The same when the suite knows its plan: the time left as it plans it (seconds), counted down on
+  // the console until the next call. Rank 0.
+  std::function<void(const std::string& step, int done, int total, double remaining_s)> progress_planned =
+      [](const std::string&, int, int, double) {};
   // Fills suite, host, rank and ranks of a new record.
   report::Record record(const std::string& suite, const std::string& name) const {
     report::Record r;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,18 @@
 
 namespace gpunet::bench::tcp {
 
+// What a sender saw in one interval of its flow (the live console's interval line): bytes it wrote,
+// segments retransmitted and the congestion window at the end (TCP_INFO, summed over the streams).
+// The last interval ends when the sending ends and may be shorter.
+struct IntervalReport {
+  uint32_t peer = 0;  // the receiver's id
+  double start_s = 0, end_s = 0;  // from the flow's start
+  int64_t bytes = 0;
+  uint32_t retransmits = 0;
+  uint64_t cwnd_bytes = 0;
+  bool last = false;
+};
+
 struct BandwidthParams {
   int streams = 1;                  // parallel streams per flow
   double duration_s = 2.0;          // how long each sender sends (when bytes == 0)
@@ -24,6 +37,10 @@ struct BandwidthParams {
   double interval_s = 0.1;          // timeline interval
   double connect_timeout_s = 5.0;   // connect + handshake + ack, and how long a receiver waits for streams
   double io_timeout_s = 5.0;        // longest silence on a stream before the flow is given up
+  // Live intervals: every live_interval_s each sender hands on_interval what it sent (0 or no
+  // function: none). Called from the poll loop: it must not block (the control plane queues it).
+  double live_interval_s = 0;
+  std::function<void(const IntervalReport&)> on_interval;
 };
 
 struct Peer {

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "bench/suites/tcp/live.hpp"
+
 namespace gpunet::bench::tcp {
 
 namespace {
@@ -46,7 +48,8 @@ std::string console_line(const report::Record& r) {
     std::snprintf(buf, sizeof buf, "# tcp %-9s %-12s %-30s %8.3f Gb/s  %-26s %2lld stream(s)  retr %ld",
                   r.name.c_str(), r.variant.c_str(), who.c_str(), f.value, ceiling,
                   static_cast<long long>(r.count), retr);
-    return buf + status_tail(r) + "\n";
+    const bool live = r.name == "bandwidth" && x.contains("live_interval_s") && r.status == report::Status::passed;
+    return buf + status_tail(r) + "\n" + (live ? final_lines(r) : "");
   }
   if (r.name == "latency" && x.contains("latency_us")) {
     const auto& l = x["latency_us"];

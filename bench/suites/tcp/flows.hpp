@@ -53,6 +53,9 @@ class SendFlow {
   void fail(report::Status status, const std::string& why);
   void maybe_start(Clock::time_point now);
   void maybe_finish();
+  // Hands on the intervals that have ended, and the last one once the sending is over.
+  void live_tick(Clock::time_point now);
+  IntervalReport live_interval(double start_s, double end_s, bool last);
 
   Peer peer_;
   BandwidthParams params_;
@@ -64,6 +67,11 @@ class SendFlow {
   std::optional<Clock::time_point> start_, stop_;
   bool finished_ = false;
   SendResult result_;
+  // Live intervals: how many have been handed on, and the totals at the end of the last one.
+  int64_t live_count_ = 0;
+  int64_t live_bytes_ = 0;
+  uint32_t live_retransmits_ = 0;
+  bool live_done_ = false;
 };
 
 class ReceiveFlow {

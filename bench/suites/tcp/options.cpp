@@ -75,6 +75,13 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
                    "the timeline, min/p1/p50 and dips")
       ->default_str("")
       ->group(g);
+  app.add_option("--tcp-live", t.live,
+                 "Interval lines on the console while flows run, as iperf3 prints them (transfer, Gb/s, "
+                 "retransmits, cwnd, dips), and final sender/receiver lines: auto (with --duration), on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str()
+      ->group(g);
+  add_float_option(app, "--tcp-live-interval", t.live_interval_s, 0.1, 3600.0, "Seconds per live interval line")->group(g);
 }
 
 std::string finish_options(Config& c, const OptionText& text, const CLI::App& app) {
@@ -112,6 +119,7 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
     if (std::find(c.suites.begin(), c.suites.end(), "tcp") != c.suites.end())
       return "--timeout " + std::to_string(c.timeout_s) + " s is too short for --tcp-time plus two --tcp-timeout";
   }
+  t.live_lines = !c.quiet && (t.live == "on" || (t.live == "auto" && t.duration_s > 0));
   if (t.msg_bytes > (256 << 20)) return "--tcp-msg: at most 256M";
   if (t.lat_bytes > (1 << 20)) return "--tcp-lat-size: at most 1M";
   if (t.sndbuf > (1LL << 30) || t.rcvbuf > (1LL << 30)) return "--tcp-sndbuf/--tcp-rcvbuf: at most 1G";

@@ -145,6 +145,8 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
       rec.extra["duration_s"] = cfg.time_s;
     rec.extra["seconds"] = rx ? rx->seconds : 0.0;
     rec.extra["bytes_sent"] = tx ? tx->bytes : 0;
+    rec.extra["sender_seconds"] = tx ? tx->seconds : 0.0;
+    if (cfg.live_lines) rec.extra["live_interval_s"] = cfg.live_interval_s;
     rec.extra["stream_bytes"] = rx ? rx->stream_bytes : std::vector<int64_t>{};
     rec.extra["interval_s"] = cfg.interval_s;
     const std::vector<double> timeline = rx ? rx->timeline_Gbps : std::vector<double>{};

@@ -79,6 +79,50 @@ void SendFlow::handle(std::span<const pollfd> fds, Clock::time_point now, std::s
     if (fds[k].revents) handle_stream(streams_[polled_[k]], fds[k].revents, now, data);
   if (!finished_) maybe_start(now);
   if (!finished_) maybe_finish();
+  live_tick(now);
+}
+
+IntervalReport SendFlow::live_interval(double start_s, double end_s, bool last) {
+  IntervalReport r;
+  r.peer = peer_.id;
+  r.start_s = start_s;
+  r.end_s = end_s;
+  r.last = last;
+  int64_t sent = 0;
+  uint32_t retransmits = 0;
+  for (const auto& s : streams_) {
+    sent += s.sent;
+    const auto info = s.fd ? read_tcp_info(s.fd.get()) : std::optional<TcpInfo>(s.info);
+    if (!info) continue;
+    retransmits += info->total_retrans;
+    r.cwnd_bytes += static_cast<uint64_t>(info->snd_cwnd) * info->snd_mss;
+  }
+  r.bytes = sent - live_bytes_;
+  r.retransmits = retransmits >= live_retransmits_ ? retransmits - live_retransmits_ : 0;
+  live_bytes_ = sent;
+  live_retransmits_ = retransmits;
+  return r;
+}
+
+void SendFlow::live_tick(Clock::time_point now) {
+  if (live_done_ || !start_ || params_.live_interval_s <= 0 || !params_.on_interval) return;
+  if (finished_ && result_.status != Status::passed) {
+    live_done_ = true;  // a failed flow: its record says why
+    return;
+  }
+  const double step = params_.live_interval_s;
+  const auto whole_intervals_until = [&](double t_s) {
+    for (; static_cast<double>(live_count_ + 1) * step <= t_s; ++live_count_)
+      params_.on_interval(live_interval(static_cast<double>(live_count_) * step, static_cast<double>(live_count_ + 1) * step, false));
+  };
+  const bool over = std::none_of(streams_.begin(), streams_.end(), [](const Stream& s) { return s.state == State::sending; });
+  if (!over) return whole_intervals_until(to_seconds(now - *start_));
+  // The sending is over: the last interval ends with it and takes a remainder shorter than half an
+  // interval, so a duration of n intervals prints n lines.
+  const double end = std::max(to_seconds((stop_ ? *stop_ : now) - *start_), static_cast<double>(live_count_) * step);
+  whole_intervals_until(end - step / 2);
+  params_.on_interval(live_interval(static_cast<double>(live_count_) * step, end, true));
+  live_done_ = true;
 }
 
 void SendFlow::handle_stream(Stream& s, short revents, Clock::time_point now, std::span<const char> data) {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
+#include "bench/suites/tcp/live.hpp"
 #include "bench/suites/tcp/schedule.hpp"
 #include "bench/suites/tcp/setup.hpp"
 #include "report/stats.hpp"
@@ -18,7 +20,7 @@ namespace {
 
 class TcpSuite {
  public:
-  TcpSuite(const SuiteContext& ctx, Setup& s) : ctx_(ctx), cfg_(ctx.cfg.tcp), s_(s) {}
+  TcpSuite(const SuiteContext& ctx, Setup& s) : ctx_(ctx), cfg_(ctx.cfg.tcp), s_(s) { plan_progress(); }
 
   void neighbours();
   void matrix();
@@ -33,13 +35,69 @@ class TcpSuite {
   BandwidthParams params(int streams) const;
   std::vector<Cell> retest(const std::vector<Cell>& suspects, double best);
   int size() const { return static_cast<int>(s_.nodes.size()); }
+  // Progress (rank 0): the steps the chosen tests take and the seconds each is planned to last.
+  void plan_progress();
+  void step_starts(const std::string& label, double planned_s);
+  double bandwidth_s() const { return cfg_.time_s + 0.2; }  // a measurement and its set-up
+  // The live interval lines of one test: the sender's function for its intervals (null when off).
+  std::function<void(const IntervalReport&)> live_intervals(const BandwidthTest& t) const;
   bool root() const { return ctx_.mpi.is_root(); }
 
   const SuiteContext& ctx_;
   const TcpConfig& cfg_;
   Setup& s_;
   uint64_t next_test_ = 1;
+  int steps_total_ = 0, steps_done_ = 0;
+  double planned_left_s_ = 0, step_planned_s_ = 0;
 };
+
+void TcpSuite::plan_progress() {
+  const int n = size();
+  const int neighbour_rounds = static_cast<int>(disjoint_rounds(neighbour_pairs(n)).size());
+  for (const auto& test : cfg_.tests) {
+    int bw = 0, lat = 0;
+    if (test == "neighbours") bw = neighbour_rounds * (cfg_.streams > 1 ? 2 : 1);
+    if (test == "matrix") bw = static_cast<int>(all_pairs_rounds(n).size()) * (cfg_.bidir ? 1 : 2);
+    if ((test == "one-to-many" || test == "many-to-one") && n >= 3) bw = 1;
+    if (test == "latency") lat = neighbour_rounds;
+    steps_total_ += bw + lat;
+    planned_left_s_ += bw * bandwidth_s() + lat * (cfg_.lat_time_s + 0.2);
+  }
+}
+
+void TcpSuite::step_starts(const std::string& label, double planned_s) {
+  if (!root()) return;
+  planned_left_s_ = std::max(0.0, planned_left_s_ - step_planned_s_);  // the step before has ended
+  if (steps_done_ >= steps_total_) {  // re-tests: known only once the matrix has run
+    ++steps_total_;
+    planned_left_s_ += planned_s;
+  }
+  step_planned_s_ = planned_s;
+  ctx_.progress_planned(label, steps_done_++, steps_total_, planned_left_s_);
+}
+
+std::function<void(const IntervalReport&)> TcpSuite::live_intervals(const BandwidthTest& t) const {
+  if (!cfg_.live_lines || s_.self < 0) return nullptr;
+  std::map<uint32_t, std::string> labels;  // receiver rank -> flow label
+  for (const auto& f : t.flows) {
+    if (f.src != s_.self) continue;
+    const Node& src = s_.nodes[static_cast<size_t>(f.src)];
+    const Node& dst = s_.nodes[static_cast<size_t>(f.dst)];
+    labels[static_cast<uint32_t>(dst.rank)] = flow_label(src.host, src.rank, dst.host, dst.rank);
+  }
+  if (labels.empty()) return nullptr;
+  auto dips = std::make_shared<std::map<uint32_t, LiveDips>>();
+  ControlPlane& control = ctx_.control;
+  const double dip = cfg_.dip;
+  return [labels, dips, &control, dip](const IntervalReport& r) {
+    const auto it = labels.find(r.peer);
+    if (it == labels.end()) return;
+    auto& d = dips->try_emplace(r.peer, dip).first->second;
+    const double len = r.end_s - r.start_s;
+    const bool is_dip = len > 0 && d.add(static_cast<double>(r.bytes) * 8 / len / 1e9);
+    control.live(interval_line(it->second, r, is_dip));
+  };
+}
 
 BandwidthParams TcpSuite::params(int streams) const {
   BandwidthParams p;
@@ -64,8 +122,10 @@ void TcpSuite::emit_skip(const std::string& name, const std::string& why) const 
 }
 
 std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
+  step_starts(t.label, bandwidth_s());
   Step step(ctx_.control, t.label);
   const uint64_t id = next_test_++;
+  if (cfg_.live_lines && root()) ctx_.control.live("# " + t.label + "\n" + interval_header());
   MPI_Barrier(ctx_.mpi.world);
   json mine = nullptr;
   if (s_.self >= 0) {
@@ -79,7 +139,12 @@ std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
       if (f.dst == s_.self) plan.receive_from.push_back(static_cast<uint32_t>(s_.nodes[static_cast<size_t>(f.src)].rank));
     }
     if (!plan.send_to.empty() || !plan.receive_from.empty()) {
-      const auto o = run_bandwidth(*s_.listener, s_.key, plan, params(t.streams));
+      BandwidthParams p = params(t.streams);
+      if (cfg_.live_lines) {
+        p.live_interval_s = cfg_.live_interval_s;
+        p.on_interval = live_intervals(t);
+      }
+      const auto o = run_bandwidth(*s_.listener, s_.key, plan, p);
       mine = {{"sent", o.sent}, {"received", o.received}, {"rejected", o.rejected}};
     }
   }
@@ -226,6 +291,7 @@ void TcpSuite::fan(bool incast) {
 }
 
 void TcpSuite::latency_round(const Round& round, const std::string& label) {
+  step_starts(label, cfg_.lat_time_s + 0.2);
   Step step(ctx_.control, label);
   const uint64_t id = next_test_++;
   MPI_Barrier(ctx_.mpi.world);
