@@ -10,6 +10,7 @@
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
+#include "report/topology_render.hpp"
 #include "report/training_render.hpp"
 #include "report/verdicts_outputs.hpp"
 
@@ -251,6 +252,7 @@ std::string render_html(const Report& rep) {
   body += html_findings(rep) + charts(rep);
   body += sweeps(rep, d, threshold);
   body += points(rep, d, threshold);
+  body += topology_html(rep);  // <section id="topology">, every kind of node (report/topology_render.hpp)
   if (!d.empty()) body += "<h2>Ceilings</h2>" + d.render();
   return std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "

@@ -12,7 +12,7 @@
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
-#include "report/topology_view.hpp"
+#include "report/topology_render.hpp"
 #include "report/training_render.hpp"
 #include "report/verdicts_outputs.hpp"
 
@@ -167,22 +167,6 @@ std::string points(const Report& rep, Derivations& d) {
   return t.rows() == 0 ? "" : "\n## Other figures\n\n" + t.render();
 }
 
-std::string topology(const Report& rep) {
-  std::string out;
-  for (const auto& m : TopologyView(rep.topology).matrices()) {
-    std::vector<std::string> head{""};
-    for (const auto& l : m.labels) head.push_back(md_escape(l));
-    MdTable t(head, {});
-    for (size_t i = 0; i < m.labels.size(); ++i) {
-      std::vector<std::string> row{md_escape(m.labels[i])};
-      for (const auto& cell : m.cells[i]) row.push_back(md_escape(cell));
-      t.add_row(row);
-    }
-    out += "\n### " + md_escape(m.host) + "\n\n" + t.render();
-  }
-  return out.empty() ? "" : "\n## Topology\n" + out;
-}
-
 }  // namespace
 
 std::string render_markdown(const Report& rep) {
@@ -196,7 +180,7 @@ std::string render_markdown(const Report& rep) {
   out += findings(rep);
   out += sweeps(rep, d);
   out += points(rep, d);
-  out += topology(rep);
+  out += topology_markdown(rep);  // every kind of node (report/topology_render.hpp)
   if (!d.empty()) out += "\n## Ceilings\n\n" + d.render();
   return out;
 }

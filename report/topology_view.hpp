@@ -41,6 +41,7 @@ class TopologyView {
   std::vector<std::string> rdma_nics(const std::string& host) const;
   std::vector<TopologyMatrix> matrices() const;  // well-formed matrices only, in host order
   size_t node_count() const { return order_.size(); }
+  const std::vector<std::string>& hosts() const { return order_; }  // in the order of the topology
 
  private:
   std::unordered_map<std::string, const nlohmann::json*> nodes_;

@@ -63,12 +63,27 @@ json device_json(const NodeTopology& t, const Device& d) {
   return j;
 }
 
-json interface_json(const NetInterface& i) {
+// The RDMA device and port whose netdev is this interface (RoCE), or the RDMA devices of its PCI
+// function: "mlx5_0/1"; "" when none.
+std::string rdma_of(const NodeTopology& t, const NetInterface& i) {
+  for (const auto& r : t.rdma)
+    for (const auto& p : r.ports)
+      if (p.netdev == i.name) return r.name + "/" + std::to_string(p.port);
+  const Device* d = i.bus_id.empty() ? nullptr : t.find_device(i.bus_id);
+  return d && !d->rdma_devs.empty() ? d->rdma_devs.front() : "";
+}
+
+json interface_json(const NodeTopology& t, const NetInterface& i) {
+  const Device* d = i.bus_id.empty() ? nullptr : t.find_device(i.bus_id);
+  const std::string rdma = rdma_of(t, i);
   return {{"name", i.name},
           {"kind", to_string(i.kind)},
           {"bus_id", i.bus_id.empty() ? json(nullptr) : json(i.bus_id)},
           {"speed_Mbps", i.speed_Mbps ? json(*i.speed_Mbps) : json(nullptr)},
           {"mtu", i.mtu},
+          {"shaped_rate_bps", i.shaped_rate_bps > 0 ? json(i.shaped_rate_bps) : json(nullptr)},
+          {"numa_node", d ? or_null(d->numa(), -1) : json(nullptr)},
+          {"rdma", rdma.empty() ? json(nullptr) : json(rdma)},
           {"operstate", i.operstate},
           {"driver", i.driver},
           {"mac", i.mac},
@@ -99,6 +114,18 @@ json rdma_json(const RdmaDevice& r) {
   return {{"name", r.name}, {"bus_id", r.bus_id.empty() ? json(nullptr) : json(r.bus_id)}, {"ports", ports}};
 }
 
+// The path matrix as data (render.hpp's PathMatrix), rows and columns by label, devices by bus id.
+json matrix_json(const NodeTopology& t) {
+  const PathMatrix m = path_matrix(t);
+  json devices = json::array();
+  for (const Device* d : m.devices) devices.push_back(d->bus_id);
+  return {{"labels", m.labels},
+          {"devices", devices},
+          {"cells", m.cells},
+          {"cpu_affinity", m.cpu_affinity},
+          {"numa_affinity", m.numa_affinity}};
+}
+
 }  // namespace
 
 json to_json(const NodeTopology& t) {
@@ -108,7 +135,7 @@ json to_json(const NodeTopology& t) {
   json gpus = json::array(), nics = json::array(), interfaces = json::array(), rdma = json::array(),
        pairs = json::array();
   for (const auto& d : t.devices) (d.kind == DeviceKind::gpu ? gpus : nics).push_back(device_json(t, d));
-  for (const auto& i : t.interfaces) interfaces.push_back(interface_json(i));
+  for (const auto& i : t.interfaces) interfaces.push_back(interface_json(t, i));
   for (const auto& r : t.rdma) rdma.push_back(rdma_json(r));
   for (const auto& p : gpu_pairs(t)) {
     json pair = {{"a", p.a}, {"b", p.b}, {"class", to_string(p.path.cls)}};
@@ -131,6 +158,7 @@ json to_json(const NodeTopology& t) {
           {"default_route_interfaces", t.default_route_interfaces},
           {"pcie_note", kIdleLinkNote},
           {"notes", t.notes},
+          {"matrix", matrix_json(t)},
           {"matrix_text", render_matrix(t)}};
 }
 

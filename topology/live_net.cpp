@@ -1,5 +1,7 @@
 #include "topology/live_net.hpp"
 
+#include "topology/qdisc.hpp"
+
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <linux/ethtool.h>
@@ -101,8 +103,10 @@ std::optional<std::string> query_port_type(const std::string& ifname) {
 }
 
 void add_live_details(std::vector<NetInterface>& interfaces) {
-  for (auto& n : interfaces)
+  for (auto& n : interfaces) {
     if (auto port = query_port_type(n.name)) n.port_type = *port;
+    n.shaped_rate_bps = read_tbf_rate_bps(n.name);
+  }
   ifaddrs* list = nullptr;
   if (getifaddrs(&list) != 0) return;
   for (const ifaddrs* a = list; a; a = a->ifa_next) {

@@ -1,5 +1,6 @@
 // Interface details that only the running kernel can answer, not files: the port type through the
-// ethtool ioctl (SIOCETHTOOL, allowed without root), and the IP addresses (getifaddrs).
+// ethtool ioctl (SIOCETHTOOL, allowed without root), the IP addresses (getifaddrs), and a tc tbf
+// rate at the root (rtnetlink, topology/qdisc.hpp).
 #pragma once
 
 #include <optional>
@@ -17,7 +18,7 @@ std::optional<std::string> query_port_type(const std::string& ifname);
 // The name of an ethtool PORT_* value (see query_port_type).
 std::string port_type_name(int port);
 
-// Adds port type and addresses to interfaces that exist on this machine.
+// Adds port type, tbf shaping rate and addresses to interfaces that exist on this machine.
 void add_live_details(std::vector<NetInterface>& interfaces);
 
 }  // namespace gpunet::topo

@@ -82,6 +82,7 @@ struct NetInterface {
   std::string bus_id;                 // PCI function behind it; empty for virtual interfaces
   std::optional<int64_t> speed_Mbps;  // none when the kernel reports -1, 0 or nothing
   int mtu = 0;
+  double shaped_rate_bps = 0;         // a tc tbf qdisc at the root shapes it to this (live only); 0 = none
   std::string operstate;              // up, down, unknown, ...
   std::string driver;
   std::string mac;

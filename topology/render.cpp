@@ -35,26 +35,15 @@ std::vector<Labelled> labelled_devices(const NodeTopology& t) {
   return out;
 }
 
-void matrix(std::ostringstream& os, const NodeTopology& t, const std::vector<Labelled>& devs, bool& sub_numa) {
+void matrix(std::ostringstream& os, const PathMatrix& m) {
   constexpr size_t kCell = 7;
   os << pad("", kCell);
-  for (const auto& d : devs) os << pad(d.label, kCell);
+  for (const auto& l : m.labels) os << pad(l, kCell);
   os << pad("CPU Affinity", 16) << "NUMA Affinity\n";
-  for (const auto& row : devs) {
-    os << pad(row.label, kCell);
-    for (const auto& col : devs) {
-      const Path p = classify_path(*row.device, *col.device, t.format);
-      std::string cell = to_string(p.cls);
-      if (p.cls == PathClass::SYS && p.same_package) {
-        cell += "*";
-        sub_numa = true;
-      }
-      os << pad(cell, kCell);
-    }
-    const Device& d = *row.device;
-    std::vector<std::string> numa;
-    for (int n : d.numa_nodes) numa.push_back(std::to_string(n));
-    os << pad(d.cpus.empty() ? "N/A" : d.cpus, 16) << (numa.empty() ? "N/A" : join(numa, ",")) << "\n";
+  for (size_t r = 0; r < m.labels.size(); ++r) {
+    os << pad(m.labels[r], kCell);
+    for (const auto& cell : m.cells[r]) os << pad(cell, kCell);
+    os << pad(m.cpu_affinity[r], 16) << m.numa_affinity[r] << "\n";
   }
 }
 
@@ -136,6 +125,28 @@ void nic_table(std::ostringstream& os, const NodeTopology& t, const std::vector<
 
 }  // namespace
 
+PathMatrix path_matrix(const NodeTopology& t) {
+  PathMatrix m;
+  for (const auto& [label, device] : labelled_devices(t)) {
+    m.labels.push_back(label);
+    m.devices.push_back(device);
+  }
+  for (const Device* row : m.devices) {
+    auto& cells = m.cells.emplace_back();
+    for (const Device* col : m.devices) {
+      const Path p = classify_path(*row, *col, t.format);
+      const bool star = p.cls == PathClass::SYS && p.same_package;
+      m.sub_numa = m.sub_numa || star;
+      cells.push_back(to_string(p.cls) + (star ? "*" : ""));
+    }
+    std::vector<std::string> numa;
+    for (int n : row->numa_nodes) numa.push_back(std::to_string(n));
+    m.cpu_affinity.push_back(row->cpus.empty() ? "N/A" : row->cpus);
+    m.numa_affinity.push_back(numa.empty() ? "N/A" : join(numa, ","));
+  }
+  return m;
+}
+
 std::string render_matrix(const NodeTopology& t) {
   std::ostringstream os;
   os << "Topology of " << t.hostname << " (" << to_string(t.format) << (t.format == SourceFormat::live ? "" : ": " + t.source)
@@ -147,9 +158,9 @@ std::string render_matrix(const NodeTopology& t) {
     os << "No GPU or NIC found.\n";
     return os.str();
   }
-  bool sub_numa = false;
-  matrix(os, t, devs, sub_numa);
-  legend(os, t, sub_numa);
+  const PathMatrix m = path_matrix(t);
+  matrix(os, m);
+  legend(os, t, m.sub_numa);
   device_legend(os, devs);
   link_table(os, devs);
   nic_table(os, t, devs);

@@ -11,8 +11,6 @@ namespace gpunet::bench::tcp {
 
 // ipv6: whether the tests run over IPv6 on this interface.
 LinkFacts read_link_facts(const std::string& iface, bool ipv6);
-
-// Root qdisc tbf rate in bit/s of the interface; 0 when its root qdisc is not tbf or can't be read.
-double read_tbf_rate_bps(const std::string& iface);
+// The tbf rate comes from topo::read_tbf_rate_bps (topology/qdisc.hpp), which the topo suite uses too.
 
 }  // namespace gpunet::bench::tcp

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "bench/suites/topo/suite.hpp"
+#include "bench/suites/topo/mpi_interfaces.hpp"
 #include "topology/json.hpp"
 #include "topology/nccl_xml.hpp"
 #include "topology/render.hpp"
@@ -62,6 +63,7 @@ json discover_node(const SuiteContext& ctx) {
                  {"numa_nodes", t.cpu.numa_nodes.size()},
                  {"findings", list}};
     payload["section"] = topo::to_json(t);
+    payload["section"]["mpi_interfaces"] = mpi_interfaces_from_env(t);
     payload["findings"] = list;
     payload["summary"] = topo::summarize(t);
   } catch (const std::exception& e) {
