@@ -8,6 +8,7 @@
 #include "report/baseline.hpp"
 #include "report/baseline_stats.hpp"
 #include "report/escape.hpp"
+#include "report/stats.hpp"
 #include "report/verdicts_facts.hpp"
 
 namespace gpunet::report {
@@ -91,6 +92,16 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
     c.change = significant ? direction : Change::uncertain;
     c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "), " + (significant ? "significant (" : "not significant (") +
                p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) + (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
+    if (significant && time) {
+      const double q = direction == Change::slower ? rule.time_band_quantile : 1 - rule.time_band_quantile;
+      const double edge = percentile(b.samples, q);
+      const bool outside = direction == Change::slower ? n.value > edge : n.value < edge;
+      if (!outside) {
+        c.change = Change::uncertain;
+        c.reason += "; but the median now " + fmt_num(n.value) + " us is within the baseline's own band (its p" +
+                    fmt_num(q * 100) + " " + fmt_num(edge) + " us): the mix of its fast and slow iterations moved, not the whole distribution";
+      }
+    }
     return c;
   }
   if (!time) {
