@@ -11,6 +11,7 @@
 #include "report/figure_select.hpp"
 #include "report/json_file.hpp"
 #include "report/spec_reader.hpp"
+#include "report/stats.hpp"
 
 namespace gpunet::report {
 
@@ -164,15 +165,21 @@ json rule_json(const CompareRule& r) {
 }
 
 Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule) {
-  if (static_cast<int>(f.history.size()) < rule.min_history)
-    return {f.higher_is_better ? rule.default_rate_spread_pct : rule.default_time_spread_pct, false};
+  if (static_cast<int>(f.history.size()) < rule.min_history) {
+    if (f.higher_is_better) return {rule.default_rate_spread_pct, false, false};
+    const double fast = percentile(f.samples, 1 - rule.time_band_quantile);
+    const double slow = percentile(f.samples, rule.time_band_quantile);
+    const double band = static_cast<int>(f.samples.size()) >= rule.min_samples && fast > 0 ? (slow / fast - 1) * 100 / 2 : 0;
+    if (band > rule.default_time_spread_pct) return {band, false, true};
+    return {rule.default_time_spread_pct, false, false};
+  }
   std::vector<double> values = f.history;
   values.push_back(f.value);
   const double mid = median_of(values);
   double worst = 0;
   for (const double v : values)
     if (mid > 0) worst = std::max(worst, std::abs(v - mid) / mid * 100);
-  return {worst, true};
+  return {worst, true, false};
 }
 
 Baseline load_baseline(const std::string& path) {

@@ -11,7 +11,8 @@
 //       threshold = max(rule.min_effect_pct, rule.noise_factor x spread) and spread is the figure's
 //       run-to-run spread: the largest deviation from their median of the values in the figure's
 //       history (earlier baselines rolled forward with --baseline B --save-baseline B), once it holds
-//       rule.min_history values; until then rule.default_rate_spread_pct or rule.default_time_spread_pct;
+//       rule.min_history values; until then rule.default_rate_spread_pct or rule.default_time_spread_pct,
+//       for a time at least half the relative width of its own p10-p90 band (run_to_run_spread);
 //   - beyond it, with samples on both sides: a two-sided Mann-Whitney U test at rule.alpha divided by
 //     the number of figures tested (Bonferroni) -> SLOWER or FASTER by the figure's direction, else
 //     UNCERTAIN; for a time, also tonight's median must leave the baseline's own band (above its
@@ -81,10 +82,15 @@ struct Baseline {
 // run-to-run spread.
 Baseline make_baseline(const Report& report, const CompareRule& rule = {}, const Baseline* previous = nullptr);
 
-// The run-to-run spread of a figure in percent, and whether it came from its history.
+// The run-to-run spread of a figure in percent, and whether it came from its history. Before the
+// history holds rule.min_history values, a time's default is widened to half the relative width of
+// its own band, (p90 / p10 - 1) / 2 at rule.time_band_quantile: a latency with two modes flips between
+// them from run to run (measured on this VM: 11 and 25 us in unchanged reruns), and the band is the
+// only evidence of that a single run holds. A unimodal time's band is narrow and changes nothing.
 struct Spread {
   double pct = 0;
   bool from_history = false;
+  bool from_band = false;  // a time's default widened by its own band (see run_to_run_spread)
 };
 Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule);
 

@@ -74,7 +74,8 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
   c.threshold_pct = threshold;
   const std::string noise = "run-to-run spread " + fmt_num(spread.pct) + " % (" +
                             (spread.from_history ? "from " + std::to_string(b.history.size() + 1) + " baselines"
-                                                 : std::string("default; roll the baseline forward to learn it")) + ")";
+                             : spread.from_band ? std::string("half the width of the baseline's own p10-p90 band; roll the baseline forward to learn it")
+                                                : std::string("default; roll the baseline forward to learn it")) + ")";
   if (with_samples) {
     c.method = "U test";
     c.p_value = mann_whitney_p(b.samples, n.samples);
@@ -99,7 +100,7 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
       if (!outside) {
         c.change = Change::uncertain;
         c.reason += "; but the median now " + fmt_num(n.value) + " us is within the baseline's own band (its p" +
-                    fmt_num(q * 100) + " " + fmt_num(edge) + " us): the mix of its fast and slow iterations moved, not the whole distribution";
+                    std::to_string(static_cast<int>(std::lround(q * 100))) + " " + fmt_num(edge) + " us): the mix of its fast and slow iterations moved, not the whole distribution";
       }
     }
     return c;

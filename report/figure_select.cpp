@@ -63,6 +63,7 @@ std::string samples_origin(const Figure& f) {
 
 // The figure's dip from its samples: for a rate, 1 - slowest/median (the worst interval or batch
 // against the typical one); for a time, 1 - median/p99 (the slowest 1 % against the typical one).
+// A figure without samples takes 1 - p50/p99 of the record's iteration times.
 std::optional<double> dip_of(const Figure& f) {
   if (f.samples.size() < 2) return std::nullopt;
   const double med = median_of(f.samples);
@@ -101,6 +102,7 @@ void fill_from_figure(FigureFact& f, const Record& r, const Figure& fig) {
   const bool timed = fig.better == Better::lower;
   f.samples_total = std::max<int64_t>(timed ? r.time_us.samples : 0, static_cast<int64_t>(fig.samples.size()));
   f.dip = dip_of(fig);
+  if (!f.dip && r.time_us.samples >= 2 && r.time_us.p99 > 0) f.dip = std::max(0.0, 1 - r.time_us.p50 / r.time_us.p99);
 }
 
 FigureFact fact(const Record& r, const std::string& metric) {
@@ -122,6 +124,7 @@ FigureFact fact(const Record& r, const std::string& metric) {
     f.unit = figure_unit(metric);
     f.higher_is_better = metric.rfind("time_us.", 0) != 0 && metric.find("_us") == std::string::npos;
     if (r.figure) f.dip = dip_of(*r.figure);
+    if (!f.dip && r.time_us.samples >= 2 && r.time_us.p99 > 0) f.dip = std::max(0.0, 1 - r.time_us.p50 / r.time_us.p99);
   }
   if (r.figure) fill_ceiling(f, *r.figure);
   return f;

@@ -54,8 +54,8 @@ struct NodeFacts {
   std::string host;
   std::vector<GpuFact> gpus;
   std::vector<NicFact> nics;
-  std::vector<NicFact> netdevs;  // interfaces[]: each netdev by its name, with its speed when readable
   std::vector<PathFact> paths;
+  std::vector<NicFact> netdevs = {};  // interfaces[]: each netdev by its name, with its speed when readable
 };
 
 std::vector<NodeFacts> node_facts(const nlohmann::json& topology);

@@ -6,13 +6,15 @@
 #      figures (neighbours, matrix) that involve node 3, and any SLOWER without node 3;
 #   3. TRIES runs with node 3's link at 75 %: counts runs where every pair figure with node 3 is SLOWER.
 # Usage: bench/perf/baseline_rates.sh build/gpunet-bench [TRIES (10)] [PREFIX (br)]
+#   KEEP=DIR keeps every run's outputs there (default: removed at the end).
 # Run it under `flock /tmp/gpunet-fc.lock`.
 set -euo pipefail
 bin=$(realpath "$1"); tries=${2:-10}; pfx=${3:-br}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fc=$root/launch/fakecluster
-out=$(mktemp -d)
-trap '"$fc" down --prefix "$pfx" >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
+out=${KEEP:-$(mktemp -d)}
+mkdir -p "$out"
+trap '"$fc" down --prefix "$pfx" >/dev/null 2>&1 || true; [[ -n ${KEEP:-} ]] || rm -rf "$out"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 "$fc" up 4 --rate 1gbit --prefix "$pfx" >/dev/null
 run() { echo "$(date -u +%T) run $*" >&2; "$fc" mpirun --prefix "$pfx" --timeout 300 -- -np 4 "$bin" --suites topo,tcp --tcp-if eth0 -q "$@" >/dev/null 2>&1 || true; }
