@@ -60,6 +60,16 @@ if [[ -z $launcher ]]; then
   else die "no allocation: run inside sbatch/salloc, or give --hostfile FILE, or --launcher local"; fi
 fi
 
+# What the launcher needs, each missing piece in one line.
+[[ -x $bench ]] || die "no gpunet-bench at $bench: build it (cmake --build build) or give --bench PATH"
+if [[ $launcher == local || $launcher == hostfile ]]; then
+  command -v mpirun >/dev/null || die "no mpirun on PATH: install Open MPI (ci/setup.sh) or put its bin directory on PATH"
+  if ((EUID == 0)) && mpirun --version 2>/dev/null | grep -q "Open MPI" &&
+     [[ ${OMPI_ALLOW_RUN_AS_ROOT:-} != 1 || ${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-} != 1 ]]; then
+    die "running as root: Open MPI's mpirun refuses root unless OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set; export both, or run as an ordinary user"
+  fi
+fi
+
 mkdir -p "$artifacts" || die "cannot create the artifacts directory '$artifacts'"
 artifacts=$(cd "$artifacts" && pwd)
 out=$artifacts/run
@@ -73,14 +83,24 @@ if [[ -e $baseline ]]; then bench_args+=(--baseline "$baseline")
 else first_night=1; echo "$prog: no baseline at $baseline yet: this run will become it"; fi
 
 echo "$prog: $(date -u +%Y-%m-%dT%H:%M:%SZ) launcher=$launcher artifacts=$artifacts"
-rc=0
 case $launcher in
-  slurm) GPUNET_HOME=$root GPUNET_BENCH=$bench bash "$root/launch/slurm/gpunet.sbatch" "${bench_args[@]}" || rc=$? ;;
-  hostfile) [[ -n $hostfile ]] || die "--launcher hostfile needs --hostfile FILE"
-    "$root/launch/gpunet-run" -H "$hostfile" -b "$bench" -- "${bench_args[@]}" || rc=$? ;;
-  local) mpirun -np "$ranks" --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 "$bench" "${bench_args[@]}" || rc=$? ;;
+  slurm|local) ;;
+  hostfile) [[ -n $hostfile ]] || die "--launcher hostfile needs --hostfile FILE" ;;
   *) die "--launcher '$launcher' (use slurm, hostfile or local)" ;;
 esac
+launch() {
+  case $launcher in
+    slurm) GPUNET_HOME=$root GPUNET_BENCH=$bench bash "$root/launch/slurm/gpunet.sbatch" "${bench_args[@]}" ;;
+    hostfile) "$root/launch/gpunet-run" -H "$hostfile" -b "$bench" -- "${bench_args[@]}" ;;
+    local) mpirun -np "$ranks" --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 "$bench" "${bench_args[@]}" ;;
+  esac
+}
+# The console goes to the terminal and to console.log, from which the summary takes the error line.
+log=$artifacts/console.log
+set +e
+launch 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
 
 # Keep everything the run wrote (report.json, results.jsonl, report.html, junit.xml, ...) at the top
 # of the artifacts directory, where CI picks up JUnit and HTML.
@@ -95,11 +115,21 @@ if ((rc == 0 && (first_night || update))) && [[ -s $candidate ]]; then
   cp "$candidate" "$baseline.tmp" && mv "$baseline.tmp" "$baseline"
   echo "$prog: baseline $baseline $( ((first_night)) && echo created || echo updated) from this run"
 fi
+# The cause, for the summary line: the first sentence of "What is wrong" in report.md (the culprit
+# first: a failed promise, a SLOWER figure, a host named by a finding), with how many more there are.
+culprit() {
+  [[ -s $artifacts/report.md ]] || return 0
+  awk '/^## What is wrong/ {on = 1; next} on && /^## / {exit} on && /^- / {n++; if (n == 1) first = substr($0, 3)}
+       END {if (n) printf "%s%s", first, (n > 1 ? " (and " n - 1 " more)" : "")}' "$artifacts/report.md"
+}
+# The last error line of the console (a bad input, a dead rank, mpirun refusing to start).
+last_error() { grep -E "error|refus|not |cannot|killed|timed out" "$log" 2>/dev/null | tail -n 1 | cut -c1-300; }
+cause=$(culprit)
 case $rc in
   0) echo "$prog: PASS" ;;
-  1) echo "$prog: FAIL: a failed verdict, a confirmed regression or a wrong result (see the tables above and $artifacts)" ;;
-  2) echo "$prog: FAIL: bad input (see the error above)" ;;
-  4) echo "$prog: INCOMPLETE: a promise of the spec could not be judged (see 'not judged' in the verdict table above)" ;;
-  *) echo "$prog: FAIL: the run did not complete (exit $rc; partial results in $artifacts)" ;;
+  1) echo "$prog: FAIL: ${cause:-a failed verdict, a confirmed regression or a wrong result} (see $artifacts/report.md)" ;;
+  2) echo "$prog: FAIL: bad input: $(last_error)" ;;
+  4) echo "$prog: INCOMPLETE: ${cause:-a promise of the spec could not be judged} (see 'not judged' in the verdict table above)" ;;
+  *) echo "$prog: FAIL: the run did not complete (exit $rc): $(last_error) (partial results in $artifacts)" ;;
 esac
 exit "$rc"

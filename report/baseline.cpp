@@ -11,6 +11,7 @@
 #include "report/figure_select.hpp"
 #include "report/json_file.hpp"
 #include "report/spec_reader.hpp"
+#include "report/stats.hpp"
 
 namespace gpunet::report {
 
@@ -131,7 +132,7 @@ Baseline baseline_from_json(const json& doc, const std::string& source) {
   }
   if (const auto* v = json_field(doc, "rule")) {
     rd.object(*v, "rule", {"min_samples", "alpha", "min_effect_pct", "noise_factor", "default_rate_spread_pct",
-                           "default_time_spread_pct", "min_history"});
+                           "default_time_spread_pct", "min_history", "time_band_quantile"});
     if (const auto* x = json_field(*v, "min_samples")) b.rule.min_samples = static_cast<int>(rd.integer(*x, "rule.min_samples", 3, 1000000));
     if (const auto* x = json_field(*v, "alpha")) b.rule.alpha = rd.number(*x, "rule.alpha", 0, 0.5, true);
     if (const auto* x = json_field(*v, "min_effect_pct")) b.rule.min_effect_pct = rd.number(*x, "rule.min_effect_pct", 0, 1000, false);
@@ -140,6 +141,8 @@ Baseline baseline_from_json(const json& doc, const std::string& source) {
       b.rule.default_rate_spread_pct = rd.number(*x, "rule.default_rate_spread_pct", 0, 1000, false);
     if (const auto* x = json_field(*v, "default_time_spread_pct"))
       b.rule.default_time_spread_pct = rd.number(*x, "rule.default_time_spread_pct", 0, 1000, false);
+    if (const auto* x = json_field(*v, "time_band_quantile"))
+      b.rule.time_band_quantile = rd.number(*x, "rule.time_band_quantile", 0.5, 1, false);
     if (const auto* x = json_field(*v, "min_history"))
       b.rule.min_history = static_cast<int>(rd.integer(*x, "rule.min_history", 1, static_cast<int64_t>(kMaxHistory)));
   }
@@ -157,19 +160,26 @@ json rule_json(const CompareRule& r) {
               {"noise_factor", r.noise_factor},
               {"default_rate_spread_pct", r.default_rate_spread_pct},
               {"default_time_spread_pct", r.default_time_spread_pct},
-              {"min_history", r.min_history}};
+              {"min_history", r.min_history},
+              {"time_band_quantile", r.time_band_quantile}};
 }
 
 Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule) {
-  if (static_cast<int>(f.history.size()) < rule.min_history)
-    return {f.higher_is_better ? rule.default_rate_spread_pct : rule.default_time_spread_pct, false};
+  if (static_cast<int>(f.history.size()) < rule.min_history) {
+    if (f.higher_is_better) return {rule.default_rate_spread_pct, false, false};
+    const double fast = percentile(f.samples, 1 - rule.time_band_quantile);
+    const double slow = percentile(f.samples, rule.time_band_quantile);
+    const double band = static_cast<int>(f.samples.size()) >= rule.min_samples && fast > 0 ? (slow / fast - 1) * 100 / 2 : 0;
+    if (band > rule.default_time_spread_pct) return {band, false, true};
+    return {rule.default_time_spread_pct, false, false};
+  }
   std::vector<double> values = f.history;
   values.push_back(f.value);
   const double mid = median_of(values);
   double worst = 0;
   for (const double v : values)
     if (mid > 0) worst = std::max(worst, std::abs(v - mid) / mid * 100);
-  return {worst, true};
+  return {worst, true, false};
 }
 
 Baseline load_baseline(const std::string& path) {

@@ -1,8 +1,8 @@
 // Baselines: a stored run, and tonight's run compared with it figure by figure, aware of noise.
 //
-// A figure is one headline number of a passed record (report/figure_select.hpp): a TCP flow's goodput
-// (higher is better, samples: its timeline intervals), or the median time of timed iterations (lower
-// is better, samples: the iterations). Its key is its metric, subject and parameters (never the bytes
+// A figure is the typed figure of a passed record (report/figure_select.hpp): a TCP flow's goodput
+// (higher is better, samples: its timeline intervals), a collective's or copy's bandwidth (samples:
+// the rate of each timed batch), or a median time (lower is better, samples: the iterations). Its key is its metric, subject and parameters (never the bytes
 // a TCP flow happened to receive), e.g. "tcp/bandwidth/matrix goodput_Gbps node0 -> node3".
 //
 // The comparison of one figure, with change = (now - base) / base of the figure's value:
@@ -11,10 +11,12 @@
 //       threshold = max(rule.min_effect_pct, rule.noise_factor x spread) and spread is the figure's
 //       run-to-run spread: the largest deviation from their median of the values in the figure's
 //       history (earlier baselines rolled forward with --baseline B --save-baseline B), once it holds
-//       rule.min_history values; until then rule.default_rate_spread_pct or rule.default_time_spread_pct;
+//       rule.min_history values; until then rule.default_rate_spread_pct or rule.default_time_spread_pct,
+//       for a time at least half the relative width of its own p10-p90 band (run_to_run_spread);
 //   - beyond it, with samples on both sides: a two-sided Mann-Whitney U test at rule.alpha divided by
 //     the number of figures tested (Bonferroni) -> SLOWER or FASTER by the figure's direction, else
-//     UNCERTAIN;
+//     UNCERTAIN; for a time, also tonight's median must leave the baseline's own band (above its
+//     samples' rule.time_band_quantile, or below 1 - it), else UNCERTAIN;
 //   - beyond it without samples: times must separate (tonight's fastest iteration slower than the
 //     baseline's median); rates are judged on the summary value alone, and the reason says so.
 #pragma once
@@ -48,6 +50,11 @@ struct CompareRule {
   double default_rate_spread_pct = 5.0;  // run-to-run spread of a rate (goodput) before history exists
   double default_time_spread_pct = 15.0; // the same for times (latency, collective iterations)
   int min_history = 2;                   // earlier values needed before the history's spread is used
+  // A time beyond the threshold is SLOWER only when tonight's median is also above the baseline's own
+  // samples at this quantile (FASTER: below them at 1 - it). A latency with two modes (a wake-up on
+  // the same core, a few us, or on another, tens of us) moves its median when the mix moves; the whole
+  // distribution moves when the path does.
+  double time_band_quantile = 0.9;
 };
 
 struct BaselineFigure {
@@ -75,10 +82,15 @@ struct Baseline {
 // run-to-run spread.
 Baseline make_baseline(const Report& report, const CompareRule& rule = {}, const Baseline* previous = nullptr);
 
-// The run-to-run spread of a figure in percent, and whether it came from its history.
+// The run-to-run spread of a figure in percent, and whether it came from its history. Before the
+// history holds rule.min_history values, a time's default is widened to half the relative width of
+// its own band, (p90 / p10 - 1) / 2 at rule.time_band_quantile: a latency with two modes flips between
+// them from run to run (measured on this VM: 11 and 25 us in unchanged reruns), and the band is the
+// only evidence of that a single run holds. A unimodal time's band is narrow and changes nothing.
 struct Spread {
   double pct = 0;
   bool from_history = false;
+  bool from_band = false;  // a time's default widened by its own band (see run_to_run_spread)
 };
 Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule);
 

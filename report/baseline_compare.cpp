@@ -8,6 +8,7 @@
 #include "report/baseline.hpp"
 #include "report/baseline_stats.hpp"
 #include "report/escape.hpp"
+#include "report/stats.hpp"
 #include "report/verdicts_facts.hpp"
 
 namespace gpunet::report {
@@ -73,7 +74,8 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
   c.threshold_pct = threshold;
   const std::string noise = "run-to-run spread " + fmt_num(spread.pct) + " % (" +
                             (spread.from_history ? "from " + std::to_string(b.history.size() + 1) + " baselines"
-                                                 : std::string("default; roll the baseline forward to learn it")) + ")";
+                             : spread.from_band ? std::string("half the width of the baseline's own p10-p90 band; roll the baseline forward to learn it")
+                                                : std::string("default; roll the baseline forward to learn it")) + ")";
   if (with_samples) {
     c.method = "U test";
     c.p_value = mann_whitney_p(b.samples, n.samples);
@@ -91,6 +93,16 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
     c.change = significant ? direction : Change::uncertain;
     c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "), " + (significant ? "significant (" : "not significant (") +
                p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) + (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
+    if (significant && time) {
+      const double q = direction == Change::slower ? rule.time_band_quantile : 1 - rule.time_band_quantile;
+      const double edge = percentile(b.samples, q);
+      const bool outside = direction == Change::slower ? n.value > edge : n.value < edge;
+      if (!outside) {
+        c.change = Change::uncertain;
+        c.reason += "; but the median now " + fmt_num(n.value) + " us is within the baseline's own band (its p" +
+                    std::to_string(static_cast<int>(std::lround(q * 100))) + " " + fmt_num(edge) + " us): the mix of its fast and slow iterations moved, not the whole distribution";
+      }
+    }
     return c;
   }
   if (!time) {

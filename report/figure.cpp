@@ -178,8 +178,20 @@ Figure rate_figure(std::string metric, double value, std::string unit, Subject s
   return f;
 }
 
-Figure collective_figure(const std::string& suite, const std::string& memory, const Record& r, Subject subject) {
+std::vector<double> rates_per_batch(double rate, double mean_us, const std::vector<double>& batch_means_us) {
+  std::vector<double> out;
+  if (!(mean_us > 0) || !(rate > 0)) return out;
+  out.reserve(batch_means_us.size());
+  for (const double t : batch_means_us)
+    if (t > 0) out.push_back(rate * mean_us / t);
+  return out;
+}
+
+Figure collective_figure(const std::string& suite, const std::string& memory, const Record& r, Subject subject,
+                         const std::vector<double>& batch_means_us) {
   Figure f = rate_figure(suite + "." + r.name + ".busbw", r.busbw_GBps, "GB/s", std::move(subject), PathModel::collective);
+  // busbw is busbw_factor x bytes / mean time, so each batch's busbw scales with 1 / its mean time.
+  f.samples = rates_per_batch(r.busbw_GBps, r.time_us.mean, batch_means_us);
   f.parameters = {{"bytes", std::to_string(r.bytes)}, {"dtype", r.dtype},     {"op", r.op},
                   {"ranks", std::to_string(r.ranks)}, {"variant", r.variant}, {"memory", memory}};
   return f;

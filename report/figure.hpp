@@ -101,7 +101,15 @@ Figure time_figure(std::string metric, double value_us, Subject subject);
 struct Record;
 // The figure of one point of a collective sweep (mpi, nccl; memory "host" or "device"):
 // <suite>.<collective>.busbw in GB/s from the record's typed fields (name, bytes, dtype, op, ranks,
-// variant, busbw_GBps), on `subject` (the cluster, or the nodes of a scaling step).
-Figure collective_figure(const std::string& suite, const std::string& memory, const Record& r, Subject subject);
+// variant, busbw_GBps), on `subject` (the cluster, or the nodes of a scaling step). Its samples are
+// the busbw of each timed batch (rates_per_batch of the record's batch mean times).
+Figure collective_figure(const std::string& suite, const std::string& memory, const Record& r, Subject subject,
+                         const std::vector<double>& batch_means_us);
+
+// The rate each timed batch reached, for a rate figure computed from the mean iteration time:
+// `rate` was derived as work / mean_us, so batch k reached rate * mean_us / batch_means_us[k] (the
+// same work in that batch's mean time). The median of these is not `rate` (the mean of times is not the
+// mean of rates); they are the figure's spread, in its unit. Empty when there is no mean time.
+std::vector<double> rates_per_batch(double rate, double mean_us, const std::vector<double>& batch_means_us);
 
 }  // namespace gpunet::report

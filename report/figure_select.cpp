@@ -3,7 +3,8 @@
 
 #include <algorithm>
 
-#include "report/json_access.hpp"
+#include "report/baseline_stats.hpp"
+#include "report/stats.hpp"
 #include "report/verdicts_facts.hpp"
 
 namespace gpunet::report {
@@ -25,66 +26,64 @@ const KnownTest* find_test(const std::string& suite, const std::string& test) {
 }
 
 
+// The verdicts' subject of a record's figure. A time between two hosts (a ping-pong's half round
+// trip) has no direction: a pair ("a <-> b"). A record without a figure (a skipped or failed point)
+// is the subject of its typed fields: its host, or all ranks of a collective.
 FactSubject fact_subject_of(const Record& r) {
   FactSubject s;
-  const auto src = jsonx::string(r.extra, "src_host");
-  const auto dst = jsonx::string(r.extra, "dst_host");
-  if (src && dst) {
-    s.kind = r.name == "latency" ? FactSubjectKind::link : FactSubjectKind::pair;
-    s.src_host = *src, s.dst_host = *dst;
+  if (!r.figure) {
+    const bool collective = r.suite == "mpi" || r.suite == "nccl";
+    if (!(collective && r.ranks > 1)) s.kind = FactSubjectKind::host, s.host = r.host;
     return s;
   }
-  if (const auto root = jsonx::string(r.extra, "root_host")) {
-    s.kind = FactSubjectKind::group, s.host = *root;
-    return s;
+  const Subject& x = r.figure->subject;
+  switch (x.kind) {
+    case SubjectKind::pair:
+      s.kind = r.figure->better == Better::lower ? FactSubjectKind::link : FactSubjectKind::pair;
+      s.src_host = x.host, s.dst_host = x.dst_host;
+      break;
+    case SubjectKind::group: s.kind = FactSubjectKind::group, s.host = x.host; break;
+    case SubjectKind::cluster: s.kind = FactSubjectKind::group; break;
+    case SubjectKind::gpu: s.kind = FactSubjectKind::gpu, s.host = x.host, s.gpu = "gpu" + x.device; break;
+    case SubjectKind::host:
+    case SubjectKind::nic: s.kind = FactSubjectKind::host, s.host = x.host; break;
   }
-  const json& p = jsonx::section(r.extra, "pcie");
-  auto gpu = jsonx::integer(p, "gpu_index");
-  if (!gpu) gpu = jsonx::integer(r.extra, "gpu_index");
-  if (gpu) {
-    s.kind = FactSubjectKind::gpu, s.host = r.host, s.gpu = "gpu" + std::to_string(*gpu);
-    return s;
-  }
-  const bool collective = r.suite == "mpi" || r.suite == "nccl";
-  if (collective && r.ranks > 1) return s;  // the group of all ranks
-  s.kind = FactSubjectKind::host, s.host = r.host;
   return s;
 }
 
 // The test kind: TCP's bandwidth variants; for every other record its variant.
 std::string kind_of(const Record& r) { return r.variant; }
 
-double timeline_scale(const std::string& metric) { return metric == "extra.goodput_Gbps" ? 1.0 : 0.0; }
-
-std::vector<double> numbers(const json& arr) {
-  std::vector<double> out;
-  if (!arr.is_array()) return out;
-  for (const auto& v : arr)
-    if (v.is_number()) out.push_back(v.get<double>());
-  return out;
+// Where a figure's samples come from, in words the baseline stores.
+std::string samples_origin(const Figure& f) {
+  if (f.metric == "tcp.goodput") return "timeline";
+  if (f.better == Better::lower) return "iterations";
+  return "batches";
 }
 
-void fill_samples(FigureFact& f, const Record& r) {
-  if (f.metric.rfind("time_us.", 0) == 0) {
-    if (const auto* s = jsonx::array_at(r.extra, "samples_us")) f.samples = numbers(*s);
-    f.samples_total = std::max<int64_t>(r.time_us.samples, static_cast<int64_t>(f.samples.size()));
-    f.samples_from = f.samples.empty() ? "" : "iterations";
-    return;
+// The figure's dip from its samples: for a rate, 1 - slowest/median (the worst interval or batch
+// against the typical one); for a time, 1 - median/p99 (the slowest 1 % against the typical one).
+// A figure without samples takes 1 - p50/p99 of the record's iteration times.
+std::optional<double> dip_of(const Figure& f) {
+  if (f.samples.size() < 2) return std::nullopt;
+  const double med = median_of(f.samples);
+  if (f.better == Better::higher) {
+    if (med <= 0) return std::nullopt;
+    return std::max(0.0, 1 - *std::min_element(f.samples.begin(), f.samples.end()) / med);
   }
-  if (timeline_scale(f.metric) > 0)
-    if (const auto* t = jsonx::array_at(r.extra, "timeline_Gbps")) f.samples = numbers(*t);
-  f.samples_total = static_cast<int64_t>(f.samples.size());
-  f.samples_from = f.samples.empty() ? "" : "timeline";
+  const double p99 = percentile(f.samples, 0.99);
+  if (p99 <= 0) return std::nullopt;
+  return std::max(0.0, 1 - med / p99);
 }
 
 // The ceiling and efficiency the analysis attached to the record's figure (report/figure.hpp); a
 // version-1 record read by the legacy adapter has its figure too.
-void fill_ceiling(FigureFact& f, const Record& r) {
-  if (!r.figure || !r.figure->ceiling) return;
-  const FigureCeiling& c = *r.figure->ceiling;
+void fill_ceiling(FigureFact& f, const Figure& fig) {
+  if (!fig.ceiling) return;
+  const FigureCeiling& c = *fig.ceiling;
   if (c.known) {
     f.ceiling = c.value;
-    f.efficiency = r.figure->efficiency;
+    f.efficiency = fig.efficiency;
   } else {
     f.ceiling_note = c.reason;
   }
@@ -93,23 +92,17 @@ void fill_ceiling(FigureFact& f, const Record& r) {
   if (!c.unit.empty() && f.unit != c.unit) f.ceiling.reset(), f.efficiency.reset();
 }
 
-double median_of_values(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-// The record's dip: from a timeline of rates when there is one, else the slowest 1 % of iterations.
-std::optional<double> dip_of(const Record& r) {
-  for (const auto& [key, v] : r.extra.items()) {
-    if (key.rfind("timeline", 0) != 0) continue;
-    const auto rates = numbers(v);
-    if (rates.size() < 2) continue;
-    const double med = median_of_values(rates);
-    if (med > 0) return std::max(0.0, 1 - *std::min_element(rates.begin(), rates.end()) / med);
-  }
-  if (r.time_us.samples >= 2 && r.time_us.p99 > 0) return std::max(0.0, 1 - r.time_us.p50 / r.time_us.p99);
-  return std::nullopt;
+// The query names the record's figure itself: its value, unit, direction and samples come from it.
+void fill_from_figure(FigureFact& f, const Record& r, const Figure& fig) {
+  f.value = fig.value > 0 ? std::optional<double>(fig.value) : std::nullopt;
+  f.unit = fig.unit;
+  f.higher_is_better = fig.better == Better::higher;
+  f.samples = fig.samples;
+  f.samples_from = fig.samples.empty() ? "" : samples_origin(fig);
+  const bool timed = fig.better == Better::lower;
+  f.samples_total = std::max<int64_t>(timed ? r.time_us.samples : 0, static_cast<int64_t>(fig.samples.size()));
+  f.dip = dip_of(fig);
+  if (!f.dip && r.time_us.samples >= 2 && r.time_us.p99 > 0) f.dip = std::max(0.0, 1 - r.time_us.p50 / r.time_us.p99);
 }
 
 FigureFact fact(const Record& r, const std::string& metric) {
@@ -120,14 +113,20 @@ FigureFact fact(const Record& r, const std::string& metric) {
   f.bytes_is_size = bytes_is_message_size(r);
   f.bytes = f.bytes_is_size ? r.bytes : 0;
   f.status = r.status, f.reason = r.reason;
-  f.value = figure_value(r, metric);
-  f.unit = figure_unit(metric);
-  f.higher_is_better = metric.rfind("time_us.", 0) != 0 && metric.find("_us") == std::string::npos;
-  f.iface = jsonx::string(jsonx::section(r.extra, "link"), "iface").value_or("");
-  fill_ceiling(f, r);
-  fill_samples(f, r);
-  f.dip = dip_of(r);
   f.fastest = r.time_us.min;
+  if (r.figure && figure_path(*r.figure) == metric) {
+    fill_from_figure(f, r, *r.figure);
+  } else {
+    // Another number of the record than its figure (time_us.p99 of a collective, ...): its typed
+    // field, without samples; a suite's own figure named by the spec (extra.KEY) is never one of the
+    // figures above, and the dip stays the figure's.
+    f.value = metric == "extra.goodput_Gbps" ? std::nullopt : figure_value(r, metric);
+    f.unit = figure_unit(metric);
+    f.higher_is_better = metric.rfind("time_us.", 0) != 0 && metric.find("_us") == std::string::npos;
+    if (r.figure) f.dip = dip_of(*r.figure);
+    if (!f.dip && r.time_us.samples >= 2 && r.time_us.p99 > 0) f.dip = std::max(0.0, 1 - r.time_us.p50 / r.time_us.p99);
+  }
+  if (r.figure) fill_ceiling(f, *r.figure);
   return f;
 }
 
@@ -184,16 +183,17 @@ std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& 
 
 std::vector<FigureFact> baseline_figures(const Report& report) {
   std::vector<FigureFact> out;
-  for (const auto& r : report.results) {
-    if (r.status != Status::passed) continue;
-    if (r.extra.contains("goodput_Gbps") && jsonx::number(r.extra, "goodput_Gbps")) {
-      out.push_back(fact(r, "extra.goodput_Gbps"));
-      continue;
-    }
-    if (r.time_us.samples > 0 || jsonx::array_at(r.extra, "samples_us")) out.push_back(fact(r, "time_us.p50"));
-  }
-  out.erase(std::remove_if(out.begin(), out.end(), [](const FigureFact& f) { return !f.value; }), out.end());
+  for (const auto& r : report.results)
+    if (r.status == Status::passed && r.figure && r.figure->value > 0) out.push_back(fact(r, figure_path(*r.figure)));
   return out;
+}
+
+std::string figure_path(const Figure& f) {
+  if (f.better == Better::lower) return "time_us.p50";
+  if (f.metric == "tcp.goodput") return "extra.goodput_Gbps";
+  if (f.metric == "rdma.write.bw") return "extra.bw_Gbps";
+  if (metric_label(f) == "busbw") return "busbw_GBps";
+  return "algbw_GBps";
 }
 
 std::string figure_key(const FigureFact& f) {

@@ -1,6 +1,8 @@
 // Figures: the numbers that promises and baselines judge, each with its identity (metric, subject,
-// parameters), its direction and its samples. This is the one place that turns today's Records into
-// figures (the adapter functions below); the acceptance verdicts and the baseline work only on FigureFact.
+// parameters), its direction and its samples. This is the one place that turns the records' typed
+// figures (report/figure.hpp: subject, value, unit, direction, samples, ceiling) into the facts the
+// acceptance verdicts and the baseline work on (FigureFact). It reads no suite's extra keys: a
+// version-1 file gets its figures from report/legacy_figure.cpp first.
 //
 // Identity of a figure:
 //   metric      suite + test + figure path, e.g. tcp / bandwidth / extra.goodput_Gbps
@@ -53,11 +55,10 @@ struct FigureFact {
   std::optional<double> efficiency;  // a fraction (1.0 = 100 %), from the analysis or the suite
   std::string ceiling_note;       // why there is no ceiling, or what it is
   std::vector<double> samples;    // per iteration (times) or per timeline interval (rates), in `unit`
-  std::string samples_from;       // "iterations", "timeline", or "" when the record has none
+  std::string samples_from;       // "iterations", "timeline", "batches", or "" when the figure has none
   int64_t samples_total = 0;      // how many the run took (>= samples.size())
-  std::string iface;              // the interface that carried it, when the record names one
   double fastest = 0;             // the fastest iteration, for time figures
-  std::optional<double> dip;      // 1 - slowest/median of the timeline, else 1 - p50/p99 of the times
+  std::optional<double> dip;      // from the figure's samples: rates 1 - slowest/median, times 1 - median/p99
 };
 
 // What a promise asks for: suite and test (record name, or a test kind of the suite), optionally the
@@ -73,9 +74,13 @@ struct FigureQuery {
 // the re-tests of suspects).
 std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& q);
 
-// Every figure a baseline keeps: per passed record its headline figures (TCP goodput, times of timed
-// iterations), with samples.
+// Every figure a baseline keeps: per passed record with a figure, that figure with its samples.
 std::vector<FigureFact> baseline_figures(const Report& report);
+
+// The spec's name of a figure's value (ci/SPEC.md, "Figures"): extra.goodput_Gbps for tcp.goodput,
+// extra.bw_Gbps for rdma.write.bw, busbw_GBps for a collective, algbw_GBps for another GB/s rate,
+// time_us.p50 for a time. A query with this name reads the figure itself, samples included.
+std::string figure_path(const Figure& f);
 
 // Whether a record's bytes is a message size (false for TCP flows: what the flow received).
 bool bytes_is_message_size(const Record& r);

@@ -70,6 +70,8 @@ Figure rdma_figure(const Record& r, std::optional<double> bw) {
   f.parameters = {{"bytes", std::to_string(r.bytes)}, {"memory", jsonx::string(r.extra, "memory").value_or("host")}};
   if (!jsonx::object_at(r.extra, "pair")) f.parameters["variant"] = r.variant;
   if (r.name == "write_bw_bidir") f.parameters["direction"] = "bidirectional";
+  const auto batches = numbers(r.extra, "samples_us");
+  f.samples = bw ? rates_per_batch(*bw, r.time_us.mean, batches) : batches;
   return f;
 }
 
@@ -78,10 +80,11 @@ Figure sweep_figure(const Record& r) {
   const bool scaling = r.variant.rfind("scaling", 0) == 0 || r.name == "scaling";
   const Subject s = scaling ? group_subject("scaling", "", nodes) : cluster_subject(nodes);
   const std::string memory = r.suite == "mpi" ? "host" : "device";
-  if (r.name != "scaling") return collective_figure(r.suite, memory, r, s);
+  const auto batches = numbers(r.extra, "samples_us");
+  if (r.name != "scaling") return collective_figure(r.suite, memory, r, s, batches);
   Record named = r;  // a scaling summary point names its collective in the variant
   named.name = r.variant;
-  return collective_figure(r.suite, memory, named, s);
+  return collective_figure(r.suite, memory, named, s, batches);
 }
 
 Figure copy_figure(const Record& r) {
@@ -104,6 +107,7 @@ Figure latency_figure(const Record& r) {
   Figure f = time_figure(r.suite + ".latency", r.time_us.p50, subject_of(r));
   name_the_test(f, r);
   f.parameters["bytes"] = std::to_string(r.bytes);
+  f.samples = numbers(r.extra, "samples_us");
   return f;
 }
 

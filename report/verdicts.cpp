@@ -13,7 +13,11 @@ std::vector<Verdict> evaluate(const Report& report, const Spec& spec) {
   const auto nodes = node_facts(report.topology);
   const std::string match = spec.nic ? spec.nic->match : std::string{};
   std::vector<Verdict> out;
-  if (spec.nic) out.push_back(check_nic(nodes, *spec.nic));
+  if (spec.nic) {
+    std::vector<CarrierIface> carried;
+    for (const auto& u : interfaces_used(report)) carried.push_back({u.host, u.iface});
+    out.push_back(check_nic(nodes, *spec.nic, carried));
+  }
   if (spec.pcie_gpu) out.push_back(check_pcie_gpu(nodes, *spec.pcie_gpu));
   if (spec.pcie_nic) out.push_back(check_pcie_nic(nodes, *spec.pcie_nic, match));
   if (spec.worst_path) out.push_back(check_locality(nodes, *spec.worst_path, match));

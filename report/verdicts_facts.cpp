@@ -101,6 +101,14 @@ NodeFacts node_of(const std::string& host, const json& n) {
   };
   for (const auto& g : list("gpus")) f.gpus.push_back({text(g, {"bus_id", "pci_bus_id"}), link_of(g)});
   for (const auto& x : list("nics")) f.nics.push_back(nic_of(x, list("interfaces")));
+  for (const auto& i : list("interfaces")) {
+    NicFact d;
+    d.name = text(i, {"name"});
+    d.names = {d.name};
+    d.bus_id = text(i, {"bus_id"});
+    if (const auto mbps = number(any_of(i, {"speed_Mbps"})); mbps && *mbps > 0) d.speed_Gbps = *mbps / 1000;
+    if (!d.name.empty()) f.netdevs.push_back(d);
+  }
   const auto is_gpu = [&](const std::string& id) {
     return std::any_of(f.gpus.begin(), f.gpus.end(), [&](const GpuFact& g) { return g.bus_id == id; });
   };

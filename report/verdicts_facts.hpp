@@ -7,7 +7,8 @@
 //   hostname (or the key)
 //   gpus[]       bus_id; pcie {current: {gen, width}, usable: {gen, width}}
 //   nics[]       bus_id; name; os_devices {net: [...], rdma: [...]}; line_rate_Gbps; pcie (as gpus)
-//   interfaces[] name, bus_id, speed_Mbps: a NIC's speed when it has no line_rate_Gbps
+//   interfaces[] name, bus_id, speed_Mbps: a NIC's speed when it has no line_rate_Gbps; every one is
+//                also a netdev (NodeFacts::netdevs), for the interface that carried a run's traffic
 //   pairs[]      {a, b, class}: bus ids and the path class; the GPU-NIC pairs are used
 // PCIe link judged: generation from `usable` (the most the device and its upstream port can do: idle
 // GPUs lower their current speed, which must not fail a contract), width the smaller of `current` and
@@ -54,6 +55,7 @@ struct NodeFacts {
   std::vector<GpuFact> gpus;
   std::vector<NicFact> nics;
   std::vector<PathFact> paths;
+  std::vector<NicFact> netdevs = {};  // interfaces[]: each netdev by its name, with its speed when readable
 };
 
 std::vector<NodeFacts> node_facts(const nlohmann::json& topology);

@@ -84,7 +84,54 @@ bool nic_counted(const NicFact& nic, const std::string& match) {
   return std::any_of(nic.names.begin(), nic.names.end(), [&](const std::string& n) { return pattern_found(match, n); });
 }
 
-Verdict check_nic(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
+static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const NicSpec& spec);
+
+namespace {
+
+// The NIC (or netdev) of `node` that owns interface `iface`, or nullptr.
+const NicFact* owner_of(const NodeFacts& node, const std::string& iface) {
+  for (const auto* list : {&node.nics, &node.netdevs})
+    for (const auto& n : *list)
+      if (std::find(n.names.begin(), n.names.end(), iface) != n.names.end()) return &n;
+  return nullptr;
+}
+
+// The nodes with their NICs narrowed to those that carried traffic (see check_nic), and the list of
+// what was judged ("fc-node0 eth0, ...").
+std::vector<NodeFacts> carrier_nodes(const std::vector<NodeFacts>& nodes, const std::vector<CarrierIface>& carried,
+                                     std::vector<std::string>& judged) {
+  std::vector<NodeFacts> out = nodes;
+  for (auto& node : out) {
+    std::vector<NicFact> mine;
+    for (const auto& c : carried) {
+      if (c.host != node.host) continue;
+      const NicFact* n = owner_of(node, c.iface);
+      NicFact f = n ? *n : NicFact{};
+      if (!n) f.name = c.iface, f.names = {c.iface};
+      if (f.name != c.iface) f.name = c.iface + " (" + f.name + ")";
+      if (std::none_of(mine.begin(), mine.end(), [&](const NicFact& m) { return m.name == f.name; })) {
+        mine.push_back(f);
+        judged.push_back(node.host + " " + c.iface);
+      }
+    }
+    if (!mine.empty()) node.nics = std::move(mine);
+  }
+  return out;
+}
+
+}  // namespace
+
+Verdict check_nic(const std::vector<NodeFacts>& all_nodes, const NicSpec& spec, const std::vector<CarrierIface>& carried) {
+  std::vector<std::string> judged;
+  const bool by_traffic = spec.speed_Gbps && !spec.count && spec.match.empty() && !carried.empty();
+  const std::vector<NodeFacts> nodes = by_traffic ? carrier_nodes(all_nodes, carried, judged) : all_nodes;
+  Verdict v = check_nic_inventory(nodes, spec);
+  if (!judged.empty()) v.reason = "the interfaces that carried the run's traffic (" + listed(judged, 8) + "): " + v.reason;
+  return v;
+}
+
+// Every NIC of the topology (those nic.match counts).
+static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
   std::string limit;
   if (spec.count) limit = ">= " + plural(static_cast<std::size_t>(*spec.count), "NIC") + " per node";
   if (spec.speed_Gbps) limit += std::string(spec.count ? " at" : "every NIC at") + " >= " + fmt_num(*spec.speed_Gbps) + " Gb/s";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "bench/core/measure/measurement.hpp"
 #include "bench/core/sizes.hpp"
 
 namespace gpunet::bench {
@@ -43,7 +44,8 @@ double measure_group(const SuiteContext& ctx, const std::string& suite, int64_t 
   double busbw = measure(comm, g, rec);
   if (rec.status != report::Status::skipped)
     rec.figure = report::collective_figure(suite, suite == "nccl" ? "device" : "host", rec,
-                                           report::group_subject("scaling", "", static_cast<int>(g.nodes.size())));
+                                           report::group_subject("scaling", "", static_cast<int>(g.nodes.size())),
+                                           measure::batch_means_us(rec));
   if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   MPI_Bcast(&busbw, 1, MPI_DOUBLE, 0, ctx.mpi.world);
   if (ctx.mpi.is_root()) ctx.emit(rec);

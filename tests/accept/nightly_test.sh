@@ -20,20 +20,22 @@ for f in report.json results.jsonl baseline-candidate.json; do [[ -s $T/a1/$f ]]
 grep -q "^nightly.sh: PASS" "$T/n1.txt" || fail "no PASS line"
 python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["gpunet_baseline"]==2 and len(b["figures"])==3, b' "$T/base.json"
 
-# A baseline 10x faster than any real run: a confirmed regression, exit 1, baseline untouched.
+# A baseline 10x better than any real run: a confirmed regression, exit 1, baseline untouched.
 python3 - "$T/base.json" "$T/fast.json" 0.1 <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1])); k = float(sys.argv[3])
 for f in b["figures"].values():
-    f["value"] *= k; f["min"] *= k
-    f["samples"] = [x * k for x in f["samples"]]
+    m = k if not f["higher_is_better"] else 1 / k  # k < 1: a baseline that was better than any real run
+    f["value"] *= m; f["min"] *= m
+    f["samples"] = [x * m for x in f["samples"]]
 json.dump(b, open(sys.argv[2], "w"))
 PY
 cp "$T/fast.json" "$T/fast.orig"
 rc=0; nightly --baseline "$T/fast.json" --artifacts "$T/a2" --update-baseline "${ARGS[@]}" > "$T/n2.txt" 2>&1 || rc=$?
 [[ $rc == 1 ]] || { cat "$T/n2.txt"; fail "regression night exited $rc, expected 1"; }
 grep -q "SLOWER" "$T/n2.txt" || fail "no SLOWER row"
-grep -q "^nightly.sh: FAIL: a failed verdict, a confirmed regression" "$T/n2.txt" || fail "no FAIL line"
+# The summary line names the cause: the first sentence of "What is wrong" (the SLOWER figures).
+grep -Eq "^nightly.sh: FAIL: .*SLOWER than the baseline" "$T/n2.txt" || { tail -n 3 "$T/n2.txt"; fail "the FAIL line does not name the SLOWER figures"; }
 cmp -s "$T/fast.json" "$T/fast.orig" || fail "a failed night must not replace the baseline"
 [[ -s $T/a2/report.json ]] || fail "artifacts of a failed night missing"
 python3 -c 'import json,sys; assert any(r["change"]=="SLOWER" for r in json.load(open(sys.argv[1]))["extra"]["baseline"]["rows"])' "$T/a2/report.json"
@@ -50,8 +52,9 @@ python3 - "$T/base.json" "$T/slow.json" 10 <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1])); k = float(sys.argv[3])
 for f in b["figures"].values():
-    f["value"] *= k; f["min"] *= k
-    f["samples"] = [x * k for x in f["samples"]]
+    m = k if not f["higher_is_better"] else 1 / k  # k < 1: a baseline that was better than any real run
+    f["value"] *= m; f["min"] *= m
+    f["samples"] = [x * m for x in f["samples"]]
 b["created"] = "old"
 json.dump(b, open(sys.argv[2], "w"))
 PY

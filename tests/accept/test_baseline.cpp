@@ -40,6 +40,37 @@ Record record(const std::string& name, int64_t bytes, const std::vector<double>&
   return r;
 }
 
+std::vector<double> numbers_in(const json& extra, const char* key) {
+  std::vector<double> out;
+  if (const auto it = extra.find(key); it != extra.end() && it->is_array())
+    for (const auto& v : *it) out.push_back(v.get<double>());
+  return out;
+}
+
+// The runs below are written as a suite fills a record's fields; a suite also sets the record's
+// figure (report/figure.hpp), which is what the baseline reads. This sets it as the suites do: a TCP
+// flow's goodput on its pair with its timeline, else the median time with its iterations.
+Report figured(Report rep) {
+  for (auto& r : rep.results) {
+    if (r.extra.contains("goodput_Gbps")) {
+      r.figure = rate_figure("tcp.goodput", r.extra["goodput_Gbps"].get<double>(), "Gb/s",
+                             pair_subject(r.extra["src_host"].get<std::string>(), -1, r.extra["dst_host"].get<std::string>(), -1),
+                             PathModel::tcp_flow);
+      r.figure->parameters = {{"test", r.variant}};
+      r.figure->samples = numbers_in(r.extra, "timeline_Gbps");
+    } else if (r.time_us.samples > 0) {
+      r.figure = time_figure(r.suite + "." + r.name + ".time", r.time_us.p50,
+                             r.suite == "mpi" && r.ranks > 1 ? cluster_subject(1) : host_subject(r.host));
+      r.figure->samples = numbers_in(r.extra, "samples_us");
+    }
+  }
+  return rep;
+}
+
+Baseline make_base(const Report& rep, const CompareRule& rule = {}, const Baseline* previous = nullptr) {
+  return make_baseline(figured(rep), rule, previous);
+}
+
 struct Case {
   int n;
   double cv;
@@ -91,7 +122,7 @@ TEST(Baseline, KeysAreMetricSubjectAndParameters) {
   Record skipped = record("alltoall", 1024, {1, 2, 3});
   skipped.status = Status::skipped;
   rep.results.push_back(skipped);
-  const auto base = make_baseline(rep);
+  const auto base = make_base(rep);
   std::vector<std::string> keys;
   for (const auto& [k, f] : base.figures) keys.push_back(k);
   EXPECT_EQ(keys, (std::vector<std::string>{"mpi/allreduce/1024B/np4 p50", "pcie/h2d/4096B p50 node-a",
@@ -125,8 +156,8 @@ Report flows(double node3_gbps, int64_t received) {
 }  // namespace
 
 TEST(Baseline, TcpFlowsAreKeyedByPairNotByBytesReceived) {
-  const auto a = make_baseline(flows(0.95, 240000000));
-  const auto b = make_baseline(flows(0.95, 239000000));
+  const auto a = make_base(flows(0.95, 240000000));
+  const auto b = make_base(flows(0.95, 239000000));
   ASSERT_EQ(a.figures.size(), 12u);
   for (const auto& [key, f] : a.figures) {
     EXPECT_TRUE(b.figures.count(key)) << key;
@@ -139,8 +170,8 @@ TEST(Baseline, TcpFlowsAreKeyedByPairNotByBytesReceived) {
 
 TEST(Baseline, FallingGoodputIsSlowerOnlyOnItsPairs) {
   // Node 3's link at half rate: every pair with n3 SLOWER, no other; a rise is FASTER, not SLOWER.
-  const auto base = make_baseline(flows(0.95, 240000000));
-  const auto c = compare(base, make_baseline(flows(0.47, 120000000)));
+  const auto base = make_base(flows(0.95, 240000000));
+  const auto c = compare(base, make_base(flows(0.47, 120000000)));
   ASSERT_EQ(c.rows.size(), 12u);
   for (const auto& r : c.rows) {
     const bool with3 = r.key.find("n3") != std::string::npos;
@@ -150,7 +181,7 @@ TEST(Baseline, FallingGoodputIsSlowerOnlyOnItsPairs) {
     }
   }
   EXPECT_EQ(regression_exit_code(c), 1);
-  const auto up = compare(make_baseline(flows(0.47, 1)), make_baseline(flows(0.95, 1)));
+  const auto up = compare(make_base(flows(0.47, 1)), make_base(flows(0.95, 1)));
   EXPECT_EQ(count(up, Change::faster), 6u);
   EXPECT_EQ(count(up, Change::slower), 0u);
 }
@@ -159,10 +190,10 @@ TEST(Baseline, NoiseThresholdComesFromTheHistory) {
   // Without history the default spread (5 % for rates, x3) hides a 10 % drop; once rolled forward
   // over steady nights the learned spread is small and the same drop is SLOWER.
   CompareRule rule;
-  auto base = make_baseline(flows(0.95, 1), rule);
-  const auto tonight = make_baseline(flows(0.855, 1), rule);
+  auto base = make_base(flows(0.95, 1), rule);
+  const auto tonight = make_base(flows(0.855, 1), rule);
   EXPECT_EQ(count(compare(base, tonight), Change::slower), 0u);
-  for (double g : {0.951, 0.949}) base = make_baseline(flows(g, 1), rule, &base);
+  for (double g : {0.951, 0.949}) base = make_base(flows(g, 1), rule, &base);
   const auto& f = base.figures.at("tcp/bandwidth/matrix goodput_Gbps n0 -> n3");
   EXPECT_EQ(f.history, (std::vector<double>{0.95, 0.951}));
   const auto spread = run_to_run_spread(f, rule);
@@ -171,8 +202,8 @@ TEST(Baseline, NoiseThresholdComesFromTheHistory) {
   const auto c = compare(base, tonight);
   EXPECT_EQ(count(c, Change::slower), 6u) << render_comparison_console(c);
   // A noisy history widens the threshold again: +-20 % nights make a 10 % drop SAME.
-  auto noisy = make_baseline(flows(0.95, 1), rule);
-  for (double g : {0.76, 1.14}) noisy = make_baseline(flows(g, 1), rule, &noisy);
+  auto noisy = make_base(flows(0.95, 1), rule);
+  for (double g : {0.76, 1.14}) noisy = make_base(flows(g, 1), rule, &noisy);
   EXPECT_EQ(count(compare(noisy, tonight), Change::slower), 0u);
 }
 
@@ -180,7 +211,7 @@ TEST(Baseline, SamplesMissingFallBackToTheSummaryAndSaySo) {
   auto a = flows(0.95, 1), b = flows(0.47, 1);
   for (auto* rep : {&a, &b})
     for (auto& r : rep->results) r.extra.erase("timeline_Gbps");
-  const auto c = compare(make_baseline(a), make_baseline(b));
+  const auto c = compare(make_base(a), make_base(b));
   const auto it = std::find_if(c.rows.begin(), c.rows.end(), [](const auto& r) { return r.change == Change::slower; });
   ASSERT_NE(it, c.rows.end());
   EXPECT_EQ(it->method, "summary");
@@ -188,7 +219,7 @@ TEST(Baseline, SamplesMissingFallBackToTheSummaryAndSaySo) {
 }
 
 TEST(Baseline, FileRoundTrip) {
-  const auto base = make_baseline(run(1));
+  const auto base = make_base(run(1));
   const auto dir = std::filesystem::temp_directory_path() / ("gpunet_base_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto path = (dir / "b.json").string();
@@ -234,9 +265,9 @@ TEST(Baseline, MalformedFilesGiveOneLine) {
 TEST(Baseline, NoiseIsNotARegression) {
   // Same distributions, other seeds, and slow outlier iterations in the big runs: nothing may be
   // called SLOWER or FASTER; the well-sampled, quiet figures must be SAME.
-  const auto base = make_baseline(run(11));
+  const auto base = make_base(run(11));
   for (uint64_t seed : {12, 13, 14, 15}) {
-    const auto c = compare(base, make_baseline(run(seed, 5)));
+    const auto c = compare(base, make_base(run(seed, 5)));
     ASSERT_EQ(c.rows.size(), 48u);
     EXPECT_EQ(count(c, Change::slower), 0u) << "seed " << seed << "\n" << render_comparison_console(c);
     EXPECT_EQ(count(c, Change::faster), 0u) << "seed " << seed << "\n" << render_comparison_console(c);
@@ -254,11 +285,11 @@ TEST(Baseline, NoiseIsNotARegression) {
 TEST(Baseline, ClearRegressionIsFlagged) {
   // A 25 % slower time is within the default run-to-run threshold (3 x 15 %) on the first night; with
   // a history of steady nights the learned spread is small and it is SLOWER.
-  auto base = make_baseline(run(21));
+  auto base = make_base(run(21));
   const int slow = 24;  // 100 samples, cv 5 %
-  EXPECT_EQ(count(compare(base, make_baseline(run(22, 5, slow, 1.25))), Change::slower), 0u);
-  for (uint64_t seed : {23, 24}) base = make_baseline(run(seed), base.rule, &base);
-  const auto c = compare(base, make_baseline(run(22, 5, slow, 1.25)));
+  EXPECT_EQ(count(compare(base, make_base(run(22, 5, slow, 1.25))), Change::slower), 0u);
+  for (uint64_t seed : {23, 24}) base = make_base(run(seed), base.rule, &base);
+  const auto c = compare(base, make_base(run(22, 5, slow, 1.25)));
   EXPECT_EQ(count(c, Change::slower), 1u) << render_comparison_console(c);
   EXPECT_EQ(regression_exit_code(c), 1);
   const auto it = std::find_if(c.rows.begin(), c.rows.end(), [](const auto& r) { return r.change == Change::slower; });
@@ -268,7 +299,7 @@ TEST(Baseline, ClearRegressionIsFlagged) {
   EXPECT_NEAR(*it->change_pct, 25, 5);
   EXPECT_LT(*it->p_value, 1e-6);
 
-  const auto f = compare(base, make_baseline(run(22, 5, slow, 0.75)));
+  const auto f = compare(base, make_base(run(22, 5, slow, 0.75)));
   EXPECT_EQ(count(f, Change::faster), 1u);
   EXPECT_EQ(count(f, Change::slower), 0u);
   EXPECT_EQ(regression_exit_code(f), 0);
@@ -280,7 +311,7 @@ TEST(Baseline, ASingleNoisySampleNeverDecides) {
   b.results.push_back(record("allreduce", 1024, {100}));
   a.results.push_back(record("allgather", 1024, {10, 10.1, 9.9}));
   b.results.push_back(record("allgather", 1024, {30, 30.1, 29.9}));
-  const auto c = compare(make_baseline(a), make_baseline(b));
+  const auto c = compare(make_base(a), make_base(b));
   ASSERT_EQ(c.rows.size(), 2u);
   for (const auto& r : c.rows) EXPECT_EQ(r.change, Change::uncertain) << r.key;
   EXPECT_EQ(c.rows[1].reason, "only 1 timed iteration (a verdict needs 5 on each side)");
@@ -298,7 +329,7 @@ TEST(Baseline, StatisticsOnlyRule) {
     a.results.push_back(ra), b.results.push_back(rb);
     CompareRule rule;
     rule.default_time_spread_pct = 1;  // the threshold is min_effect_pct (5 %)
-    return compare(make_baseline(a, rule), make_baseline(b, rule)).rows.at(0);
+    return compare(make_base(a, rule), make_base(b, rule)).rows.at(0);
   };
   auto r = pair(115, 120);
   EXPECT_EQ(r.change, Change::slower) << r.reason;
@@ -317,8 +348,8 @@ TEST(Baseline, MissingAndNewFiguresAttachAndRender) {
   a.results.resize(3);
   b.results.erase(b.results.begin());
   b.results.resize(4);
-  const auto base = make_baseline(a);
-  const auto c = compare(base, make_baseline(b));
+  const auto base = make_base(a);
+  const auto c = compare(base, make_base(b));
   ASSERT_EQ(c.rows.size(), 3u);
   EXPECT_EQ(c.rows[0].change, Change::uncertain);
   EXPECT_EQ(c.rows[0].reason, "not measured in this run");
@@ -348,4 +379,69 @@ TEST(BaselineStats, MannWhitneyAndQuantiles) {
   ASSERT_EQ(q.size(), 256u);
   EXPECT_NEAR(median_of(q), 5000, 40);
   EXPECT_EQ(quantile_summary({3, 1, 2}, 256), (std::vector<double>{1, 2, 3}));
+}
+
+namespace {
+
+// A ping-pong's half round trips on a 2-core machine: a share `fast` wakes on the same core (~3 us),
+// the rest on the other (~30 us); `added_us` lengthens every one of them (a slower path).
+Report ping_pong(uint64_t seed, double fast, double added_us) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<double> half;
+  for (int i = 0; i < 2000; ++i) half.push_back(added_us + (u(rng) < fast ? 3.0 : 30.0) * (0.9 + 0.2 * u(rng)));
+  Report rep;
+  Record r;
+  r.suite = "tcp", r.name = "latency", r.variant = "ping-pong", r.bytes = 14, r.ranks = 2, r.host = "n0";
+  r.time_us = compute_stats(half);
+  r.figure = time_figure("tcp.latency", r.time_us.p50, pair_subject("n0", 0, "n1", 1));
+  r.figure->samples = quantile_summary(half, kMaxStoredSamples);
+  rep.results.push_back(r);
+  return rep;
+}
+
+}  // namespace
+
+TEST(Baseline, ABimodalLatencyWhoseMixMovesIsNotSlowerButAWholeShiftIs) {
+  const auto base = make_baseline(ping_pong(1, 0.55, 0));  // the median at the fast mode's upper end
+  // Tonight most wake-ups cross cores: the median jumps to the slow mode, the range stays.
+  auto c = compare(base, make_baseline(ping_pong(2, 0.2, 0))).rows.at(0);
+  EXPECT_GT(*c.change_pct, 100) << c.reason;
+  EXPECT_NE(c.change, Change::slower) << c.reason;
+  EXPECT_NE(c.reason.find("half the width of the baseline's own p10-p90 band"), std::string::npos) << c.reason;
+  // With a history of nights in the fast mode the spread is small; the band check still holds it.
+  const auto night1 = make_baseline(ping_pong(5, 0.55, 0));
+  const auto night2 = make_baseline(ping_pong(6, 0.55, 0), {}, &night1);
+  const auto rolled = make_baseline(ping_pong(7, 0.55, 0), {}, &night2);
+  c = compare(rolled, make_baseline(ping_pong(2, 0.2, 0))).rows.at(0);
+  EXPECT_EQ(c.change, Change::uncertain) << c.reason;
+  EXPECT_NE(c.reason.find("within the baseline's own band (its p90 "), std::string::npos) << c.reason;
+  // The path itself got slower: every half round trip takes 150 us more (past the band-widened
+  // threshold of a figure this bimodal: its p90 is 10x its p10).
+  c = compare(base, make_baseline(ping_pong(3, 0.55, 150))).rows.at(0);
+  EXPECT_EQ(c.change, Change::slower) << c.reason;
+  // And the same mix again is the same.
+  EXPECT_EQ(compare(base, make_baseline(ping_pong(4, 0.55, 0))).rows.at(0).change, Change::same);
+}
+
+TEST(Baseline, EveryBatchOfARateFigureIsARateInItsUnit) {
+  // A rate computed from the mean time: each batch did the same work in its own mean time.
+  EXPECT_EQ(rates_per_batch(10, 100, {100, 200, 50}), (std::vector<double>{10, 5, 20}));
+  EXPECT_TRUE(rates_per_batch(10, 0, {100}).empty());
+  Record r;
+  r.suite = "mpi", r.name = "allreduce", r.bytes = 1 << 20, r.ranks = 4, r.dtype = "float", r.op = "sum";
+  r.time_us = compute_stats({100, 110, 90, 100, 100});
+  r.busbw_GBps = 15;
+  r.figure = collective_figure("mpi", "host", r, cluster_subject(2), {100, 110, 90, 100, 100});
+  Report rep;
+  rep.results.push_back(r);
+  const auto b = make_baseline(rep);
+  ASSERT_EQ(b.figures.size(), 1u);
+  const auto& f = b.figures.begin()->second;
+  EXPECT_EQ(b.figures.begin()->first, "mpi/allreduce/float/sum/1048576B/np4 busbw_GBps");
+  EXPECT_TRUE(f.higher_is_better);
+  EXPECT_EQ(f.unit, "GB/s");
+  EXPECT_EQ(f.samples_from, "batches");
+  ASSERT_EQ(f.samples.size(), 5u);
+  EXPECT_NEAR(f.samples.front(), 15 * 100.0 / 110, 1e-9);  // the slowest batch, lowest rate
 }

@@ -188,8 +188,8 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
 }
 
 TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
-  NodeFacts a{"fc-node0", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", std::nullopt, std::nullopt}}, {}};
-  NodeFacts b{"fc-node1", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", 1.0, std::nullopt}}, {}};
+  NodeFacts a{"fc-node0", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", std::nullopt, std::nullopt}}, {}, {}};
+  NodeFacts b{"fc-node1", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", 1.0, std::nullopt}}, {}, {}};
   NicSpec speed;
   speed.speed_Gbps = 1;
   auto v = check_nic({a, b}, speed);
@@ -200,6 +200,30 @@ TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
   EXPECT_EQ(check_nic({a, b}, count).status, VerdictStatus::skip);
   b.nics[0].speed_Gbps = 0.25;  // one read as slow still fails
   EXPECT_EQ(check_nic({a, b}, speed).status, VerdictStatus::fail);
+}
+
+TEST(Subjects, ANicSpeedPromiseJudgesTheInterfaceThatCarriedTheTraffic) {
+  // The topology's only NIC is a PCI device whose speed cannot be read; the traffic went over eth0, a
+  // netdev of its own (a veth in the fakecluster) whose speed can.
+  const NicFact device{"0000:00:03.0", {"0000:00:03.0"}, "0000:00:03.0", std::nullopt, std::nullopt};
+  const NicFact eth0{"eth0", {"eth0"}, "", 10.0, std::nullopt};
+  const NodeFacts a{"fc-node0", {}, {device}, {}, {eth0}};
+  const NodeFacts b{"fc-node1", {}, {device}, {}, {eth0}};
+  NicSpec speed;
+  speed.speed_Gbps = 1;
+  EXPECT_EQ(check_nic({a, b}, speed).status, VerdictStatus::skip);  // no record of traffic: the inventory
+  const std::vector<CarrierIface> carried{{"fc-node0", "eth0"}, {"fc-node1", "eth0"}, {"fc-node0", "eth0"}};
+  auto v = check_nic({a, b}, speed, carried);
+  EXPECT_EQ(v.status, VerdictStatus::pass) << v.reason;
+  EXPECT_EQ(v.reason.rfind("the interfaces that carried the run's traffic (fc-node0 eth0, fc-node1 eth0): ", 0), 0u) << v.reason;
+  NodeFacts slow = b;
+  slow.netdevs[0].speed_Gbps = 0.5;
+  v = check_nic({a, slow}, speed, carried);
+  EXPECT_EQ(v.status, VerdictStatus::fail) << v.reason;
+  EXPECT_NE(v.reason.find("fc-node1 eth0 at 0.5"), std::string::npos) << v.reason;
+  NicSpec matched = speed;  // a match names the NICs to judge: the inventory again
+  matched.match = "0000";
+  EXPECT_EQ(check_nic({a, b}, matched, carried).status, VerdictStatus::skip);
 }
 
 TEST(Networks, AnInterfaceNobodyChoseIsAWarningThatSaysHowToChoose) {

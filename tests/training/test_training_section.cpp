@@ -36,7 +36,7 @@ Report four_node_run() {
     r.host = "a";
     r.time_us.mean = ring_allreduce_s({0, kBeta}, 4, static_cast<double>(bytes)) * 1e6;
     r.extra = {{"nodes", 4}};
-    r.figure = collective_figure("mpi", "host", r, cluster_subject(4));
+    r.figure = collective_figure("mpi", "host", r, cluster_subject(4), {});
     FigureCeiling ceiling;
     ceiling.known = true, ceiling.value = 9.415 / 8, ceiling.unit = "GB/s", ceiling.derivation = "10GbE";
     r.figure->ceiling = ceiling;

@@ -88,4 +88,12 @@ void record_timing(report::Record& rec, const Timing& t) {
   rec.extra["timing"] = t.to_json();
 }
 
+std::vector<double> batch_means_us(const report::Record& rec) {
+  std::vector<double> out;
+  if (const auto it = rec.extra.find("samples_us"); it != rec.extra.end() && it->is_array())
+    for (const auto& v : *it)
+      if (v.is_number()) out.push_back(v.get<double>());
+  return out;
+}
+
 }  // namespace gpunet::bench::measure

@@ -56,5 +56,7 @@ Timer steady_clock_timer(const std::function<void()>& op);
 
 // time_us from the samples, extra.samples_us (every sample) and extra.timing (how they were taken).
 void record_timing(report::Record& rec, const Timing& t);
+// The batch mean times record_timing stored (empty when none), for the figure's samples.
+std::vector<double> batch_means_us(const report::Record& rec);
 
 }  // namespace gpunet::bench::measure

@@ -96,7 +96,7 @@ void sweep(Collective c, const SuiteContext& ctx, int& done, int total) {
     rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, n);
     rec.extra["reduction"] = to_string(cfg.reduction);
     rec.extra["nodes"] = ctx.mpi.num_nodes;
-    rec.figure = report::collective_figure("mpi", "host", rec, report::cluster_subject(ctx.mpi.num_nodes));
+    rec.figure = report::collective_figure("mpi", "host", rec, report::cluster_subject(ctx.mpi.num_nodes), timing.samples_us);
     if (cfg.check) {
       Step verify(ctx.control, "mpi " + to_string(c) + " " + format_size(rec.bytes) + " verify");
       op.init();

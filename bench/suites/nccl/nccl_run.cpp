@@ -18,6 +18,7 @@
 #include "bench/suites/nccl/nccl_env.hpp"
 #include "bench/suites/nccl/nccl_log.hpp"
 #include "bench/engines/wait.hpp"
+#include "bench/core/measure/measurement.hpp"
 #include "bench/core/sizes.hpp"
 #include "bench/engines/scaling_run.hpp"
 #include "topology/json.hpp"
@@ -228,7 +229,8 @@ class NcclRun {
       rec.reason = "size " + std::to_string(bytes) + " B is smaller than one " + ctx_.cfg.dtype + " per rank";
     } else {
       timed(c, k, *world_, ctx_.mpi.world, "nccl " + report::to_string(c) + " " + format_size(bytes) + " " + variant, rec);
-      rec.figure = report::collective_figure("nccl", "device", rec, report::cluster_subject(ctx_.mpi.num_nodes));
+      rec.figure = report::collective_figure("nccl", "device", rec, report::cluster_subject(ctx_.mpi.num_nodes),
+                                            measure::batch_means_us(rec));
     }
     if (ctx_.mpi.is_root()) ctx_.emit(rec);
   }
@@ -271,7 +273,8 @@ class NcclRun {
         r.variant += " NCCL_ALGO=Ring";
         r.extra["nccl"]["algo"] = "Ring";
         r.figure = report::collective_figure("nccl", "device", r,
-                                             report::group_subject("scaling", "", r.extra["nodes"].get<int>()));
+                                             report::group_subject("scaling", "", r.extra["nodes"].get<int>()),
+                                             measure::batch_means_us(r));
         if (ctx_.mpi.is_root()) ctx_.emit(r);
       }
       step_ = runs[i] + " finalize";

@@ -54,6 +54,8 @@ std::vector<Placement> placements(int gpu_numa, std::string& why_no_remote) {
 report::Figure copy_figure(const report::Record& rec, report::Subject subject, report::PathModel path) {
   report::Figure f = report::rate_figure("pcie." + rec.name, rec.algbw_GBps, "GB/s", std::move(subject), path);
   f.parameters = {{"bytes", std::to_string(rec.bytes)}, {"variant", rec.variant}};
+  // algbw is bytes / mean time, so each batch's rate scales with 1 / its mean time.
+  f.samples = report::rates_per_batch(rec.algbw_GBps, rec.time_us.mean, measure::batch_means_us(rec));
   return f;
 }
 

@@ -222,6 +222,7 @@ void PairSession::measure(const PlanStep& s) {
     measure::record_timing(r, one_way);
     r.extra["latency"] = "half the round trip of a WRITE-with-immediate ping-pong";
     r.figure = report::time_figure("rdma.write.latency", r.time_us.p50, pair_subject());
+    r.figure->samples = measure::batch_means_us(r);
     r.figure->parameters = {{"bytes", std::to_string(s.bytes)}, {"memory", to_string(s.memory)}};
     emit(r);
     return;
@@ -241,6 +242,8 @@ void PairSession::measure(const PlanStep& s) {
     r.extra["dst_host"] = ctx_.mpi.hosts[static_cast<size_t>(std::max(ctx_.mpi.rank, peer_))];
   }
   r.figure = report::rate_figure("rdma.write.bw", per_direction, "Gb/s", pair_subject(), report::PathModel::rdma_port);
+  // The rate is bytes / mean time, so each batch's rate scales with 1 / its mean time.
+  r.figure->samples = report::rates_per_batch(per_direction, r.time_us.mean, measure::batch_means_us(r));
   r.figure->parameters = {{"bytes", std::to_string(s.bytes)}, {"memory", to_string(s.memory)}};
   if (bidir) r.figure->parameters["direction"] = "bidirectional";
   attach_ceiling(r);

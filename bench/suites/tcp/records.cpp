@@ -220,6 +220,7 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   if (rec.status != Status::skipped) {
     rec.figure = report::time_figure("tcp.latency", o.time_us.p50, report::pair_subject(src.host, src.rank, dst.host, dst.rank));
     rec.figure->parameters = {{"test", "latency"}, {"bytes", std::to_string(cfg.lat_bytes)}};
+    rec.figure->samples = o.samples_us;
   }
   return rec;
 }

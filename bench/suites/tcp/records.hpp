@@ -65,12 +65,17 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
                                               const std::vector<Node>& nodes, const TcpConfig& cfg, const RunFacts& run);
 
 // The ping-pong of one pair: client = flow.src, server = flow.dst.
+inline constexpr std::size_t kLatencySamples = 256;
+
 struct LatencyOutcome {
   report::Status status = report::Status::passed;
   std::string reason;
   LatencySummary half_rtt_us;  // half round trips, as sockperf reports
   report::TimeStats time_us;   // the same samples as TimeStats
   double rtt_p50_us = 0;
+  // The figure's samples: evenly spaced quantiles of the half round trips (at most kLatencySamples of
+  // them, so a long run stays small), enough for the baseline's U test and its slow-end check.
+  std::vector<double> samples_us;
   TcpInfo tcp_info;
   Rejections rejected;         // at the server
 };

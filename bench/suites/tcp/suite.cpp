@@ -9,6 +9,7 @@
 #include "bench/suites/tcp/live.hpp"
 #include "bench/suites/tcp/schedule.hpp"
 #include "bench/suites/tcp/setup.hpp"
+#include "report/baseline_stats.hpp"
 #include "report/stats.hpp"
 
 namespace gpunet::bench::tcp {
@@ -311,7 +312,8 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
       for (double x : r.rtt_us) half.push_back(x / 2);
       mine = {{"status", report::to_string(r.status)}, {"reason", r.reason},
               {"summary", summarize_latency(half)},    {"time_us", report::compute_stats(half)},
-              {"rtt_p50_us", report::percentile(r.rtt_us, 0.5)}, {"tcp_info", r.tcp_info}};
+              {"rtt_p50_us", report::percentile(r.rtt_us, 0.5)}, {"tcp_info", r.tcp_info},
+              {"samples_us", report::quantile_summary(half, kLatencySamples)}};
     } else if (p.b == s_.self) {
       const auto e = run_latency_server(*s_.listener, s_.key, who, lp);
       mine = {{"status", report::to_string(e.status)}, {"reason", e.reason}, {"rejected", e.rejected}};
@@ -328,6 +330,7 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
     o.half_rtt_us = c.at("summary").get<LatencySummary>();
     o.time_us = c.at("time_us").get<report::TimeStats>();
     o.rtt_p50_us = c.at("rtt_p50_us").get<double>();
+    o.samples_us = c.at("samples_us").get<std::vector<double>>();
     o.tcp_info = c.at("tcp_info").get<TcpInfo>();
     o.rejected = sv.at("rejected").get<Rejections>();
     const auto server_status = report::status_from_string(sv.at("status").get<std::string>());
