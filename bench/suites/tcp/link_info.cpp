@@ -14,7 +14,7 @@
 #include <fstream>
 #include <vector>
 
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -62,7 +62,7 @@ bool read_timestamps_sysctl() {
 double read_tbf_rate_bps(const std::string& iface) {
   const unsigned index = if_nametoindex(iface.c_str());
   if (index == 0) return 0;
-  Fd nl(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
+  net::Fd nl(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
   if (!nl) return 0;
   timeval tv{2, 0};
   ::setsockopt(nl.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -119,7 +119,7 @@ LinkFacts read_link_facts(const std::string& iface, bool ipv6) {
   f.iface = iface;
   f.ipv6 = ipv6;
   f.tcp_timestamps = read_timestamps_sysctl();
-  Fd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  net::Fd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
   if (!fd) return f;
   ifreq ifr{};
   if (ifreq_for(iface, ifr) && ::ioctl(fd.get(), SIOCGIFMTU, &ifr) == 0) f.mtu = ifr.ifr_mtu;

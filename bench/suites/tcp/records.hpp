@@ -19,7 +19,7 @@ namespace gpunet::bench::tcp {
 struct Node {
   int rank = 0;
   std::string host;
-  Endpoint endpoint;  // its listener
+  net::Endpoint endpoint;  // its listener
   LinkFacts link;
 };
 
@@ -71,7 +71,7 @@ struct LatencyOutcome {
   LatencySummary half_rtt_us;  // half round trips, as sockperf reports
   report::TimeStats time_us;   // the same samples as TimeStats
   double rtt_p50_us = 0;
-  TcpInfo tcp_info;
+  net::TcpInfo tcp_info;
   Rejections rejected;         // at the server
 };
 report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, const std::vector<Node>& nodes,
