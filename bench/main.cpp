@@ -5,26 +5,31 @@
 #include "bench/core/app.hpp"
 #include "bench/core/input_check.hpp"
 #include "bench/core/options.hpp"
+#include "bench/suites/suite_list.hpp"
 #include "bench/suites/topo/suite.hpp"
 #include "report/outputs.hpp"
 
 namespace {
 
+using namespace gpunet;
+
+// What the command line asks for: help or an error, an input check, a stored report judged again or
+// re-rendered, a topology file analysed, or a run of the suites of the list.
 int run(int argc, char** argv) {
-  const auto parsed = gpunet::bench::parse_options({argv, argv + argc});
+  const auto parsed = bench::parse_options({argv, argv + argc}, bench::suite_list());
   if (!parsed.config) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << "\n";
     return parsed.exit_code;
   }
-  if (parsed.config->check_inputs) return gpunet::bench::check_inputs(*parsed.config, std::cout, std::cerr);
   const auto& cfg = *parsed.config;
-  if (!cfg.report_input.empty() && (!cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty()))
-    return gpunet::bench::rejudge_stored_report(cfg, std::cout, std::cerr);
-  if (!parsed.config->report_input.empty())
-    return gpunet::report::rerender(parsed.config->report_input, parsed.config->output_dir, std::cerr,
-                                    parsed.config->training.given ? std::optional(parsed.config->training) : std::nullopt);
-  if (!parsed.config->topology_xml.empty()) return gpunet::bench::run_topology_file(*parsed.config);
-  return gpunet::bench::run_benchmark(*parsed.config, argc, argv);
+  if (cfg.check_inputs) return bench::check_inputs(cfg, std::cout, std::cerr);
+  const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty();
+  if (!cfg.report_input.empty() && judge) return bench::rejudge_stored_report(cfg, std::cout, std::cerr);
+  if (!cfg.report_input.empty())
+    return report::rerender(cfg.report_input, cfg.output_dir, std::cerr,
+                            cfg.training.given ? std::optional(cfg.training) : std::nullopt);
+  if (!cfg.topology_xml.empty()) return bench::run_topology_file(cfg);
+  return bench::run_benchmark(cfg, bench::suite_list(), argc, argv);
 }
 
 }  // namespace

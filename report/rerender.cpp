@@ -3,16 +3,11 @@
 // with a SAX parser straight into Records (report_reader.hpp); a results.jsonl line by line, moving
 // each record's extra out of its parsed line. Both refuse nesting past kMaxJsonDepth.
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
 #include "common/input_file.hpp"
 #include "common/strings.hpp"
-#include "report/input_path.hpp"
 #include "report/json_parse.hpp"
 #include "report/legacy_figure.hpp"
 #include "report/outputs.hpp"
@@ -122,8 +117,6 @@ struct ResultsFileError : std::runtime_error {
 }  // namespace
 
 LoadedResults load_results(const std::string& path) {
-  if (auto why = input_file_problem(path, "the report input", "give a report.json or a results.jsonl"); !why.empty())
-    return fail(std::move(why));
   std::string text;
   try {
     text = read_input_file<ResultsFileError>(path, kResultsInput);

@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
-# layering_test.sh must fail on a tree with violations: report/ including bench/, and one suite
-# including another's files. Usage: layering_selftest.sh SOURCE_DIR.
+# layering_test.sh must fail on a tree with violations, and name each one: report/ including bench/,
+# one suite including another's files, the core including an engine and the suite list, an engine
+# including a suite, the sockets layer including the core, common/ including report/, and the core
+# declaring a suite's entry point. Usage: layering_selftest.sh SOURCE_DIR.
 set -uo pipefail
 src=${1:?usage: layering_selftest.sh SOURCE_DIR}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-cp -r "$src/bench" "$src/report" "$src/topology" "$t/"
-printf '#include "bench/engines/socket.hpp"\n' >> "$t/report/record.cpp"
-printf '#include "bench/suites/tcp/hello.hpp"\n' >> "$t/bench/suites/node/suite.cpp"
+cp -r "$src/bench" "$src/report" "$src/topology" "$src/common" "$t/"
+
+# plant FILE INCLUDE EXPECTED: add `#include "INCLUDE"` to FILE; the check must print EXPECTED.
+planted=()
+plant() {
+  printf '#include "%s"\n' "$2" >>"$t/$1"
+  planted+=("$3")
+}
+plant report/record.cpp bench/net/socket.hpp 'report/record.cpp includes bench/net/socket.hpp'
+plant bench/suites/node/suite.cpp bench/suites/tcp/hello.hpp 'suite node) includes bench/suites/tcp/hello.hpp (suite tcp)'
+plant bench/core/runner.cpp bench/engines/patterns.hpp 'bench/core/runner.cpp includes bench/engines/patterns.hpp'
+plant bench/core/app.cpp bench/suites/suite_list.hpp 'bench/core/app.cpp includes bench/suites/suite_list.hpp'
+plant bench/engines/numa.cpp bench/suites/tcp/hello.hpp 'bench/engines/numa.cpp includes bench/suites/tcp/hello.hpp'
+plant bench/net/socket.cpp bench/core/config.hpp 'bench/net/socket.cpp includes bench/core/config.hpp'
+plant common/strings.hpp report/record.hpp 'common/strings.hpp includes report/record.hpp'
+printf 'Suite tcp_suite();\n' >>"$t/bench/core/suite.hpp"
+planted+=("names a suite's entry point")
+
 out=$(bash "$src/tests/layering_test.sh" "$t")
 rc=$?
 echo "$out"
 [[ $rc -eq 1 ]] || { echo "FAIL: exit $rc on a tree with violations"; exit 1; }
-grep -q 'report/record.cpp includes bench/engines/socket.hpp' <<<"$out" || { echo "FAIL: report/ violation not named"; exit 1; }
-grep -q 'suite node) includes bench/suites/tcp/hello.hpp (suite tcp)' <<<"$out" || { echo "FAIL: cross-suite include not named"; exit 1; }
-echo "ok: both violations caught"
+for want in "${planted[@]}"; do
+  grep -qF -- "$want" <<<"$out" || { echo "FAIL: not named: $want"; exit 1; }
+done
+echo "ok: all ${#planted[@]} planted violations caught"

@@ -1,31 +1,18 @@
 #!/usr/bin/env bash
-# The layering, checked on the #include lines (bench/README.md):
-#   report/   includes nothing from bench/ or topology/;
-#   topology/ includes nothing from bench/;
+# The layering, checked on the #include lines (bench/README.md). From the top down:
+#   bench/main.cpp > bench/suites/ > bench/engines/ > bench/core/ > bench/net/ ; report/, topology/, common/
+# and an include may only point down:
+#   report/       includes nothing from bench/ or topology/;
+#   topology/     includes nothing from bench/;
+#   bench/core/   includes nothing from bench/engines/ or bench/suites/ (main.cpp hands the suite list in);
+#   bench/engines/ includes nothing from bench/suites/;
+#   bench/net/    includes only bench/net/ and common/;
+#   common/       includes only common/;
 #   a suite's files include no other suite's files.
 # Usage: layering_test.sh SOURCE_DIR. Exit 0 when clean, 1 with one line per violation.
 set -euo pipefail
 src=${1:?usage: layering_test.sh SOURCE_DIR}
 cd "$src"
-
-# The files of each suite: shell globs relative to the source root, as the tree is laid out now.
-# When a suite moves into bench/suites/<name>/, its line becomes "name bench/suites/name/*".
-suite_files() {
-  cat <<'EOF'
-topo   bench/suites/topo/*
-mpi    bench/suites/mpi/*
-tcp    bench/suites/tcp/*
-rdma   bench/suites/rdma/*
-nccl   bench/suites/nccl/*
-pcie   bench/suites/pcie/*
-node   bench/suites/node/*
-train  bench/suites/train/*
-EOF
-}
-# Not in any set: bench/engines/ (shared by several suites: leader-only runs, collective patterns,
-# scaling sweeps, CUDA devices, PCIe links, NUMA), bench/core/, and the list bench/suites/suite_list.*.
-# The engines include nothing from bench/suites/.
-engine_dirs="bench/engines"
 
 # Headers a suite may include from another suite's files: engines shared on purpose.
 #   rdma uses the tcp suite's pair scheduler.
@@ -45,28 +32,57 @@ violation() {
 
 includes() { grep -hoE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' "$@" 2>/dev/null | sed -E 's/.*"([^"]+)"/\1/'; }
 
-for f in $(find report -name '*.cpp' -o -name '*.hpp' | sort); do
-  for inc in $(includes "$f"); do
-    case "$inc" in bench/* | topology/*) violation "$f includes $inc (report/ knows the result model only)" ;; esac
-  done
-done
-for f in $(find topology -name '*.cpp' -o -name '*.hpp' | sort); do
-  for inc in $(includes "$f"); do
-    case "$inc" in bench/*) violation "$f includes $inc (topology/ knows hwloc and sysfs only)" ;; esac
-  done
-done
+sources() { find "$@" \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \) 2>/dev/null | sort; }
 
-# Which suite owns a path ("" for the core and shared code).
-declare -A owner
-while read -r name globs; do
-  for g in $globs; do
-    for f in $g; do [[ -e "$f" ]] && owner[$f]=$name; done
+# forbid DIR REASON PATTERN...: no file under DIR includes a path that matches a PATTERN.
+forbid() {
+  local dir=$1 reason=$2
+  shift 2
+  for f in $(sources "$dir"); do
+    for inc in $(includes "$f"); do
+      for pattern in "$@"; do
+        # shellcheck disable=SC2254
+        case "$inc" in $pattern) violation "$f includes $inc ($reason)" ;; esac
+      done
+    done
   done
-done < <(suite_files)
+}
+
+# only DIR REASON PATTERN...: every file under DIR includes only paths that match a PATTERN.
+only() {
+  local dir=$1 reason=$2
+  shift 2
+  for f in $(sources "$dir"); do
+    for inc in $(includes "$f"); do
+      local ok=0
+      for pattern in "$@"; do
+        # shellcheck disable=SC2254
+        case "$inc" in $pattern) ok=1 ;; esac
+      done
+      [[ $ok -eq 1 ]] || violation "$f includes $inc ($reason)"
+    done
+  done
+}
+
+forbid report "report/ knows the result model only" 'bench/*' 'topology/*'
+forbid topology "topology/ knows hwloc and sysfs only" 'bench/*'
+forbid bench/core "the core is below the engines and the suites; bench/main.cpp hands it the suite list" \
+  'bench/engines/*' 'bench/suites/*'
+forbid bench/engines "a shared engine is below the suites that drive it" 'bench/suites/*'
+only bench/net "the sockets layer is below the core and the tcp suite" 'bench/net/*' 'common/*'
+only common "common/ is the ground floor" 'common/*'
+
+# Which suite owns a path: every folder bench/suites/<name>/ is a suite ("" for the rest).
+declare -A owner
+suites=()
+for dir in bench/suites/*/; do
+  name=$(basename "$dir")
+  suites+=("$name")
+  for f in $(sources "$dir"); do owner[$f]=$name; done
+done
 
 for f in "${!owner[@]}"; do
   me=${owner[$f]}
-  [[ "$f" == *.cpp || "$f" == *.hpp ]] || continue
   for inc in $(includes "$f"); do
     other=${owner[$inc]:-}
     [[ -n "$other" && "$other" != "$me" ]] || continue
@@ -74,18 +90,12 @@ for f in "${!owner[@]}"; do
   done
 done
 
-# Shared engines point down: an engine file that belongs to no suite includes nothing from bench/suites/.
-for f in $(find $engine_dirs -name '*.cpp' -o -name '*.hpp' | sort); do
-  [[ -z "${owner[$f]:-}" ]] || continue
-  for inc in $(includes "$f"); do
-    case "$inc" in bench/suites/*) violation "$f includes $inc (a shared engine includes from the suites above it)" ;; esac
-  done
-done
-
-# The suite list is the one place that names every suite; nothing in the core declares a suite's run.
-if grep -nE 'run_(topo|mpi|tcp|rdma|nccl|pcie|node|train)_suite' bench/core/*.hpp bench/core/*.cpp bench/engines/* 2>/dev/null; then
-  violation "the core names a suite's entry point; it belongs to the suite's own header"
+# The suite list is the one place that names every suite: below the suites, nothing names a suite's
+# entry point (<name>_suite, or run_<name>_suite), not even in a declaration.
+entry=$(IFS='|'; echo "(${suites[*]})")
+if grep -rnE "\b(run_)?${entry}_suite\b" bench/core bench/engines bench/net 2>/dev/null; then
+  violation "a layer below the suites names a suite's entry point; it belongs to the suite's own header"
 fi
 
-[[ $fail -eq 0 ]] && echo "layering: ok (${#owner[@]} suite files checked)"
+[[ $fail -eq 0 ]] && echo "layering: ok (${#owner[@]} files of ${#suites[@]} suites checked)"
 exit $fail

@@ -19,7 +19,6 @@
 #include "bench/core/suite.hpp"
 #include "bench/core/console_lines.hpp"
 #include "bench/core/console_writer.hpp"
-#include "bench/suites/suite_list.hpp"
 #include "bench/core/unmeasured.hpp"
 #include "bench/core/versions.hpp"
 #include "gpunet/build_config.h"
@@ -33,10 +32,10 @@ namespace gpunet::bench {
 
 namespace {
 
-// The console line of a record: its suite's, the common one for records of no suite (counters). The
+// The console line of a record: its suite's (s), the common one for records of no suite (counters). The
 // record is shown with its figure analysed as the report will analyse it, so both say the same.
-std::string record_console_line(const report::Record& r, const report::Provenance& p, const nlohmann::json& topology) {
-  const Suite* s = find_suite(r.suite);
+std::string record_console_line(const Suite* s, const report::Record& r, const report::Provenance& p,
+                                const nlohmann::json& topology) {
   if (s && !s->console) return "";
   report::Record shown = r;
   report::attach_ceiling(shown, p, report::TopologyView(topology));
@@ -136,7 +135,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
 
 }  // namespace
 
-int run_benchmark(const Config& cfg, int& argc, char**& argv) {
+int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) {
   MpiSession session(argc, argv);
   MpiContext mpi = MpiContext::create();
   const std::string start = report::utc_now_iso8601();
@@ -158,7 +157,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
                        control.emit(r);
                        if (!print) return;
                        control.print_live();  // rank 0's interval lines first
-                       console.text(record_console_line(r, layout, sections.topology));
+                       console.text(record_console_line(find_suite(suites, r.suite), r, layout, sections.topology));
                      },
                      sections};
     std::string suite_now;
@@ -173,7 +172,7 @@ int run_benchmark(const Config& cfg, int& argc, char**& argv) {
     };
     counters::TrafficMonitor traffic(ctx);  // which wire carried each suite's traffic
     for (const auto& name : cfg.suites) {
-      const Suite& suite = *find_suite(name);  // parse_options accepts listed names only
+      const Suite& suite = *find_suite(suites, name);  // parse_options accepts listed names only
       suite_now = name;
       suite_start = std::chrono::steady_clock::now();
       if (print && suite.console_header) console.text(suite.console_header(cfg, mpi));

@@ -101,7 +101,7 @@ class ControlPlane {
   const double silent_end_s_;  // no heartbeat for this long ends the job
   ResultsSink* sink_;
   std::vector<std::unique_ptr<control::Link>> links_;  // rank 0: by rank ([0] empty); else [0] = rank 0
-  tcp::Fd wake_;                                        // eventfd: the main thread wakes the service thread
+  net::Fd wake_;                                        // eventfd: the main thread wakes the service thread
   long seq_ = 0;  // main thread only
   mutable std::mutex mu_;
   std::condition_variable changed_;

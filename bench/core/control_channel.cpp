@@ -31,7 +31,7 @@ bool read_frames_into(int fd, FrameReader& reader) {
       reader.feed(buf, static_cast<size_t>(n));
       continue;
     }
-    if (n < 0 && tcp::would_block(errno)) return !reader.broken();
+    if (n < 0 && net::would_block(errno)) return !reader.broken();
     return false;
   }
 }
@@ -41,7 +41,7 @@ bool send_whole_now(int fd, const std::string& bytes) {
 }
 
 struct PendingMember {
-  tcp::Fd fd;
+  net::Fd fd;
   auth::Nonce nonce{};
   FrameReader reader;
   Clock::time_point deadline;
@@ -56,7 +56,7 @@ std::string ranks_not_admitted(const std::vector<bool>& admitted) {
 
 }  // namespace
 
-Link::Link(tcp::Fd fd, FrameReader reader) : fd_(std::move(fd)), reader_(std::move(reader)) {}
+Link::Link(net::Fd fd, FrameReader reader) : fd_(std::move(fd)), reader_(std::move(reader)) {}
 
 bool Link::send(char type, std::string_view payload) {
   std::lock_guard lock(mu_);
@@ -75,7 +75,7 @@ bool Link::flush_locked() {
     const ssize_t n = ::send(fd_.get(), out_.data(), out_.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
       out_.erase(0, static_cast<size_t>(n));
-    } else if (n < 0 && tcp::would_block(errno)) {
+    } else if (n < 0 && net::would_block(errno)) {
       break;
     } else {
       failed_ = true;
@@ -152,7 +152,7 @@ Members accept_members(int listen_fd, const auth::Key& key, int size, double tim
       return true;
     });
     for (;;) {
-      tcp::Fd fd = tcp::accept_one(listen_fd, nullptr);
+      net::Fd fd = net::accept_one(listen_fd, nullptr);
       if (!fd) break;
       PendingMember p{std::move(fd), auth::random_nonce(), {}, deadline_after(hello_timeout_s)};
       if (pending.size() >= kMaxPending || !send_whole_now(p.fd.get(), encode_frame(frame::nonce, encode_nonce(p.nonce)))) {
@@ -164,18 +164,18 @@ Members accept_members(int listen_fd, const auth::Key& key, int size, double tim
   }
   if (count < size - 1)
     throw std::runtime_error("the control channel: rank(s) " + ranks_not_admitted(admitted) + " did not connect to rank 0 within " +
-                             tcp::seconds_text(timeout_s) + " (" + std::to_string(m.rejected) +
+                             net::seconds_text(timeout_s) + " (" + std::to_string(m.rejected) +
                              " connections refused); name the interface to use with --control-if");
   return m;
 }
 
-std::unique_ptr<Link> connect_to_hub(const tcp::Endpoint& hub, const auth::Key& key, int rank, double timeout_s) {
+std::unique_ptr<Link> connect_to_hub(const net::Endpoint& hub, const auth::Key& key, int rank, double timeout_s) {
   const auto deadline = deadline_after(timeout_s);
   const std::string where = "the control channel: rank " + std::to_string(rank) + " to rank 0 at " + hub.to_string();
-  tcp::Fd fd = tcp::start_connect(hub, tcp::IpAddress{}, {});
+  net::Fd fd = net::start_connect(hub, net::IpAddress{}, {});
   pollfd p{fd.get(), POLLOUT, 0};
-  if (::poll(&p, 1, poll_ms_until(deadline)) <= 0) throw std::runtime_error(where + ": no connection within " + tcp::seconds_text(timeout_s));
-  if (const int err = tcp::connect_error(fd.get()); err != 0) throw std::runtime_error(where + ": " + tcp::errno_text(err));
+  if (::poll(&p, 1, poll_ms_until(deadline)) <= 0) throw std::runtime_error(where + ": no connection within " + net::seconds_text(timeout_s));
+  if (const int err = net::connect_error(fd.get()); err != 0) throw std::runtime_error(where + ": " + net::errno_text(err));
   FrameReader reader;
   bool answered = false;
   while (Clock::now() < deadline) {
@@ -197,7 +197,7 @@ std::unique_ptr<Link> connect_to_hub(const tcp::Endpoint& hub, const auth::Key& 
     }
     if (!open) throw std::runtime_error(where + ": rank 0 closed the connection (refused)");
   }
-  throw std::runtime_error(where + ": no welcome within " + tcp::seconds_text(timeout_s));
+  throw std::runtime_error(where + ": no welcome within " + net::seconds_text(timeout_s));
 }
 
 }  // namespace gpunet::bench::control

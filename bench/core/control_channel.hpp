@@ -16,13 +16,13 @@
 
 #include "bench/core/auth/hmac.hpp"
 #include "bench/core/control_frame.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace gpunet::bench::control {
 
 class Link {
  public:
-  explicit Link(tcp::Fd fd, FrameReader reader = {});
+  explicit Link(net::Fd fd, FrameReader reader = {});
   Link(const Link&) = delete;
   Link& operator=(const Link&) = delete;
 
@@ -40,7 +40,7 @@ class Link {
  private:
   bool flush_locked();
 
-  tcp::Fd fd_;
+  net::Fd fd_;
   FrameReader reader_;  // service thread only
   mutable std::mutex mu_;
   std::string out_;
@@ -65,6 +65,6 @@ struct Members {
 Members accept_members(int listen_fd, const auth::Key& key, int size, double timeout_s, double hello_timeout_s);
 
 // Connects to rank 0 and answers its challenge; throws std::runtime_error when that fails.
-std::unique_ptr<Link> connect_to_hub(const tcp::Endpoint& hub, const auth::Key& key, int rank, double timeout_s);
+std::unique_ptr<Link> connect_to_hub(const net::Endpoint& hub, const auth::Key& key, int rank, double timeout_s);
 
 }  // namespace gpunet::bench::control

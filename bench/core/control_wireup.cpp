@@ -24,22 +24,22 @@ struct ControlInvitation {
   uint8_t key[auth::kKeyBytes] = {};
 };
 
-tcp::IpAddress control_listen_address(const std::string& spec) {
-  const auto all = tcp::list_addresses();
+net::IpAddress control_listen_address(const std::string& spec) {
+  const auto all = net::list_addresses();
   if (spec.empty()) {
     for (const auto& a : all)
       if (a.up && !a.loopback && a.ip.family == AF_INET) return a.ip;
     throw std::runtime_error("the control channel: no IPv4 address to listen on; name one with --control-if");
   }
-  auto chosen = tcp::select_address(all, spec);
+  auto chosen = net::select_address(all, spec);
   if (auto* why = std::get_if<std::string>(&chosen)) throw std::runtime_error("the control channel (--control-if " + spec + "): " + *why);
-  return std::get<tcp::IfAddress>(chosen).ip;
+  return std::get<net::IfAddress>(chosen).ip;
 }
 
-ControlInvitation invite_members(const std::string& spec, std::unique_ptr<tcp::Listener>& listener, std::string& error) {
+ControlInvitation invite_members(const std::string& spec, std::unique_ptr<net::Listener>& listener, std::string& error) {
   ControlInvitation inv;
   try {
-    listener = std::make_unique<tcp::Listener>(control_listen_address(spec), tcp::SocketOptions{});
+    listener = std::make_unique<net::Listener>(control_listen_address(spec), net::SocketOptions{});
     const auto key = auth::random_key();
     const auto& ep = listener->endpoint();
     inv.ok = 1;
@@ -65,7 +65,7 @@ std::vector<std::unique_ptr<Link>> open_channel(const MpiContext& mpi, const std
   std::vector<std::unique_ptr<Link>> links;
   if (mpi.size == 1) return links;
   const char* oob = std::getenv("OMPI_MCA_oob_tcp_if_include");
-  std::unique_ptr<tcp::Listener> listener;
+  std::unique_ptr<net::Listener> listener;
   std::string error;
   ControlInvitation inv;
   if (mpi.is_root()) inv = invite_members(control_interface_spec(control_if, oob ? oob : "", mpi.num_nodes), listener, error);
@@ -81,7 +81,7 @@ std::vector<std::unique_ptr<Link>> open_channel(const MpiContext& mpi, const std
     if (mpi.is_root()) {
       links = accept_members(listener->fd(), key, mpi.size, kControlConnectTimeout_s, kControlHelloTimeout_s).links;
     } else {
-      tcp::Endpoint hub;
+      net::Endpoint hub;
       hub.ip.family = inv.family;
       std::copy(std::begin(inv.ip), std::end(inv.ip), hub.ip.bytes.begin());
       hub.port = inv.port;

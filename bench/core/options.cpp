@@ -9,7 +9,7 @@
 #include "bench/core/cli_size.hpp"
 #include "bench/core/size_limits.hpp"
 #include "bench/core/sizes.hpp"
-#include "bench/suites/suite_list.hpp"
+#include "bench/core/suite.hpp"
 #include "bench/core/training_options.hpp"
 #include "common/strings.hpp"
 #include "gpunet/build_config.h"
@@ -23,13 +23,6 @@ std::string to_string(Reduction r) {
     case Reduction::min: return "min";
   }
   return "max";
-}
-
-std::vector<std::string> known_suites() {
-  std::vector<std::string> names;
-  for (const auto& s : suite_list())
-    if (s.by_default) names.push_back(s.name);
-  return names;
 }
 
 namespace {
@@ -62,13 +55,13 @@ void add_counter_options(CLI::App& app, Config& c, std::string& expect_ifaces) {
       ->type_name("LIST");
 }
 
-std::string suites_help() {
+std::string suites_help(SuiteList suites) {
   std::string out = "Comma list of suites to run, in order:";
-  for (const auto& s : suite_list()) out += "\n  " + s.name + ": " + s.help;
+  for (const auto& s : suites) out += "\n  " + s.name + ": " + s.help;
   return out;
 }
 
-void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduction) {
+void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, std::string& reduction) {
   app.set_version_flag("--version", std::string("gpunet-bench ") + GPUNET_VERSION + " (" + GPUNET_GIT_COMMIT + ")");
   app.get_formatter()->column_width(34);
   app.footer(
@@ -77,7 +70,7 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
       "3 runtime failure (dead rank, timeout, MPI error, an output that cannot be written);\n"
       "4 a promise of --spec could not be judged (INCOMPLETE).");
 
-  app.add_option("--suites", suites, suites_help())->type_name("LIST")->default_str(suite_names());
+  app.add_option("--suites", suites, suites_help(known))->type_name("LIST")->default_str(suite_names(known));
 
   add_size_option(app, "-b,--minbytes", c.min_bytes, "Smallest message size")->default_str("1K");
   add_size_option(app, "-e,--maxbytes", c.max_bytes, "Largest message size")->default_str("64M");
@@ -152,19 +145,19 @@ void build_app(CLI::App& app, Config& c, std::string& suites, std::string& reduc
 
 }  // namespace
 
-ParseResult parse_options(const std::vector<std::string>& args) {
+ParseResult parse_options(const std::vector<std::string>& args, SuiteList known) {
   Config c;
   c.argv = args;
-  std::string suites = suite_names();
+  std::string suites = suite_names(known);
   std::string reduction = "max";
   std::string expect_ifaces;
   CLI::App app{"gpunet-bench: GPU cluster network and PCIe benchmark. Run as: mpirun -np N gpunet-bench [options]",
                "gpunet-bench"};
-  build_app(app, c, suites, reduction);
+  build_app(app, c, known, suites, reduction);
   add_counter_options(app, c, expect_ifaces);
-  std::vector<OptionText> suite_text(suite_list().size());
-  for (size_t i = 0; i < suite_list().size(); ++i)
-    if (suite_list()[i].add_options) suite_list()[i].add_options(app, c, suite_text[i]);
+  std::vector<OptionText> suite_text(known.size());
+  for (size_t i = 0; i < known.size(); ++i)
+    if (known[i].add_options) known[i].add_options(app, c, suite_text[i]);
   TrainingOptionText training_text;
   add_training_options(app, training_text);
   add_training_options(*app.get_subcommand("report"), training_text);  // re-rendering may change them
@@ -193,14 +186,16 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)
-    if (!find_suite(s)) return fail("--suites: unknown suite '" + s + "' (known: " + suite_names() + "; " + suite_names(false) + " on request)");
+    if (!find_suite(known, s))
+      return fail("--suites: unknown suite '" + s + "' (known: " + suite_names(known) + "; " + suite_names(known, false) +
+                  " on request)");
   if (c.max_bytes < c.min_bytes)
     return fail("-e/--maxbytes (" + std::to_string(c.max_bytes) + ") is smaller than -b/--minbytes (" + std::to_string(c.min_bytes) + ")");
   c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
   if (c.output_dir.empty()) return fail("-o/--output: empty directory name");
   c.expect_ifaces = split_list(expect_ifaces);
-  for (size_t i = 0; i < suite_list().size(); ++i)
-    if (const auto& s = suite_list()[i]; s.finish_options)
+  for (size_t i = 0; i < known.size(); ++i)
+    if (const auto& s = known[i]; s.finish_options)
       if (const auto why = s.finish_options(c, suite_text[i], app); !why.empty()) return fail(why);
   if (const auto why = size_limit_problem(c, physical_memory_bytes()); !why.empty()) return fail(why);
   if (const auto err = finish_training_options(training_text, c.training)) return fail(*err);

@@ -7,11 +7,9 @@
 #include <vector>
 
 #include "bench/core/config.hpp"
+#include "bench/core/suite.hpp"
 
 namespace gpunet::bench {
-
-// The names of the suites that run by default, in order (bench/suites/suite_list.hpp).
-std::vector<std::string> known_suites();
 
 struct ParseResult {
   std::optional<Config> config;  // set when the program should run
@@ -19,6 +17,8 @@ struct ParseResult {
   std::string message;           // help text, version, or the one-line error
 };
 
-ParseResult parse_options(const std::vector<std::string>& args);  // args[0] is the program name
+// args[0] is the program name; `known` are the suites whose names --suites takes and whose options
+// the parser adds (bench/main.cpp hands in bench/suites/suite_list).
+ParseResult parse_options(const std::vector<std::string>& args, SuiteList known);
 
 }  // namespace gpunet::bench

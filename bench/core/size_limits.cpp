@@ -6,7 +6,6 @@
 #include <climits>
 
 #include "bench/core/sizes.hpp"
-#include "bench/engines/patterns.hpp"
 
 namespace gpunet::bench {
 
@@ -22,7 +21,7 @@ std::string memory_problem(const std::string& option, int64_t bytes, int buffers
 
 // Why a message of `bytes` has more elements of `dtype` than an MPI count (an int) can say.
 std::string count_problem(const std::string& option, int64_t bytes, const std::string& dtype) {
-  const int64_t elem = std::max<int64_t>(patterns::dtype_size(dtype), 1);
+  const int64_t elem = std::max<int64_t>(dtype_size(dtype), 1);
   const int64_t most = static_cast<int64_t>(INT_MAX) * elem;
   if (bytes <= most) return "";
   return option + " " + format_size(bytes) + ": more " + dtype + " elements than an MPI count can hold (give at most " +

@@ -63,4 +63,10 @@ size_t sweep_length(int64_t min_bytes, int64_t max_bytes, double factor, int64_t
   return n;
 }
 
+int64_t dtype_size(const std::string& dtype) {
+  if (dtype == "float" || dtype == "int32") return 4;
+  if (dtype == "double" || dtype == "int64") return 8;
+  return 0;
+}
+
 }  // namespace gpunet::bench

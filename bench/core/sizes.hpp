@@ -17,6 +17,9 @@ std::string format_size(int64_t bytes);
 // Sizes from min to max, multiplying by factor (or adding step when step > 0), max included.
 std::vector<int64_t> size_sweep(int64_t min_bytes, int64_t max_bytes, double factor, int64_t step);
 
+// The bytes of one element of a -d/--datatype type (float, double, int32, int64); 0 for an unknown type.
+int64_t dtype_size(const std::string& dtype);
+
 // How many sizes size_sweep() gives, counting no further than limit + 1 (nothing is allocated).
 size_t sweep_length(int64_t min_bytes, int64_t max_bytes, double factor, int64_t step, size_t limit);
 

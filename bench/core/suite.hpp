@@ -1,10 +1,12 @@
 // The suite interface: what a suite gets to work with (SuiteContext) and what it is (Suite). A suite
 // measures and emits Records, each with its typed figure (report/figure.hpp); it never prints. The
-// list of all suites is bench/suites/suite_list.cpp; bench/README.md says how to add one.
+// list of all suites is bench/suites/suite_list.cpp; bench/main.cpp hands it to the core as a
+// SuiteList, so the core names no suite. bench/README.md says how to add one.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,5 +86,14 @@ struct Suite {
   std::string (*console_header)(const Config& cfg, const MpiContext& mpi) = nullptr;
   std::string (*console_summary)(const ReportSections& sections) = nullptr;
 };
+
+// The suites a run knows, in default run order (bench/main.cpp hands in bench/suites/suite_list).
+using SuiteList = std::span<const Suite>;
+
+// The suite of that name in the list, or null.
+const Suite* find_suite(SuiteList suites, const std::string& name);
+// "topo,mpi,tcp,...": the names in list order of the suites that run by default (or, with false,
+// of those that run only when --suites names them).
+std::string suite_names(SuiteList suites, bool by_default = true);
 
 }  // namespace gpunet::bench

@@ -64,12 +64,6 @@ double expected(Collective c, const std::string& op, int n, int r, int64_t count
   return 0;
 }
 
-int64_t dtype_size(const std::string& dtype) {
-  if (dtype == "float" || dtype == "int32") return 4;
-  if (dtype == "double" || dtype == "int64") return 8;
-  return 0;
-}
-
 void encode(const std::string& dtype, double v, unsigned char* dst) {
   if (dtype == "float") {
     const auto x = static_cast<float>(v);

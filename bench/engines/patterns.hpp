@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/core/sizes.hpp"
 #include "report/busbw.hpp"
 
 namespace gpunet::bench::patterns {
@@ -37,8 +38,7 @@ bool checked(report::Collective c, int r);
 // Receive-buffer element i of rank r after collective c over n ranks (root 0; sendrecv: from r-1).
 double expected(report::Collective c, const std::string& op, int n, int r, int64_t count, int64_t i);
 
-// Element types: float, double, int32, int64.
-int64_t dtype_size(const std::string& dtype);  // 0 for an unknown type
+// Element types: float, double, int32, int64 (their sizes: dtype_size, bench/core/sizes.hpp).
 // A buffer of n elements of dtype with element i = value(i).
 template <typename Fn>
 std::vector<unsigned char> encode_buffer(const std::string& dtype, int64_t n, Fn value);

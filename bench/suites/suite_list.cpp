@@ -1,6 +1,8 @@
 // Every suite, in default run order. Adding a suite: one line here (bench/README.md).
 #include "bench/suites/suite_list.hpp"
 
+#include <vector>
+
 #include "bench/suites/mpi/suite.hpp"
 #include "bench/suites/nccl/suite.hpp"
 #include "bench/suites/node/suite.hpp"
@@ -12,24 +14,11 @@
 
 namespace gpunet::bench {
 
-const std::vector<Suite>& suite_list() {
+SuiteList suite_list() {
   static const std::vector<Suite> suites{
       topo_suite(), mpi_suite(), tcp::tcp_suite(), rdma_suite(), nccl_suite(), pcie_suite(), node_suite(), train_suite(),
   };
   return suites;
-}
-
-const Suite* find_suite(const std::string& name) {
-  for (const auto& s : suite_list())
-    if (s.name == name) return &s;
-  return nullptr;
-}
-
-std::string suite_names(bool by_default) {
-  std::string out;
-  for (const auto& s : suite_list())
-    if (s.by_default == by_default) out += (out.empty() ? "" : ",") + s.name;
-  return out;
 }
 
 }  // namespace gpunet::bench

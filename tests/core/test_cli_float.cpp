@@ -6,20 +6,17 @@
 #include <set>
 
 #include "bench/core/cli_float.hpp"
-#include "bench/core/options.hpp"
+#include "tests/support/parse_options.hpp"
 
 using namespace gpunet::bench;
 
 namespace {
 
-ParseResult parse_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "gpunet-bench");
-  return parse_options(args);
-}
+using option_tests::parse;
 
 // Every option --help lists with the value type `type` (e.g. FLOAT), by its longest name.
 std::set<std::string> options_of_type(const std::string& type) {
-  const std::string help = parse_cli({"--help"}).message;
+  const std::string help = parse({"--help"}).message;
   std::set<std::string> names;
   const std::regex line("(--[a-z0-9_-]+) " + type + "\\b");
   for (auto it = std::sregex_iterator(help.begin(), help.end(), line); it != std::sregex_iterator(); ++it)
@@ -27,12 +24,9 @@ std::set<std::string> options_of_type(const std::string& type) {
   return names;
 }
 
+// The value is refused with exit code 2 and one line that names the option.
 void expect_rejected(const std::string& option, const std::string& value) {
-  const auto r = parse_cli({option, value});
-  EXPECT_FALSE(r.config.has_value()) << option << " " << value;
-  EXPECT_EQ(r.exit_code, 2) << option << " " << value;
-  EXPECT_NE(r.message.find(option), std::string::npos) << "names the option: " << r.message;
-  EXPECT_EQ(r.message.find('\n'), std::string::npos) << "one line: " << r.message;
+  option_tests::expect_usage_error({option, value}, option);
 }
 
 }  // namespace
@@ -104,7 +98,7 @@ TEST(CliFloat, EverySizeOptionRefusesNonFiniteNegativeAndHuge) {
 
 TEST(CliFloat, LinkRateRefusesInfinityAndOverflow) {
   for (const char* v : {"inf", "1e400", "nan", "1e300G", "-10G"}) expect_rejected("--link-rate", v);
-  const auto ok = parse_cli({"--link-rate", "25G"});
+  const auto ok = parse({"--link-rate", "25G"});
   ASSERT_TRUE(ok.config) << ok.message;
   EXPECT_EQ(ok.config->tcp.link_rate_bps, 25e9);
 }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+
 #include "bench/core/options.hpp"
 #include "tests/support/parse_options.hpp"
 #include "bench/suites/suite_list.hpp"
@@ -19,7 +21,7 @@ TEST(Options, Defaults) {
   EXPECT_EQ(c.max_bytes, 64LL << 20);
   EXPECT_EQ(c.check, 1);
   EXPECT_EQ(c.reduction, Reduction::max);
-  EXPECT_EQ(c.suites, known_suites());
+  EXPECT_EQ(c.suites, (std::vector<std::string>{"topo", "mpi", "tcp", "rdma", "nccl", "pcie", "node"}));
   EXPECT_EQ(c.output_dir, "gpunet-report");
 }
 
@@ -66,7 +68,8 @@ TEST(Options, TheSuiteListDrivesSuitesAndHelp) {
     EXPECT_NE(h.message.find(s.name + ": " + s.help.substr(0, 40)), std::string::npos) << s.name;
     EXPECT_TRUE(s.run) << s.name;
   }
-  EXPECT_EQ(suite_names(), "topo,mpi,tcp,rdma,nccl,pcie,node");
+  EXPECT_EQ(suite_names(suite_list()), "topo,mpi,tcp,rdma,nccl,pcie,node");
+  EXPECT_EQ(suite_names(suite_list(), false), "train");
   // Each suite's options and checks are its own, and they still reach the parser.
   EXPECT_EQ(parse({"--nccl-collectives", "allreduce,warp"}).exit_code, 2);
   EXPECT_EQ(parse({"--collectives", "reduce"}).exit_code, 2);
@@ -76,6 +79,39 @@ TEST(Options, TheSuiteListDrivesSuitesAndHelp) {
   EXPECT_EQ(ok.config->tcp.tests, std::vector<std::string>{"matrix"});
   EXPECT_EQ(ok.config->node_repetitions, 5);
   EXPECT_EQ(ok.config->rdma_mode, "matrix");
+}
+
+// The core knows no suite of its own: --suites, --help and the suites' options come from the list it
+// is handed (bench/main.cpp hands it bench/suites/suite_list).
+TEST(Options, TheParserTakesTheSuitesItIsHanded) {
+  Suite alpha;
+  alpha.name = "alpha";
+  alpha.help = "the first";
+  Suite beta;
+  beta.name = "beta";
+  beta.help = "the second, on request";
+  beta.by_default = false;
+  beta.add_options = [](CLI::App& app, Config&, OptionText& text) { app.add_option("--beta-level", text.at("--beta-level")); };
+  beta.finish_options = [](Config&, const OptionText& text, const CLI::App&) {
+    return text.get("--beta-level") == "high" ? std::string("--beta-level: 'high' is too high (give low)") : std::string();
+  };
+  const std::vector<Suite> list{alpha, beta};
+  const auto plain = parse_options({"gpunet-bench"}, list);
+  ASSERT_TRUE(plain.config) << plain.message;
+  EXPECT_EQ(plain.config->suites, std::vector<std::string>{"alpha"});
+  const auto help = parse_options({"gpunet-bench", "--help"}, list);
+  EXPECT_NE(help.message.find("alpha: the first"), std::string::npos) << help.message;
+  EXPECT_NE(help.message.find("--beta-level"), std::string::npos) << help.message;
+  EXPECT_EQ(help.message.find("--tcp-time"), std::string::npos) << "a suite not handed in adds no options";
+  const auto unknown = parse_options({"gpunet-bench", "--suites", "tcp"}, list);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.message.find("unknown suite 'tcp' (known: alpha; beta on request)"), std::string::npos) << unknown.message;
+  const auto chosen = parse_options({"gpunet-bench", "--suites", "beta", "--beta-level", "low"}, list);
+  ASSERT_TRUE(chosen.config) << chosen.message;
+  EXPECT_EQ(chosen.config->suites, std::vector<std::string>{"beta"});
+  const auto refused = parse_options({"gpunet-bench", "--beta-level", "high"}, list);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.message.find("--beta-level: 'high' is too high"), std::string::npos) << refused.message;
 }
 
 TEST(Options, ReportSubcommand) {

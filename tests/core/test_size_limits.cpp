@@ -1,9 +1,9 @@
 // Sizes that cannot be allocated, and sweeps too long to run, are usage errors found while parsing.
 #include <gtest/gtest.h>
 
-#include "bench/core/options.hpp"
 #include "bench/core/size_limits.hpp"
 #include "bench/core/sizes.hpp"
+#include "tests/support/parse_options.hpp"
 
 using namespace gpunet::bench;
 
@@ -71,12 +71,6 @@ TEST(SizeLimits, HugeStepDoesNotOverflow) {
 }
 
 TEST(SizeLimits, ParseRefusesHugeSizesBeforeAnyMpiWork) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"gpunet-bench", "-b", "99999999G", "-e", "99999999G"},
-        std::vector<std::string>{"gpunet-bench", "--scaling-size", "99999999G"}}) {
-    const auto r = parse_options(args);
-    EXPECT_FALSE(r.config.has_value()) << args[1];
-    EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.message.find('\n'), std::string::npos) << r.message;
-  }
+  option_tests::expect_usage_error({"-b", "99999999G", "-e", "99999999G"}, "99999999G");
+  option_tests::expect_usage_error({"--scaling-size", "99999999G"}, "--scaling-size");
 }

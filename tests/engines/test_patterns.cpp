@@ -109,8 +109,8 @@ TEST(Patterns, ShapesFollowNcclTests) {
 TEST(Patterns, EncodingRoundTripsInEveryType) {
   for (const std::string d : {"float", "double", "int32", "int64"}) {
     const auto buf = patterns::encode_buffer(d, 50, [](int64_t i) { return patterns::reduced("sum", 64, i); });
-    ASSERT_EQ(static_cast<int64_t>(buf.size()), 50 * patterns::dtype_size(d));
-    for (int64_t i = 0; i < 50; ++i) EXPECT_EQ(patterns::decode(d, buf.data() + i * patterns::dtype_size(d)), patterns::reduced("sum", 64, i)) << d;
+    ASSERT_EQ(static_cast<int64_t>(buf.size()), 50 * dtype_size(d));
+    for (int64_t i = 0; i < 50; ++i) EXPECT_EQ(patterns::decode(d, buf.data() + i * dtype_size(d)), patterns::reduced("sum", 64, i)) << d;
   }
-  EXPECT_EQ(patterns::dtype_size("half"), 0);
+  EXPECT_EQ(dtype_size("half"), 0);
 }

@@ -30,10 +30,10 @@ ln -s loop-b loop-a
 ln -s loop-a loop-b
 mkfifo fifo
 expect 2 "report: empty path" report ''
-expect 2 "cannot read the report input adir: it is a directory, not a file \(give a report.json" report adir
-expect 2 "cannot read the report input /x.json: No such file \(give a report.json" report /x.json
-expect 2 "cannot read the report input loop-a: a loop of symbolic links" report loop-a
-expect 2 "cannot read the report input fifo: it is a FIFO, not a regular file" report fifo
+expect 2 "adir: is a directory, not a report file \(give the file itself\)" report adir
+expect 2 "/x.json: no such file \(check the path\)" report /x.json
+expect 2 "loop-a: a loop of symbolic links \(point the link at a real file\)" report loop-a
+expect 2 "fifo: is a FIFO \(named pipe\), not a report file \(save the content" report fifo
 expect 2 "--check takes no value.*-c/--verify" --check 1
 
 expect 0 "" --check -b 1K -e 4K --suites mpi
@@ -43,6 +43,6 @@ expect 2 "--budget: 'nan' is not a finite number" --check --budget nan
 expect 2 "--tcp-timeout: 'inf' is not a finite number" --check --tcp-timeout inf
 expect 2 "spec-missing.json" --check --spec spec-missing.json
 expect 2 "-e/--maxbytes .*(MPI count|memory)" --check -b 99999999G -e 99999999G
-expect 2 "the report input adir: it is a directory" --check report adir
+expect 2 "adir: is a directory, not a report file" --check report adir
 expect 0 "" --check --topology-xml "$(dirname "$0")/../data/topologies/synthetic-snc-2x2.xml"
 echo "ok: report paths and --check are one line and the right exit code"

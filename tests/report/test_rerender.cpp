@@ -123,7 +123,7 @@ TEST_F(Rerender, MalformedInputIsExitTwoWithOneLine) {
 TEST_F(Rerender, MissingInputAndUnwritableOutput) {
   std::ostringstream err;
   EXPECT_EQ(rerender((dir_ / "nope.json").string(), (dir_ / "out").string(), err), 2);
-  EXPECT_NE(err.str().find("nope.json: No such file"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("nope.json: no such file (check the path)"), std::string::npos) << err.str();
   std::ostringstream err2;
   const auto file = write("a-file", "x");
   EXPECT_EQ(rerender(kFixture, file + "/sub", err2), 2);

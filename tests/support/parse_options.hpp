@@ -1,4 +1,5 @@
-// Command-line parsing for option tests: parse as the program would, and expect a one-line usage error.
+// Command-line parsing for option tests: parse as the program would (with every suite of the list),
+// and expect a one-line usage error.
 #pragma once
 
 #include <string>
@@ -7,12 +8,13 @@
 #include <gtest/gtest.h>
 
 #include "bench/core/options.hpp"
+#include "bench/suites/suite_list.hpp"
 
 namespace gpunet::bench::option_tests {
 
 inline ParseResult parse(std::vector<std::string> args) {
   args.insert(args.begin(), "gpunet-bench");
-  return parse_options(args);
+  return parse_options(args, suite_list());
 }
 
 // The parse fails with exit code 2 and one line that mentions `mentions`.

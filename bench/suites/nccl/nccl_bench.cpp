@@ -41,7 +41,7 @@ struct BatchEvents {
 }  // namespace
 
 NcclCase::NcclCase(Collective c, const std::string& dtype, const std::string& op, int64_t bytes, bool in_place, const NcclComm& comm)
-    : c_(c), dtype_(dtype), op_(op), in_place_(in_place), rank_(comm.rank()), n_(comm.size()), es_(patterns::dtype_size(dtype)),
+    : c_(c), dtype_(dtype), op_(op), in_place_(in_place), rank_(comm.rank()), n_(comm.size()), es_(dtype_size(dtype)),
       shape_(patterns::shape(c, bytes, es_, n_, rank_)) {
   cuda_check(cudaSetDevice(comm.device()), "cudaSetDevice");
   const auto send_bytes = static_cast<size_t>(std::max(shape_.send_elems, in_place ? shape_.recv_elems : 0) * es_);

@@ -71,7 +71,7 @@ Acceptor::Step Acceptor::advance(Pending& p) {
   const size_t want = p.hello ? kResponseBytes : kHelloBytes;
   uint8_t buf[std::max(kHelloBytes, kResponseBytes)];
   const ssize_t n = ::recv(p.fd.get(), buf, want - p.got.size(), 0);
-  if (n < 0 && would_block(errno)) return Step::waiting;
+  if (n < 0 && net::would_block(errno)) return Step::waiting;
   if (n <= 0) {
     rejected_.add_stranger(p.peer.to_string() +
                            (p.hello ? ": closed before answering the challenge" : ": closed before a complete hello"));
@@ -126,8 +126,8 @@ Acceptor::Step Acceptor::take_response(Pending& p) {
 
 void Acceptor::accept_some(Clock::time_point now) {
   for (int k = 0; k < kAcceptBatch; ++k) {
-    Endpoint peer;
-    Fd fd = accept_one(listen_fd_, &peer);
+    net::Endpoint peer;
+    net::Fd fd = net::accept_one(listen_fd_, &peer);
     if (!fd) break;
     if (pending_.size() >= kMaxPending) make_room(now);
     pending_.push_back({std::move(fd), peer, {}, now, now + timeout_, std::nullopt, {}});

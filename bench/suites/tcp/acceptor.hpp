@@ -17,16 +17,16 @@
 
 #include "bench/core/auth/hmac.hpp"
 #include "bench/suites/tcp/hello.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace gpunet::bench::tcp {
 
 using Clock = std::chrono::steady_clock;
 
 struct Accepted {
-  Fd fd;
+  net::Fd fd;
   Hello hello;  // authenticated: its sender answered the challenge with the run key
-  Endpoint peer;
+  net::Endpoint peer;
 };
 
 // Rejected connections: how many, how many of them never authenticated, and the first few reasons.
@@ -72,8 +72,8 @@ class Acceptor {
 
  private:
   struct Pending {
-    Fd fd;
-    Endpoint peer;
+    net::Fd fd;
+    net::Endpoint peer;
     std::vector<uint8_t> got;  // the hello so far, then the response so far
     Clock::time_point accepted;
     Clock::time_point deadline;

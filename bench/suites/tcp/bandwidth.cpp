@@ -12,7 +12,7 @@ namespace gpunet::bench::tcp {
 using detail::ReceiveFlow;
 using detail::SendFlow;
 
-BandwidthOutcome run_bandwidth(const Listener& listener, const auth::Key& key, const FlowPlan& plan,
+BandwidthOutcome run_bandwidth(const net::Listener& listener, const auth::Key& key, const FlowPlan& plan,
                                const BandwidthParams& params) {
   auto now = Clock::now();
   Acceptor acceptor(listener.fd(), key, {plan.test_id, plan.self, StreamKind::bandwidth, params.connect_timeout_s});

@@ -11,7 +11,7 @@
 
 #include "bench/suites/tcp/acceptor.hpp"
 #include "bench/suites/tcp/hello.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 #include "report/record.hpp"
 
 namespace gpunet::bench::tcp {
@@ -33,7 +33,7 @@ struct BandwidthParams {
   double duration_s = 2.0;          // how long each sender sends (when bytes == 0)
   int64_t bytes = 0;                // bytes per flow instead of a duration (0 = use duration_s)
   int64_t msg_bytes = 128 << 10;    // bytes per send() and per recv()
-  SocketOptions sock;               // SO_SNDBUF / SO_RCVBUF for the connecting side
+  net::SocketOptions sock;          // SO_SNDBUF / SO_RCVBUF for the connecting side
   double interval_s = 0.1;          // timeline interval
   double connect_timeout_s = 5.0;   // connect + handshake + ack, and how long a receiver waits for streams
   double io_timeout_s = 5.0;        // longest silence on a stream before the flow is given up
@@ -45,13 +45,13 @@ struct BandwidthParams {
 
 struct Peer {
   uint32_t id = 0;     // its rank
-  Endpoint endpoint;   // its listener
+  net::Endpoint endpoint;   // its listener
 };
 
 struct FlowPlan {
   uint64_t test_id = 0;
   uint32_t self = 0;                   // this rank's id: the sender in its hellos, the receiver in its challenges
-  IpAddress source;                    // connect from this address
+  net::IpAddress source;               // connect from this address
   std::vector<Peer> send_to;           // flows this rank sends
   std::vector<uint32_t> receive_from;  // flows this rank receives, by sender id
 };
@@ -62,7 +62,7 @@ struct SendResult {
   std::string reason;
   int64_t bytes = 0;        // bytes written by this sender
   double seconds = 0;       // from the first byte sent to the last write
-  std::vector<TcpInfo> tcp_info;  // one per stream, read after the receiver confirmed the end
+  std::vector<net::TcpInfo> tcp_info;  // one per stream, read after the receiver confirmed the end
 };
 
 struct ReceiveResult {
@@ -84,7 +84,7 @@ struct BandwidthOutcome {
 
 // Runs one test on this rank. Never throws for network trouble: each flow carries its own status.
 // `key` is the run key (handed out over MPI): it answers the listeners' challenges and checks the answers.
-BandwidthOutcome run_bandwidth(const Listener& listener, const auth::Key& key, const FlowPlan& plan,
+BandwidthOutcome run_bandwidth(const net::Listener& listener, const auth::Key& key, const FlowPlan& plan,
                                const BandwidthParams& params);
 
 }  // namespace gpunet::bench::tcp

@@ -18,7 +18,7 @@ namespace gpunet::bench::tcp::detail {
 Clock::duration to_duration(double seconds);
 double to_seconds(Clock::duration d);
 // Closes with a reset, so the other end sees an abnormal end rather than a clean one.
-void abort_close(Fd& fd);
+void abort_close(net::Fd& fd);
 
 class SendFlow {
  public:
@@ -33,14 +33,14 @@ class SendFlow {
  private:
   enum class State { connecting, awaiting_challenge, awaiting_ack, sending, draining, finished };
   struct Stream {
-    Fd fd;
+    net::Fd fd;
     State state = State::connecting;
     std::vector<uint8_t> got;  // the challenge so far, then the ack so far
     int64_t sent = 0;
     int64_t quota = -1;  // bytes to send, -1 = until the duration ends
     Clock::time_point last_progress;
     Clock::time_point drain_deadline;
-    TcpInfo info;
+    net::TcpInfo info;
   };
   void handle_stream(Stream& s, short revents, Clock::time_point now, std::span<const char> data);
   // Reads toward `want` bytes of the handshake into s.got; true once they are all there.
@@ -88,7 +88,7 @@ class ReceiveFlow {
 
  private:
   struct Stream {
-    Fd fd;
+    net::Fd fd;
     bool open = false;
     bool eof = false;
     Clock::time_point last_progress;

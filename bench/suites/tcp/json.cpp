@@ -2,7 +2,7 @@
 
 #include "report/record.hpp"
 
-namespace gpunet::bench::tcp {
+namespace gpunet::bench::net {
 
 using nlohmann::json;
 
@@ -30,6 +30,12 @@ void from_json(const json& j, Endpoint& e) {
   e.ip = parse_ip(j.at("ip").get<std::string>()).value_or(IpAddress{});
   e.port = j.at("port").get<uint16_t>();
 }
+
+}  // namespace gpunet::bench::net
+
+namespace gpunet::bench::tcp {
+
+using nlohmann::json;
 
 void to_json(json& j, const LinkFacts& l) {
   j = json{{"iface", l.iface},   {"speed_Mbps", l.speed_Mbps},       {"mtu", l.mtu},
@@ -83,7 +89,7 @@ void from_json(const json& j, SendResult& r) {
   r.reason = j.at("reason").get<std::string>();
   r.bytes = j.at("bytes").get<int64_t>();
   r.seconds = j.at("seconds").get<double>();
-  r.tcp_info = j.at("tcp_info").get<std::vector<TcpInfo>>();
+  r.tcp_info = j.at("tcp_info").get<std::vector<net::TcpInfo>>();
 }
 
 void to_json(json& j, const ReceiveResult& r) {

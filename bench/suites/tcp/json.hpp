@@ -9,12 +9,18 @@
 #include "bench/suites/tcp/latency.hpp"
 #include "bench/suites/tcp/timeline.hpp"
 
-namespace gpunet::bench::tcp {
+// The sockets layer's types, in their own namespace so that nlohmann finds them (bench/net knows no JSON).
+namespace gpunet::bench::net {
 
 void to_json(nlohmann::json& j, const TcpInfo& t);
 void from_json(const nlohmann::json& j, TcpInfo& t);
 void to_json(nlohmann::json& j, const Endpoint& e);
 void from_json(const nlohmann::json& j, Endpoint& e);
+
+}  // namespace gpunet::bench::net
+
+namespace gpunet::bench::tcp {
+
 void to_json(nlohmann::json& j, const LinkFacts& l);
 void from_json(const nlohmann::json& j, LinkFacts& l);
 void to_json(nlohmann::json& j, const Rejections& r);

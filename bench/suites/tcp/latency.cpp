@@ -15,7 +15,7 @@
 #include <system_error>
 
 #include "bench/suites/tcp/flows.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -46,7 +46,7 @@ std::string send_all(int fd, const uint8_t* buf, size_t len, Clock::time_point d
       done += static_cast<size_t>(n);
       continue;
     }
-    if (n < 0 && !would_block(errno)) return "send: " + errno_text(errno);
+    if (n < 0 && !net::would_block(errno)) return "send: " + net::errno_text(errno);
     if (!wait_for(fd, POLLOUT, deadline)) return "timeout";
   }
   return "";
@@ -62,7 +62,7 @@ std::string recv_all(int fd, uint8_t* buf, size_t len, Clock::time_point deadlin
       continue;
     }
     if (n == 0) return "connection closed by the server";
-    if (!would_block(errno)) return "recv: " + errno_text(errno);
+    if (!net::would_block(errno)) return "recv: " + net::errno_text(errno);
     if (!wait_for(fd, POLLIN, deadline)) return "timeout";
   }
   return "";
@@ -75,7 +75,7 @@ std::string send_blocking(int fd, const uint8_t* buf, size_t len) {
     if (n > 0) done += static_cast<size_t>(n);
     else if (n < 0 && errno == EINTR) continue;
     else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return "timeout";
-    else return "send: " + errno_text(errno);
+    else return "send: " + net::errno_text(errno);
   }
   return "";
 }
@@ -87,7 +87,7 @@ std::string recv_blocking(int fd, uint8_t* buf, size_t len) {
     else if (n == 0) return "connection closed";
     else if (errno == EINTR) continue;
     else if (errno == EAGAIN || errno == EWOULDBLOCK) return "timeout";
-    else return "recv: " + errno_text(errno);
+    else return "recv: " + net::errno_text(errno);
   }
   return "";
 }
@@ -126,7 +126,7 @@ std::optional<HandshakeFailure> client_handshake(int fd, const auth::Key& key, c
 
 }  // namespace
 
-LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source, const auth::Key& key,
+LatencyResult run_latency_client(const net::Endpoint& server, const net::IpAddress& source, const auth::Key& key,
                                  const PingPong& who, const LatencyParams& params) {
   LatencyResult res;
   const std::string to = server.to_string();
@@ -135,24 +135,24 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
     res.reason = why;
     return res;
   };
-  Fd fd;
-  SocketOptions opt;
+  net::Fd fd;
+  net::SocketOptions opt;
   opt.nodelay = true;
   try {
-    fd = start_connect(server, source, opt);
+    fd = net::start_connect(server, source, opt);
   } catch (const std::system_error& e) {
     return failed(Status::failed, e.what());
   }
   const auto connect_deadline = Clock::now() + to_duration(params.connect_timeout_s);
   if (!wait_for(fd.get(), POLLOUT, connect_deadline))
-    return failed(Status::timed_out, "no connection to " + to + " within " + seconds_text(params.connect_timeout_s));
-  if (const int err = connect_error(fd.get()); err != 0) return failed(Status::failed, "connect to " + to + ": " + errno_text(err));
+    return failed(Status::timed_out, "no connection to " + to + " within " + net::seconds_text(params.connect_timeout_s));
+  if (const int err = net::connect_error(fd.get()); err != 0) return failed(Status::failed, "connect to " + to + ": " + net::errno_text(err));
   if (const auto f = client_handshake(fd.get(), key, who, connect_deadline)) return failed(f->status, to + " " + f->why);
 
   // The round trips wait in blocking calls bounded by the kernel's socket timeouts: no poll() and
   // no failed read per message, so the figure is the network's and not this loop's.
   try {
-    set_blocking_with_timeout(fd.get(), params.io_timeout_s);
+    net::set_blocking_with_timeout(fd.get(), params.io_timeout_s);
   } catch (const std::system_error& e) {
     return failed(Status::failed, e.what());
   }
@@ -174,11 +174,11 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
     if (!e.empty())
       return failed(e == "timeout" ? Status::timed_out : Status::failed,
                     "round trip " + std::to_string(i) + " to " + to + ": " +
-                        (e == "timeout" ? "no echo within " + seconds_text(params.io_timeout_s) : e));
+                        (e == "timeout" ? "no echo within " + net::seconds_text(params.io_timeout_s) : e));
     if (std::memcmp(msg.data(), echo.data(), len) != 0) ++res.wrong;
     if (timed) res.rtt_us.push_back(to_seconds(t1 - t0) * 1e6);
   }
-  if (const auto info = read_tcp_info(fd.get())) res.tcp_info = *info;
+  if (const auto info = net::read_tcp_info(fd.get())) res.tcp_info = *info;
   ::shutdown(fd.get(), SHUT_WR);
   uint8_t rest[64];
   (void)recv_blocking(fd.get(), rest, sizeof rest);  // wait for the server's close (bounded)
@@ -186,7 +186,7 @@ LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source
   return res;
 }
 
-EchoResult run_latency_server(const Listener& listener, const auth::Key& key, const PingPong& who,
+EchoResult run_latency_server(const net::Listener& listener, const auth::Key& key, const PingPong& who,
                               const LatencyParams& params) {
   EchoResult res;
   // A gate thread keeps the listener: it hands the expected client to this thread and turns away
@@ -194,7 +194,7 @@ EchoResult run_latency_server(const Listener& listener, const auth::Key& key, co
   Acceptor acceptor(listener.fd(), key, {who.test_id, who.server, StreamKind::latency, params.connect_timeout_s});
   std::mutex mu;
   std::condition_variable arrived;
-  Fd conn;
+  net::Fd conn;
   std::atomic<bool> stop{false};
   std::thread gate([&] {
     std::vector<pollfd> fds;
@@ -229,22 +229,22 @@ EchoResult run_latency_server(const Listener& listener, const auth::Key& key, co
   }
   if (fd < 0) {
     res.status = Status::failed;
-    res.reason = "the ping-pong client did not connect within " + seconds_text(params.connect_timeout_s + 1.0);
+    res.reason = "the ping-pong client did not connect within " + net::seconds_text(params.connect_timeout_s + 1.0);
   } else {
     std::vector<uint8_t> buf(static_cast<size_t>(std::max<int64_t>(64, params.msg_bytes)));
     try {
-      SocketOptions opt;
+      net::SocketOptions opt;
       opt.nodelay = true;
-      apply_options(fd, opt);
-      set_blocking_with_timeout(fd, params.io_timeout_s);
+      net::apply_options(fd, opt);
+      net::set_blocking_with_timeout(fd, params.io_timeout_s);
       for (;;) {
         const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
         if (n == 0) break;  // the client is done
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-          res.status = would_block(errno) ? Status::timed_out : Status::failed;
-          res.reason = would_block(errno) ? "the ping-pong client was silent for " + seconds_text(params.io_timeout_s)
-                                          : "receiving from the ping-pong client: " + errno_text(errno);
+          res.status = net::would_block(errno) ? Status::timed_out : Status::failed;
+          res.reason = net::would_block(errno) ? "the ping-pong client was silent for " + net::seconds_text(params.io_timeout_s)
+                                          : "receiving from the ping-pong client: " + net::errno_text(errno);
           break;
         }
         if (auto e = send_blocking(fd, buf.data(), static_cast<size_t>(n)); !e.empty()) {

@@ -9,7 +9,7 @@
 
 #include "bench/suites/tcp/acceptor.hpp"
 #include "bench/suites/tcp/hello.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 #include "report/record.hpp"
 
 namespace gpunet::bench::tcp {
@@ -28,7 +28,7 @@ struct LatencyResult {
   std::string reason;
   std::vector<double> rtt_us;  // one per timed round trip
   int64_t wrong = 0;           // echoes whose content differed from what was sent
-  TcpInfo tcp_info;
+  net::TcpInfo tcp_info;
 };
 
 // Who plays which part in one ping-pong test; the answer to the server's challenge covers all three.
@@ -39,7 +39,7 @@ struct PingPong {
 };
 
 // `key` is the run key (handed out over MPI) that answers the server's challenge.
-LatencyResult run_latency_client(const Endpoint& server, const IpAddress& source, const auth::Key& key,
+LatencyResult run_latency_client(const net::Endpoint& server, const net::IpAddress& source, const auth::Key& key,
                                  const PingPong& who, const LatencyParams& params);
 
 struct EchoResult {
@@ -51,7 +51,7 @@ struct EchoResult {
 
 // Serves the ping-pong client `who.client` until it closes; lets in no one who can't answer its
 // challenge with `key`.
-EchoResult run_latency_server(const Listener& listener, const auth::Key& key, const PingPong& who,
+EchoResult run_latency_server(const net::Listener& listener, const auth::Key& key, const PingPong& who,
                               const LatencyParams& params);
 
 }  // namespace gpunet::bench::tcp

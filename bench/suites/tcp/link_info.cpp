@@ -10,7 +10,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 #include "topology/qdisc.hpp"
 
 namespace gpunet::bench::tcp {
@@ -61,7 +61,7 @@ LinkFacts read_link_facts(const std::string& iface, bool ipv6) {
   f.iface = iface;
   f.ipv6 = ipv6;
   f.tcp_timestamps = read_timestamps_sysctl();
-  Fd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  net::Fd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
   if (!fd) return f;
   ifreq ifr{};
   if (ifreq_for(iface, ifr) && ::ioctl(fd.get(), SIOCGIFMTU, &ifr) == 0) f.mtu = ifr.ifr_mtu;

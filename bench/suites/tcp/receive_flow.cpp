@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "bench/suites/tcp/flows.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace gpunet::bench::tcp::detail {
 
@@ -35,7 +35,7 @@ std::string ReceiveFlow::take(Accepted&& a, Clock::time_point now) {
   const auto ack = encode_ack();
   if (::send(a.fd.get(), ack.data(), ack.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(ack.size()))
     return "could not acknowledge " + a.peer.to_string();
-  enable_rx_timestamps(a.fd.get());
+  net::enable_rx_timestamps(a.fd.get());
   s.fd = std::move(a.fd);
   s.open = true;
   s.last_progress = now;
@@ -58,10 +58,10 @@ void ReceiveFlow::handle(std::span<const pollfd> fds, Clock::time_point now, std
     Stream& s = streams_[polled_[k]];
     for (int r = 0; r < 16; ++r) {
       std::optional<double> stamp;
-      const ssize_t n = recv_stamped(s.fd.get(), buf.data(), buf.size(), stamp);
-      if (n < 0 && would_block(errno)) break;
+      const ssize_t n = net::recv_stamped(s.fd.get(), buf.data(), buf.size(), stamp);
+      if (n < 0 && net::would_block(errno)) break;
       if (n < 0)
-        return fail(Status::failed, "receiving: " + errno_text(errno) + " after " + std::to_string(result_.bytes) + " bytes");
+        return fail(Status::failed, "receiving: " + net::errno_text(errno) + " after " + std::to_string(result_.bytes) + " bytes");
       if (n == 0) {  // end of data: close, which tells the sender we have it all
         s.fd.reset();
         s.open = false;
@@ -70,7 +70,7 @@ void ReceiveFlow::handle(std::span<const pollfd> fds, Clock::time_point now, std
       }
       // When the data arrived, by the kernel's stamp: a reader that was not scheduled for a while
       // does not make the link look slow and then fast. Without a sane stamp, the read time.
-      const double read_at = realtime_now_s();
+      const double read_at = net::realtime_now_s();
       const double at = stamp && std::abs(*stamp - read_at) < 5.0 ? std::min(*stamp, read_at) : read_at;
       if (!first_s_) {
         first_s_ = at;
@@ -96,10 +96,10 @@ void ReceiveFlow::check_timeouts(Clock::time_point now) {
   if (arrived < static_cast<std::ptrdiff_t>(streams_.size()) && now > arrival_deadline_)
     return fail(Status::failed, std::to_string(arrived) + " of " + std::to_string(streams_.size()) +
                                     " streams from the sender arrived within " +
-                                    seconds_text(params_.connect_timeout_s + 1.0));
+                                    net::seconds_text(params_.connect_timeout_s + 1.0));
   for (const auto& s : streams_)
     if (s.open && now - s.last_progress > to_duration(params_.io_timeout_s))
-      return fail(Status::timed_out, "no data for " + seconds_text(params_.io_timeout_s) + " after " +
+      return fail(Status::timed_out, "no data for " + net::seconds_text(params_.io_timeout_s) + " after " +
                                          std::to_string(result_.bytes) + " bytes");
 }
 

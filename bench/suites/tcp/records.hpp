@@ -19,7 +19,7 @@ namespace gpunet::bench::tcp {
 struct Node {
   int rank = 0;
   std::string host;
-  Endpoint endpoint;  // its listener
+  net::Endpoint endpoint;  // its listener
   LinkFacts link;
 };
 
@@ -76,7 +76,7 @@ struct LatencyOutcome {
   // The figure's samples: evenly spaced quantiles of the half round trips (at most kLatencySamples of
   // them, so a long run stays small), enough for the baseline's U test and its slow-end check.
   std::vector<double> samples_us;
-  TcpInfo tcp_info;
+  net::TcpInfo tcp_info;
   Rejections rejected;         // at the server
 };
 report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, const std::vector<Node>& nodes,

@@ -9,7 +9,7 @@
 #include <system_error>
 
 #include "bench/suites/tcp/flows.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace gpunet::bench::tcp::detail {
 
@@ -21,7 +21,7 @@ Clock::duration to_duration(double seconds) {
 
 double to_seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-void abort_close(Fd& fd) {
+void abort_close(net::Fd& fd) {
   if (!fd) return;
   const linger lg{1, 0};
   ::setsockopt(fd.get(), SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
@@ -47,7 +47,7 @@ SendFlow::SendFlow(const Peer& peer, const FlowPlan& plan, const auth::Key& key,
     Stream& s = streams_[static_cast<size_t>(i)];
     if (params.bytes > 0) s.quota = params.bytes / n + (i == 0 ? params.bytes % n : 0);
     try {
-      s.fd = start_connect(peer.endpoint, plan.source, params.sock);
+      s.fd = net::start_connect(peer.endpoint, plan.source, params.sock);
     } catch (const std::system_error& e) {
       fail(Status::failed, std::string(e.what()));
     }
@@ -129,12 +129,12 @@ void SendFlow::handle_stream(Stream& s, short revents, Clock::time_point now, st
   const std::string to = peer_.endpoint.to_string();
   switch (s.state) {
     case State::connecting: {
-      if (const int err = connect_error(s.fd.get()); err != 0)
-        return fail(Status::failed, "connect to " + to + ": " + errno_text(err));
+      if (const int err = net::connect_error(s.fd.get()); err != 0)
+        return fail(Status::failed, "connect to " + to + ": " + net::errno_text(err));
       const auto hello = encode_hello(hellos_[static_cast<size_t>(&s - streams_.data())]);
       const ssize_t n = ::send(s.fd.get(), hello.data(), hello.size(), MSG_NOSIGNAL);
       if (n != static_cast<ssize_t>(hello.size()))
-        return fail(Status::failed, "sending the hello to " + to + ": " + (n < 0 ? errno_text(errno) : "short write"));
+        return fail(Status::failed, "sending the hello to " + to + ": " + (n < 0 ? net::errno_text(errno) : "short write"));
       s.state = State::awaiting_challenge;
       return;
     }
@@ -152,18 +152,18 @@ void SendFlow::handle_stream(Stream& s, short revents, Clock::time_point now, st
       return;
     case State::sending:
       if (revents & (POLLERR | POLLHUP)) {
-        const int err = connect_error(s.fd.get());
-        return fail(Status::failed, "sending to " + to + ": " + (err ? errno_text(err) : "connection closed") +
+        const int err = net::connect_error(s.fd.get());
+        return fail(Status::failed, "sending to " + to + ": " + (err ? net::errno_text(err) : "connection closed") +
                                         " after " + std::to_string(s.sent) + " bytes");
       }
       return send_some(s, now, data);
     case State::draining: {
       char buf[4096];
       const ssize_t n = ::recv(s.fd.get(), buf, sizeof buf, 0);
-      if (n < 0 && would_block(errno)) return;
-      if (n < 0) return fail(Status::failed, "ending the flow to " + to + ": " + errno_text(errno));
+      if (n < 0 && net::would_block(errno)) return;
+      if (n < 0) return fail(Status::failed, "ending the flow to " + to + ": " + net::errno_text(errno));
       if (n > 0) return;  // the receiver sends nothing; ignore
-      if (const auto info = read_tcp_info(s.fd.get())) s.info = *info;
+      if (const auto info = net::read_tcp_info(s.fd.get())) s.info = *info;
       s.fd.reset();
       s.state = State::finished;
       return;
@@ -175,7 +175,7 @@ void SendFlow::handle_stream(Stream& s, short revents, Clock::time_point now, st
 bool SendFlow::read_handshake(Stream& s, size_t want, const std::string& closed_why) {
   uint8_t buf[std::max(kChallengeBytes, kAckBytes)];
   const ssize_t n = ::recv(s.fd.get(), buf, want - s.got.size(), 0);
-  if (n < 0 && would_block(errno)) return false;
+  if (n < 0 && net::would_block(errno)) return false;
   if (n <= 0) {
     fail(Status::failed, peer_.endpoint.to_string() + closed_why);
     return false;
@@ -191,7 +191,7 @@ void SendFlow::answer_challenge(Stream& s) {
   const auto response = respond_to(key_, *nonce, hellos_[static_cast<size_t>(&s - streams_.data())], peer_.id);
   const ssize_t n = ::send(s.fd.get(), response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   if (n != static_cast<ssize_t>(response.size()))
-    return fail(Status::failed, "answering the challenge of " + to + ": " + (n < 0 ? errno_text(errno) : "short write"));
+    return fail(Status::failed, "answering the challenge of " + to + ": " + (n < 0 ? net::errno_text(errno) : "short write"));
   s.got.clear();
   s.state = State::awaiting_ack;
 }
@@ -211,8 +211,8 @@ void SendFlow::send_some(Stream& s, Clock::time_point now, std::span<const char>
     if (s.quota >= 0) len = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(len), s.quota - s.sent));
     const ssize_t n = ::send(s.fd.get(), data.data(), len, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0) {
-      if (would_block(errno)) return;
-      return fail(Status::failed, "sending to " + peer_.endpoint.to_string() + ": " + errno_text(errno) + " after " +
+      if (net::would_block(errno)) return;
+      return fail(Status::failed, "sending to " + peer_.endpoint.to_string() + ": " + net::errno_text(errno) + " after " +
                                       std::to_string(s.sent) + " bytes");
     }
     s.sent += n;
@@ -262,20 +262,20 @@ void SendFlow::check_timeouts(Clock::time_point now) {
       case State::awaiting_challenge:
       case State::awaiting_ack:
         if (now > connect_deadline_)
-          return fail(Status::timed_out, waiting_for(s.state) + to + " within " + seconds_text(params_.connect_timeout_s));
+          return fail(Status::timed_out, waiting_for(s.state) + to + " within " + net::seconds_text(params_.connect_timeout_s));
         break;
       case State::sending:
         if (start_ && now - s.last_progress > to_duration(params_.io_timeout_s))
-          return fail(Status::timed_out, "sending to " + to + " stalled for " + seconds_text(params_.io_timeout_s) +
+          return fail(Status::timed_out, "sending to " + to + " stalled for " + net::seconds_text(params_.io_timeout_s) +
                                              " after " + std::to_string(s.sent) + " bytes");
         if (!start_ && now > connect_deadline_)
           return fail(Status::timed_out, "not every stream to " + to + " was accepted within " +
-                                             seconds_text(params_.connect_timeout_s));
+                                             net::seconds_text(params_.connect_timeout_s));
         break;
       case State::draining:
         if (now > s.drain_deadline)
           return fail(Status::timed_out, to + " did not confirm the end of the flow within " +
-                                             seconds_text(params_.io_timeout_s));
+                                             net::seconds_text(params_.io_timeout_s));
         break;
       case State::finished: break;
     }
@@ -290,7 +290,7 @@ void SendFlow::fail(Status status, const std::string& why) {
   for (auto& s : streams_) {
     result_.bytes += s.sent;
     if (s.fd) {
-      if (const auto info = read_tcp_info(s.fd.get())) s.info = *info;
+      if (const auto info = net::read_tcp_info(s.fd.get())) s.info = *info;
     }
     result_.tcp_info.push_back(s.info);
     abort_close(s.fd);

@@ -35,10 +35,10 @@ std::vector<int> participant_ranks(const MpiContext& mpi) {
   return out;
 }
 
-std::variant<IfAddress, std::string> choose_address(const std::vector<IfAddress>& all, const std::string& spec,
+std::variant<net::IfAddress, std::string> choose_address(const std::vector<net::IfAddress>& all, const std::string& spec,
                                                     bool single_node) {
-  if (!spec.empty()) return select_address(all, spec);
-  if (single_node) return select_address(all, "127.0.0.1");
+  if (!spec.empty()) return net::select_address(all, spec);
+  if (single_node) return net::select_address(all, "127.0.0.1");
   for (const auto& a : all)
     if (a.up && !a.loopback && a.ip.family == AF_INET) return a;
   return std::string("no non-loopback IPv4 address is up on this host (choose one with --tcp-if NAME or CIDR)");
@@ -63,21 +63,21 @@ Setup make_setup(const SuiteContext& ctx) {
   json mine = nullptr;
   if (s.self >= 0) {
     mine = {{"rank", mpi.rank}, {"host", mpi.host}, {"error", ""}, {"input_error", false}};
-    const auto chosen = choose_address(list_addresses(), cfg.iface, s.run.single_node);
+    const auto chosen = choose_address(net::list_addresses(), cfg.iface, s.run.single_node);
     if (const auto* why = std::get_if<std::string>(&chosen)) {
       mine["error"] = (cfg.iface.empty() ? std::string("address") : "--tcp-if " + cfg.iface) + ": " + *why;
       mine["input_error"] = true;
     } else {
-      const auto& a = std::get<IfAddress>(chosen);
+      const auto& a = std::get<net::IfAddress>(chosen);
       s.source = a.ip;
       // On one node all traffic between local addresses goes through the loopback device.
       LinkFacts link = read_link_facts(s.run.single_node ? "lo" : a.iface, a.ip.family == AF_INET6);
       link.stated_rate_bps = s.run.single_node ? 0.0 : cfg.link_rate_bps;
       try {
-        SocketOptions opt;
+        net::SocketOptions opt;
         opt.sndbuf = static_cast<int>(cfg.sndbuf);
         opt.rcvbuf = static_cast<int>(cfg.rcvbuf);
-        s.listener = std::make_unique<Listener>(a.ip, opt);
+        s.listener = std::make_unique<net::Listener>(a.ip, opt);
         mine["endpoint"] = s.listener->endpoint();
       } catch (const std::system_error& e) {
         mine["error"] = std::string("cannot listen: ") + e.what();
@@ -95,7 +95,7 @@ Setup make_setup(const SuiteContext& ctx) {
     if (!e.empty() && j.at("input_error").get<bool>() && input_error.empty()) input_error = e + where;
     if (!e.empty() && error.empty()) error = e + where;
     if (e.empty()) s.nodes.push_back({j.at("rank").get<int>(), j.at("host").get<std::string>(),
-                                      j.at("endpoint").get<Endpoint>(), j.at("link").get<LinkFacts>()});
+                                      j.at("endpoint").get<net::Endpoint>(), j.at("link").get<LinkFacts>()});
   }
   if (!input_error.empty()) {
     if (mpi.is_root()) {

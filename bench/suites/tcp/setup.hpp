@@ -10,7 +10,7 @@
 #include "bench/core/auth/hmac.hpp"
 #include "bench/core/suite.hpp"
 #include "bench/suites/tcp/records.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -18,8 +18,8 @@ struct Setup {
   std::vector<Node> nodes;          // the participants, in order
   int self = -1;                    // this rank's participant index, -1 if it only watches
   auth::Key key{};                  // the run key, from rank 0 over MPI
-  IpAddress source;                 // this participant's address
-  std::unique_ptr<Listener> listener;
+  net::IpAddress source;            // this participant's address
+  std::unique_ptr<net::Listener> listener;
   RunFacts run;
   std::string stop_reason;          // set when the suite can't run (a record says why)
   report::Status stop_status = report::Status::skipped;
@@ -30,7 +30,7 @@ struct Setup {
 std::vector<int> participant_ranks(const MpiContext& mpi);
 
 // Address for --tcp-if (empty: loopback on one node, else the first non-loopback IPv4 that is up).
-std::variant<IfAddress, std::string> choose_address(const std::vector<IfAddress>& all, const std::string& spec,
+std::variant<net::IfAddress, std::string> choose_address(const std::vector<net::IfAddress>& all, const std::string& spec,
                                                     bool single_node);
 
 // Builds the setup. A bad --tcp-if throws std::invalid_argument after rank 0 has said why

@@ -331,7 +331,7 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
     o.time_us = c.at("time_us").get<report::TimeStats>();
     o.rtt_p50_us = c.at("rtt_p50_us").get<double>();
     o.samples_us = c.at("samples_us").get<std::vector<double>>();
-    o.tcp_info = c.at("tcp_info").get<TcpInfo>();
+    o.tcp_info = c.at("tcp_info").get<net::TcpInfo>();
     o.rejected = sv.at("rejected").get<Rejections>();
     const auto server_status = report::status_from_string(sv.at("status").get<std::string>());
     if (o.status == Status::passed && server_status != Status::passed) {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "bench/engines/address.hpp"
+#include "bench/net/address.hpp"
 
 namespace gpunet::bench {
 
@@ -21,11 +21,11 @@ std::vector<std::string> mpi_interfaces(const topo::NodeTopology& t, const std::
         add(entry);
         continue;
       }
-      const auto net = entry.find('/') == std::string::npos ? std::nullopt : tcp::parse_cidr(entry);
+      const auto net = entry.find('/') == std::string::npos ? std::nullopt : net::parse_cidr(entry);
       if (!net) continue;
       for (const auto& i : t.interfaces)
         for (const auto& a : i.addresses)
-          if (const auto ip = tcp::parse_ip(a); ip && tcp::cidr_contains(*net, *ip)) add(i.name);
+          if (const auto ip = net::parse_ip(a); ip && net::cidr_contains(*net, *ip)) add(i.name);
     }
   }
   return out;

@@ -87,7 +87,7 @@ TEST(ControlAdmission, OnlyTheRightAnswerToThisChallengeGetsIn) {
 // A raw client that plays the member's part by hand, to capture and replay what it sends.
 class RawClient {
  public:
-  explicit RawClient(const tcp::Endpoint& hub) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+  explicit RawClient(const net::Endpoint& hub) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
     timeval tv{10, 0};
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     sockaddr_in sa{};
@@ -114,11 +114,11 @@ class RawClient {
   FrameReader reader_;
 };
 
-tcp::IpAddress loopback() { return *tcp::parse_ip("127.0.0.1"); }
+net::IpAddress loopback() { return *net::parse_ip("127.0.0.1"); }
 
 TEST(ControlChannel, AdmitsTheMembersAndRefusesAStrangerWithoutTheKey) {
   const auto key = auth::random_key();
-  tcp::Listener listener(loopback(), {});
+  net::Listener listener(loopback(), {});
   auto hub = std::async(std::launch::async, [&] { return accept_members(listener.fd(), key, 3, 30, 10); });
   EXPECT_THROW(connect_to_hub(listener.endpoint(), auth::random_key(), 1, 10), std::runtime_error);
   {
@@ -145,7 +145,7 @@ TEST(ControlChannel, RefusesAReplayOfACompleteCapturedExchange) {
   const auto key = auth::random_key();
   std::string captured;  // every byte rank 1 sent in a complete, successful exchange
   {
-    tcp::Listener listener(loopback(), {});
+    net::Listener listener(loopback(), {});
     auto hub = std::async(std::launch::async, [&] { return accept_members(listener.fd(), key, 2, 30, 10); });
     RawClient real(listener.endpoint());
     const auto challenge = real.next();
@@ -159,7 +159,7 @@ TEST(ControlChannel, RefusesAReplayOfACompleteCapturedExchange) {
     EXPECT_TRUE(hub.get().links[1]);
   }
   // A listener with the same key: the stranger replays the whole exchange first.
-  tcp::Listener listener(loopback(), {});
+  net::Listener listener(loopback(), {});
   auto hub = std::async(std::launch::async, [&] { return accept_members(listener.fd(), key, 2, 30, 10); });
   {
     RawClient stranger(listener.endpoint());
@@ -175,7 +175,7 @@ TEST(ControlChannel, RefusesAReplayOfACompleteCapturedExchange) {
 }
 
 TEST(ControlChannel, NamesTheRanksThatNeverConnect) {
-  tcp::Listener listener(loopback(), {});
+  net::Listener listener(loopback(), {});
   try {
     accept_members(listener.fd(), auth::random_key(), 3, 0.3, 0.2);
     FAIL() << "no member connected, yet the hub returned";

@@ -14,11 +14,12 @@
 #include "bench/core/auth/hmac.hpp"
 #include "bench/suites/tcp/bandwidth.hpp"
 #include "bench/suites/tcp/hello.hpp"
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 namespace tcptest {
 
 using namespace gpunet::bench::tcp;
+using namespace gpunet::bench::net;
 
 inline IpAddress loopback() { return *parse_ip("127.0.0.1"); }
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 #include "loopback.hpp"
 
 namespace tcptest {

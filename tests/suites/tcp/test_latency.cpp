@@ -9,6 +9,7 @@
 #include "loopback.hpp"
 
 using namespace gpunet::bench::tcp;
+using namespace gpunet::bench::net;
 using gpunet::report::Status;
 using namespace tcptest;
 

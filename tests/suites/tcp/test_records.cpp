@@ -5,6 +5,7 @@
 #include "report/analysis.hpp"
 
 using namespace gpunet::bench::tcp;
+using namespace gpunet::bench::net;
 using gpunet::report::Status;
 
 namespace {

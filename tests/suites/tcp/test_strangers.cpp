@@ -16,6 +16,7 @@
 #include "tap.hpp"
 
 using namespace gpunet::bench::tcp;
+using namespace gpunet::bench::net;
 using gpunet::report::Status;
 using namespace tcptest;
 namespace auth = gpunet::auth;

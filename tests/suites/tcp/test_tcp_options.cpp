@@ -1,15 +1,12 @@
 #include <gtest/gtest.h>
 
-#include "bench/core/options.hpp"
 #include "bench/suites/tcp/options.hpp"
+#include "tests/support/parse_options.hpp"
 
 using namespace gpunet::bench;
 
 namespace {
-ParseResult parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "gpunet-bench");
-  return parse_options(args);
-}
+using option_tests::parse;
 }  // namespace
 
 TEST(TcpOptions, ParseRate) {

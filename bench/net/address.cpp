@@ -1,4 +1,4 @@
-#include "bench/engines/address.hpp"
+#include "bench/net/address.hpp"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <memory>
 
-namespace gpunet::bench::tcp {
+namespace gpunet::bench::net {
 
 std::string IpAddress::to_string() const {
   char buf[INET6_ADDRSTRLEN] = {};
@@ -111,4 +111,4 @@ std::vector<IfAddress> list_addresses() {
   return out;
 }
 
-}  // namespace gpunet::bench::tcp
+}  // namespace gpunet::bench::net

@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "bench/engines/address.hpp"
+#include "bench/net/address.hpp"
 
-namespace gpunet::bench::tcp {
+namespace gpunet::bench::net {
 
 class Fd {
  public:
@@ -95,4 +95,4 @@ inline bool would_block(int err) { return err == EAGAIN || err == EWOULDBLOCK ||
 // "2.5 s", for timeout messages.
 std::string seconds_text(double s);
 
-}  // namespace gpunet::bench::tcp
+}  // namespace gpunet::bench::net

@@ -1,4 +1,4 @@
-#include "bench/engines/socket.hpp"
+#include "bench/net/socket.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <cstring>
 #include <system_error>
 
-namespace gpunet::bench::tcp {
+namespace gpunet::bench::net {
 
 Fd& Fd::operator=(Fd&& o) noexcept {
   if (this != &o) {
@@ -217,4 +217,4 @@ std::string seconds_text(double s) {
   return buf;
 }
 
-}  // namespace gpunet::bench::tcp
+}  // namespace gpunet::bench::net

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 
-#include "bench/engines/address.hpp"
+#include "bench/net/address.hpp"
 
-using namespace gpunet::bench::tcp;
+using namespace gpunet::bench::net;
 
 namespace {
 IfAddress addr(const std::string& iface, const std::string& ip, bool up = true) {
@@ -17,7 +17,7 @@ IfAddress addr(const std::string& iface, const std::string& ip, bool up = true) 
 }
 }  // namespace
 
-TEST(TcpAddress, ParseCidr) {
+TEST(NetAddress, ParseCidr) {
   auto c = parse_cidr("10.77.0.0/24");
   ASSERT_TRUE(c);
   EXPECT_EQ(c->base.family, AF_INET);
@@ -43,7 +43,7 @@ TEST(TcpAddress, ParseCidr) {
     EXPECT_FALSE(parse_cidr(bad)) << bad;
 }
 
-TEST(TcpAddress, SelectByNamePrefersIpv4) {
+TEST(NetAddress, SelectByNamePrefersIpv4) {
   const std::vector<IfAddress> all{addr("lo", "127.0.0.1"), addr("eth0", "fe80::1"), addr("eth0", "fd77::2"),
                                    addr("eth0", "10.77.0.2"), addr("ctl0", "10.78.0.2")};
   auto r = select_address(all, "eth0");
@@ -58,7 +58,7 @@ TEST(TcpAddress, SelectByNamePrefersIpv4) {
   EXPECT_EQ(std::get<IfAddress>(r).iface, "ctl0");
 }
 
-TEST(TcpAddress, SelectIpv6OnlyInterfaceAndErrors) {
+TEST(NetAddress, SelectIpv6OnlyInterfaceAndErrors) {
   const std::vector<IfAddress> all{addr("lo", "127.0.0.1"), addr("ib0", "fe80::9"), addr("ib0", "fd00::9"),
                                    addr("eth1", "10.0.0.1", false)};
   auto r = select_address(all, "ib0");
@@ -78,7 +78,7 @@ TEST(TcpAddress, SelectIpv6OnlyInterfaceAndErrors) {
   EXPECT_NE(std::get<std::string>(r).find("not a valid CIDR"), std::string::npos);
 }
 
-TEST(TcpAddress, SystemHasLoopback) {
+TEST(NetAddress, SystemHasLoopback) {
   const auto all = list_addresses();
   const auto r = select_address(all, "127.0.0.0/8");
   ASSERT_TRUE(std::holds_alternative<IfAddress>(r));

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-namespace gpunet::bench::tcp {
+namespace gpunet::bench::net {
 
 struct IpAddress {
   int family = 0;                  // AF_INET or AF_INET6
@@ -44,4 +44,4 @@ std::variant<IfAddress, std::string> select_address(const std::vector<IfAddress>
 // The system's addresses (getifaddrs), in its order.
 std::vector<IfAddress> list_addresses();
 
-}  // namespace gpunet::bench::tcp
+}  // namespace gpunet::bench::net
