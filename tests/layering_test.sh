@@ -14,12 +14,9 @@ set -euo pipefail
 src=${1:?usage: layering_test.sh SOURCE_DIR}
 cd "$src"
 
-# Headers a suite may include from another suite's files: engines shared on purpose.
-#   rdma uses the tcp suite's pair scheduler.
+# Headers a suite may include from another suite's files (none: what suites share lives in bench/engines).
 allowed() {
   case "$1 $2" in
-    "rdma bench/suites/tcp/schedule.hpp") return 0 ;;
-    "train bench/suites/nccl/nccl_comm.hpp") return 0 ;;  # the GPU step reuses the bounded NCCL communicator
   esac
   return 1
 }

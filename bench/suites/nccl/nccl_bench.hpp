@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/suites/nccl/nccl_comm.hpp"
+#include "bench/engines/nccl_comm.hpp"
 #include "bench/core/measure/measurement.hpp"
 #include "bench/core/suite.hpp"
 #include "bench/engines/patterns.hpp"

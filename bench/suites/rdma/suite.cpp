@@ -14,7 +14,7 @@
 #include "bench/suites/rdma/pair_session.hpp"
 #include "bench/suites/rdma/plan.hpp"
 #include "bench/suites/rdma/suite_entry.hpp"
-#include "bench/suites/tcp/schedule.hpp"
+#include "bench/engines/pair_schedule.hpp"
 #include "gpunet/build_config.h"
 #include "topology/topology.hpp"
 

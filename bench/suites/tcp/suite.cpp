@@ -7,7 +7,7 @@
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/live.hpp"
-#include "bench/suites/tcp/schedule.hpp"
+#include "bench/engines/pair_schedule.hpp"
 #include "bench/suites/tcp/setup.hpp"
 #include "report/baseline_stats.hpp"
 #include "report/stats.hpp"

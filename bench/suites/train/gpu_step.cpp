@@ -16,7 +16,7 @@
 #include "bench/engines/cuda_device.hpp"
 #include "bench/engines/patterns.hpp"
 #include "bench/engines/wait.hpp"
-#include "bench/suites/nccl/nccl_comm.hpp"
+#include "bench/engines/nccl_comm.hpp"
 #include "bench/suites/train/gpu_step.hpp"
 
 namespace gpunet::bench {

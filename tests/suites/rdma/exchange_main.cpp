@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/suites/rdma/qp_info.hpp"
-#include "bench/suites/tcp/schedule.hpp"
+#include "bench/engines/pair_schedule.hpp"
 
 using namespace gpunet::bench;
 using namespace gpunet::bench::rdma;

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "bench/suites/tcp/schedule.hpp"
+#include "bench/engines/pair_schedule.hpp"
 
 using namespace gpunet::bench;
 

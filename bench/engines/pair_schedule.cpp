@@ -1,4 +1,4 @@
-#include "bench/suites/tcp/schedule.hpp"
+#include "bench/engines/pair_schedule.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "bench/suites/nccl/nccl_comm.hpp"
+#include "bench/engines/nccl_comm.hpp"
 
 #include "bench/engines/wait.hpp"
 
