@@ -35,6 +35,7 @@ void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
   write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep); });
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, o); });
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
+  for (const auto& [name, text] : render_table_csvs(rep)) write_file_replacing((dir / name).string(), text);
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {

@@ -130,7 +130,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
             << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv}\n"
-            << tables.str() << report::training::training_console(rep);
+            << report::console_summary(rep) << tables.str() << report::training::training_console(rep);
   return combine_exit_codes(failed > 0, judged);
 }
 
