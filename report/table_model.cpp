@@ -123,6 +123,7 @@ TableKind figure_table_kind(const Record& r, const Figure& f) {
 
 TableKind record_table_kind(const Record& r) {
   if (r.status == Status::skipped) return TableKind::checks;
+  if ((r.suite == "mpi" || r.suite == "nccl") && r.bytes > 0) return TableKind::collective;  // a sweep's point
   if (r.figure) return figure_table_kind(r, *r.figure);
   if ((r.suite == "mpi" || r.suite == "nccl") && r.bytes > 0) return TableKind::collective;
   if (r.suite == "tcp") {
