@@ -2,6 +2,9 @@
 
 #include <cstdio>
 
+#include "report/table_model.hpp"
+#include "report/table_render.hpp"
+
 namespace gpunet::report {
 
 std::string console_sweep_header(const std::string& suite, int ranks, int nodes, const std::string& reduction) {
@@ -33,5 +36,7 @@ std::string console_note(const Record& r) {
   if (!r.reason.empty()) line += " (" + r.reason + ")";
   return line + "\n";
 }
+
+std::string console_summary(const Report& rep) { return table_console(summary_table(rep)); }
 
 }  // namespace gpunet::report

@@ -1,4 +1,5 @@
-// Console rendering of records as they arrive, in nccl-tests' column layout. Pure formatting.
+// Console rendering of records as they arrive, in nccl-tests' column layout, and the summary table at
+// the end of a run. Pure formatting.
 #pragma once
 
 #include <string>
@@ -13,5 +14,8 @@ std::string console_sweep_header(const std::string& suite, int ranks, int nodes,
 std::string console_sweep_row(const Record& r);
 // One line for a record that is not a sweep row (skips, failures, other suites).
 std::string console_note(const Record& r);
+// At the end of a run: the summary table of report.md (headline figures with ceiling and
+// efficiency, by path), rendered from the same table model. Empty when it has no rows.
+std::string console_summary(const Report& rep);
 
 }  // namespace gpunet::report

@@ -36,6 +36,7 @@ void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, o); });
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
   write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, o); });
+  for (const auto& [name, text] : render_table_csvs(rep)) write_file_replacing((dir / name).string(), text);
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {

@@ -14,7 +14,11 @@
 namespace gpunet::report {
 
 // The files write_all_outputs writes into the output directory.
-inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "report.html", "junit.xml", "sweeps.csv", "metrics.prom"};
+inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "report.html", "junit.xml", "sweeps.csv", "metrics.prom",
+                                               // one CSV per table kind (report/table_model.hpp)
+                                               "tcp_matrix.csv", "rdma_matrix.csv", "tcp_flows.csv", "tcp_groups.csv",
+                                               "tcp_latency.csv", "rdma_latency.csv", "rdma_bandwidth.csv", "pcie.csv",
+                                               "host_memory.csv", "other_figures.csv", "checks.csv"};
 
 // Analyses a copy of `rep` and writes every output into out_dir (created if needed). Each file is
 // written to a temporary name and renamed, so a reader never sees half a file. Throws

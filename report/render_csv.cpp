@@ -1,4 +1,5 @@
-// sweeps.csv: every record with a message size, one row each, in sweep order (RFC 4180).
+// sweeps.csv: every collective sweep record (MPI, NCCL), one row each, in sweep order (RFC 4180); and
+// one CSV file per table kind of the other records (report/table_model.hpp).
 #include <cstdio>
 #include <sstream>
 
@@ -7,6 +8,8 @@
 #include "report/escape.hpp"
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
+#include "report/table_model.hpp"
+#include "report/table_render.hpp"
 
 namespace gpunet::report {
 
@@ -25,6 +28,7 @@ void render_csv(const Report& rep, std::ostream& os) {
       "time_us_cv,samples,algbw_GBps,busbw_GBps,wrong,figure,figure_unit,ceiling,ceiling_unit,efficiency\n";
   for (const auto& g : sweep_groups(rep)) {
     for (const Record* r : g.rows) {
+      if (record_table_kind(*r) != TableKind::collective) continue;
       const auto c = ceiling_view(*r);
       const auto f = record_figure(*r);
       const std::vector<std::string> cells{
@@ -37,6 +41,10 @@ void render_csv(const Report& rep, std::ostream& os) {
       os << join(cells, ",") << '\n';
     }
   }
+}
+
+std::vector<std::pair<std::string, std::string>> render_table_csvs(const Report& rep) {
+  return table_csv_files(report_tables(rep, false));
 }
 
 std::string render_csv(const Report& rep) {

@@ -9,6 +9,8 @@
 #include "report/json_access.hpp"
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
+#include "report/table_model.hpp"
+#include "report/table_render.hpp"
 #include "report/text_format.hpp"
 #include "report/topology_render.hpp"
 #include "report/training_render.hpp"
@@ -28,7 +30,9 @@ header h1{margin:0;font-size:28px}header p{margin:4px 0 0;font-size:15px}
 h2{margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0;background:#fff;font-size:13px}
 th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;white-space:nowrap}
-td.w{white-space:normal;min-width:16em}
+td.w{white-space:normal;min-width:12em;max-width:32em;overflow-wrap:anywhere}
+p.note{margin:2px 0;color:#555;font-size:13px}
+p.footer{margin:0;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 tr.failed td,tr.timed_out td{background:#fdecea}tr.skipped td{color:#777}
 .low{color:#b00020;font-weight:600}.ok{color:#2e7d32}
@@ -41,40 +45,7 @@ details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 ol.ceil li{margin:2px 0}
 )";
 
-std::string td(const std::string& text, bool number = false) {
-  return std::string(number ? "<td class=\"n\">" : "<td>") + html_escape(text) + "</td>";
-}
-
-std::string td_wrap(const std::string& text) { return "<td class=\"w\">" + html_escape(text) + "</td>"; }
-
-std::string eff_cell(const CeilingView& c, double threshold) {
-  if (!c.efficiency) return "<td></td>";
-  const bool low = *c.efficiency < threshold;
-  return std::string("<td class=\"n ") + (low ? "low" : "ok") + "\">" + html_escape(format_percent(*c.efficiency)) +
-         "</td>";
-}
-
-class HtmlDerivations {
- public:
-  std::string cite(const CeilingView& c) {
-    if (!c.known) return "<td title=\"" + html_escape(c.reason) + "\"></td>";
-    auto [it, fresh] = index_.try_emplace(std::string(c.derivation), static_cast<int>(order_.size()) + 1);
-    if (fresh) order_.emplace_back(c.derivation);
-    return "<td class=\"n\" title=\"" + html_escape(c.derivation) + "\">" + html_escape(format_figure(c.value)) +
-           " <a href=\"#c" + std::to_string(it->second) + "\">[" + std::to_string(it->second) + "]</a></td>";
-  }
-  std::string render() const {
-    std::string out = "<ol class=\"ceil\">";
-    for (size_t i = 0; i < order_.size(); ++i)
-      out += "<li id=\"c" + std::to_string(i + 1) + "\">" + html_escape(order_[i]) + "</li>";
-    return out + "</ol>";
-  }
-  bool empty() const { return order_.empty(); }
-
- private:
-  std::map<std::string, int> index_;
-  std::vector<std::string> order_;
-};
+std::string td(const std::string& text) { return "<td>" + html_escape(text) + "</td>"; }
 
 std::string verdict_header(const Report& rep) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
@@ -106,16 +77,12 @@ std::string provenance(const Report& rep) {
                        (p.cuda_version.empty() ? "" : "; CUDA " + p.cuda_version) +
                        (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version));
   row("reduction", p.reduction + " across ranks");
-  row("units", "GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds; efficiency = figure / ceiling");
+  row("units", "GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds, CV in % of the mean; efficiency = figure / ceiling");
   return out + "</table>";
 }
 
 std::string html_findings(const Report& rep) {
   std::string items;
-  if (rep.findings.is_array())
-    for (const auto& f : rep.findings)
-      items += "<li><b>" + html_escape(jsonx::string(f, "severity").value_or("note")) + "</b>: " +
-               html_escape(jsonx::string(f, "message").value_or(f.dump())) + "</li>";
   const auto explain = records_to_explain(rep);
   for (size_t i = 0; i < explain.size() && i < kFindingsShown; ++i) {
     const Record* r = explain[i];
@@ -126,7 +93,7 @@ std::string html_findings(const Report& rep) {
   if (explain.size() > kFindingsShown)
     items += "<li>... and " + std::to_string(explain.size() - kFindingsShown) +
              " more (every explanation is in report.json)</li>";
-  return items.empty() ? "" : "<h2>Findings</h2><ul>" + items + "</ul>";
+  return items.empty() ? "" : "<h2>Why figures are below their ceiling</h2><ul>" + items + "</ul>";
 }
 
 std::string charts(const Report& rep) {
@@ -155,89 +122,20 @@ std::string charts(const Report& rep) {
   return out.empty() ? "" : "<h2>Charts</h2>" + out;
 }
 
-std::string sweep_table(const SweepGroup& g, HtmlDerivations& d, double threshold) {
-  std::string out =
-      "<table><tr><th>size</th><th>count</th><th>type</th><th>redop</th><th>time (us)</th><th>algbw (GB/s)</th>"
-      "<th>busbw (GB/s)</th><th>#wrong</th><th>p50 (us)</th><th>p99 (us)</th><th>cv</th><th>ceiling</th><th>eff</th>"
-      "<th>status</th></tr>";
-  for (const Record* r : g.rows) {
-    const auto c = ceiling_view(*r);
-    const bool ok = r->status == Status::passed;
-    out += "<tr class=\"" + to_string(r->status) + "\">" + td(format_bytes(r->bytes), true) +
-           td(std::to_string(r->count), true) + td(r->dtype) + td(r->op) +
-           td(ok ? format_fixed(r->time_us.mean, 2) : "", true) + td(ok ? format_figure(r->algbw_GBps) : "", true) +
-           td(ok ? format_figure(r->busbw_GBps) : "", true) + td(std::to_string(r->wrong), true) +
-           td(ok ? format_fixed(r->time_us.p50, 2) : "", true) + td(ok ? format_fixed(r->time_us.p99, 2) : "", true) +
-           td(ok ? format_fixed(r->time_us.cv, 3) : "", true) + d.cite(c) + eff_cell(c, threshold) +
-           td_wrap(to_string(r->status) + (r->reason.empty() ? "" : ": " + r->reason)) + "</tr>";
-  }
-  return out + "</table>";
-}
-
-// A family of many per-rank sweeps: one row per size across ranks, then its slowest sweeps in full.
-std::string family_summary(const SweepFamily& f, HtmlDerivations& d, double threshold) {
-  const auto rows = family_rows(f);
-  std::string unit;
-  for (const auto& r : rows)
-    if (!r.unit.empty()) unit = r.unit;
-  const std::string u = unit.empty() ? "" : " (" + unit + ")";
-  std::string out = "<details open><summary>" +
-                    html_escape(f.title + ": " + std::to_string(f.groups.size()) + " sweeps, one per rank") +
-                    "</summary><table><tr><th>size</th><th>count</th><th>type</th><th>redop</th><th>sweeps</th><th>min" +
-                    html_escape(u) + "</th><th>median" + html_escape(u) + "</th><th>max" + html_escape(u) +
-                    "</th><th>slowest</th><th>ceiling</th><th>eff (median)</th></tr>";
-  for (const auto& r : rows) {
-    const bool any = r.n > 0;
-    CeilingView median_view;
-    median_view.efficiency = r.median_efficiency;
-    out += "<tr>" + td(format_bytes(r.first->bytes), true) + td(std::to_string(r.first->count), true) +
-           td(r.first->dtype) + td(r.first->op) + td(std::to_string(r.n), true) +
-           td(any ? format_figure(r.min) : "", true) + td(any ? format_figure(r.median) : "", true) +
-           td(any ? format_figure(r.max) : "", true) +
-           td(r.slowest ? r.slowest->host + " rank " + std::to_string(r.slowest->rank) : "") +
-           (r.ceiling ? d.cite(*r.ceiling) : "<td></td>") + eff_cell(median_view, threshold) + "</tr>";
-  }
-  out += "</table>";
-  for (const SweepGroup* g : family_slowest(f, kFamilySlowestShown))
-    out += "<p><b>Slow: " + html_escape(g->title()) + "</b></p>" + sweep_table(*g, d, threshold);
-  return out + "</details>";
-}
-
-std::string sweeps(const Report& rep, HtmlDerivations& d, double threshold) {
-  const auto groups = sweep_groups(rep);
-  const auto families = sweep_families(groups);
-  std::string out;
-  for (const auto& f : families) {
-    if (f.groups.size() > kFamilyDetailLimit) {
-      out += family_summary(f, d, threshold);
-      continue;
+// Every table of the model after the summary; a kind's tables under one heading.
+std::string tables(const Report& rep, CeilingNotes& notes, double threshold) {
+  std::string out, section;
+  for (const auto& t : report_tables(rep, false)) {
+    const std::string body = table_html(t, notes, threshold);
+    if (body.empty()) continue;
+    const std::string heading = section_title(t.kind);
+    if (section != heading) {
+      section = heading;
+      out += "<h2>" + html_escape(heading) + "</h2>";
     }
-    for (const SweepGroup* g : f.groups)
-      out += std::string("<details") + (groups.size() <= 6 ? " open" : "") + "><summary>" + html_escape(g->title()) +
-             "</summary>" + sweep_table(*g, d, threshold) + "</details>";
+    out += body;
   }
-  return out.empty() ? "" : "<h2>Sweeps</h2>" + out;
-}
-
-std::string points(const Report& rep, HtmlDerivations& d, double threshold) {
-  std::string rows;
-  for (const Record* r : point_records(rep)) {
-    const auto c = ceiling_view(*r);
-    std::string note = r->reason;
-    auto add = [&note](std::string_view s) { note.append(note.empty() ? "" : "; ").append(s); };
-    if (!c.known && !c.reason.empty() && r->status != Status::skipped) add(c.reason);
-    if (!c.explanation.empty()) add(c.explanation);
-    if (r->time_us.samples > 0 && !record_figure(*r))
-      note += (note.empty() ? "" : "; ") + std::string("p50 ") + format_fixed(r->time_us.p50, 2) + " us, p99 " +
-              format_fixed(r->time_us.p99, 2) + " us";
-    rows += "<tr class=\"" + to_string(r->status) + "\">" + td(r->suite) + td(r->name) + td(r->variant) + td(r->host) +
-            td(std::to_string(r->rank), true) + td(to_string(r->status)) + td(figure_text(*r), true) + d.cite(c) +
-            eff_cell(c, threshold) + td_wrap(note) + "</tr>";
-  }
-  if (rows.empty()) return "";
-  return "<h2>Other figures</h2><table><tr><th>suite</th><th>name</th><th>variant</th><th>host</th><th>rank</th>"
-         "<th>status</th><th>figure</th><th>ceiling</th><th>eff</th><th>notes</th></tr>" +
-         rows + "</table>";
+  return out;
 }
 
 }  // namespace
@@ -245,15 +143,20 @@ std::string points(const Report& rep, HtmlDerivations& d, double threshold) {
 std::string render_html(const Report& rep) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
-  HtmlDerivations d;
-  std::string body = verdict_header(rep) + problems_html(rep) + "<main>" + provenance(rep);
+  CeilingNotes notes;
+  std::string body = verdict_header(rep) + problems_html(rep) + "<main>";
+  body += table_html(summary_table(rep), notes, threshold, "h2") + provenance(rep);
   body += acceptance_html(rep);  // acceptance verdicts and baseline comparison
   body += training::training_html(rep);  // training impact (report/training_render.hpp)
   body += html_findings(rep) + charts(rep);
-  body += sweeps(rep, d, threshold);
-  body += points(rep, d, threshold);
+  body += tables(rep, notes, threshold);
   body += topology_html(rep);  // <section id="topology">, every kind of node (report/topology_render.hpp)
-  if (!d.empty()) body += "<h2>Ceilings</h2>" + d.render();
+  if (!notes.empty()) {
+    body += "<h2>Ceilings</h2><ol class=\"ceil\">";
+    for (size_t i = 0; i < notes.all().size(); ++i)
+      body += "<li id=\"c" + std::to_string(i + 1) + "\">" + html_escape(notes.all()[i]) + "</li>";
+    body += "</ol>";
+  }
   return std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                      "style-src 'unsafe-inline'\">"

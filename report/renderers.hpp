@@ -6,6 +6,8 @@
 
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "report/record.hpp"
 
@@ -21,7 +23,7 @@ std::string render_html(const Report& rep);
 // junit.xml: one testcase per record; failed/timed_out -> failure, skipped -> skipped.
 std::string render_junit(const Report& rep);
 void render_junit(const Report& rep, std::ostream& out);
-// sweeps.csv: every record with a message size, one row each.
+// sweeps.csv: every collective sweep record (MPI, NCCL), one row each.
 std::string render_csv(const Report& rep);
 void render_csv(const Report& rep, std::ostream& out);
 // metrics.prom: the analysed figures, their ceilings and efficiencies in the Prometheus text format
@@ -29,5 +31,7 @@ void render_csv(const Report& rep, std::ostream& out);
 inline constexpr int kPromPairSeriesMaxNodes = 16;
 std::string render_prom(const Report& rep);
 void render_prom(const Report& rep, std::ostream& out);
+// One CSV per table kind of the other records: (file name, text), every file even without rows.
+std::vector<std::pair<std::string, std::string>> render_table_csvs(const Report& rep);
 
 }  // namespace gpunet::report

@@ -12,7 +12,7 @@ namespace gpunet::report {
 CeilingView ceiling_view(const Record& r) {
   CeilingView v;
   if (!r.figure) {
-    v.reason = r.status == Status::skipped ? "not measured (skipped)" : "the record carries no bandwidth figure";
+    v.reason = r.status == Status::skipped ? "not measured (skipped)" : "the record measured no rate: no ceiling applies";
     return v;
   }
   if (!r.figure->ceiling) return v;

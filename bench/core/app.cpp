@@ -128,8 +128,8 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
     skipped += r.status == report::Status::skipped;
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
-            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,sweeps.csv,metrics.prom}\n"
-            << tables.str() << report::training::training_console(rep);
+            << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,metrics.prom,sweeps.csv,*.csv}\n"
+            << report::console_summary(rep) << tables.str() << report::training::training_console(rep);
   return combine_exit_codes(failed > 0, judged);
 }
 

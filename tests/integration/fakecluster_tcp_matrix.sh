@@ -47,7 +47,7 @@ PY
 
 # Each flow's ceiling and efficiency: the slow node's link bounds every flow with it, and the console,
 # report.json, report.md and report.html give the same numbers.
-python3 - "$OUT/r" "$OUT/log" "$PFX" <<'PY'
+python3 - "$OUT/r" "$OUT/log" "$PFX" "$(dirname "$0")/../report" <<'PY'
 import collections, json, re, sys
 out, log, pfx = sys.argv[1], sys.argv[2], sys.argv[3]
 host = lambda i: f"{pfx}-node{i}"
@@ -59,12 +59,16 @@ console = {}
 for line in open(log):
     m = re.match(r"# tcp bandwidth (\S+)\s+(\S+) -> (\S+)\s+([\d.]+) Gb/s\s+([\d.]+)% of ([\d.]+) Gb/s", line)
     if m: console[(m[1], m[2], m[3])] = (m[4], m[5], m[6])
-md_rows = collections.defaultdict(list)  # bytes received -> rows: two shaped flows can receive the same count
-for line in open(f"{out}/report.md"):
-    cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    if len(cells) >= 14 and cells[0].isdigit(): md_rows[int(cells[0])].append((cells[11], cells[12]))
+sys.path.insert(0, sys.argv[4])
+import md_tables
+md_rows = collections.defaultdict(list)  # (sender, receiver, test) -> rows of report.md's flows table
+for section, heading, head, rows in md_tables.tables(f"{out}/report.md"):
+    if heading == "TCP flows":
+        for row in rows:
+            cells = dict(zip(head, row))
+            md_rows[(cells["sender"], cells["receiver"], cells["test"])].append((cells["ceiling (Gb/s)"], cells["efficiency (%)"]))
 html = open(f"{out}/report.html").read()
-html_pairs = collections.Counter(re.findall(r'title="[^"]*">([\d.e+]+) <a href="#c\d+">\[\d+\]</a></td><td class="n (?:low|ok)">(\d+%)</td>', html))
+html_pairs = collections.Counter(re.findall(r'title="[^"]*">([\d.e+]+) <a href="#c\d+">\[\d+\]</a></td><td class="n (?:low|ok)">([\d.]+)</td>', html))
 for r in flows:
     f = r["figure"]
     src, dst = f["subject"]["host"], f["subject"]["dst_host"]
@@ -75,12 +79,15 @@ for r in flows:
     assert abs(eff - f["value"] / c["value"]) < 1e-12
     got = console.get((f["parameters"]["test"], src, dst))
     assert got == (f"{f['value']:.3f}", f"{eff * 100:.1f}", f"{c['value']:.3f}"), (src, dst, got, f["value"], eff, c["value"])
-    rows = md_rows.get(r["bytes"], [])
-    match = [row for row in rows if row[0].startswith(fig4(c["value"]) + " [") and row[1] == f"{eff * 100:.0f}%"]
-    assert match, (src, dst, r["bytes"], rows, c["value"], eff)
+    rows = md_rows.get((src, dst, f["parameters"]["test"]), [])
+    match = [row for row in rows if row[0].startswith(fig4(c["value"]) + " [") and row[1] == f"{eff * 100:.1f}"]
+    assert match, (src, dst, rows, c["value"], eff)
     rows.remove(match[0])
-    key = (fig4(c["value"]), f"{eff * 100:.0f}%")
+    key = (fig4(c["value"]), f"{eff * 100:.1f}")
     assert html_pairs[key] > 0, (src, dst, key, html_pairs)
     html_pairs[key] -= 1
 print(f"ok: {len(flows)} flows, the same ceiling and efficiency in console, report.json, report.md and report.html")
 PY
+# report.md: the matrix, the flows and the checks each in the columns of its kind
+python3 "$(dirname "$0")/../report/md_tables.py" "$OUT/r/report.md" --require "TCP pair matrix" --require "TCP flows" ||
+  fail "report.md tables"

@@ -14,3 +14,6 @@ else
 fi
 grep -q "algbw(GB/s) busbw(GB/s)" "$out/log" || fail "console table missing"
 check_report "$out/r" "$np"
+# report.md: every table in the columns of its kind, the summary first
+python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md" --require Summary --require sweep >/dev/null ||
+  { python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md"; fail "report.md tables"; }

@@ -1,0 +1,175 @@
+// Pairwise tables: the N x N matrix of the matrix flows (rows send, columns receive, Gb/s and % of
+// the flow's ceiling) for TCP and for RDMA's headline size, and the TCP flows table (sender ->
+// receiver, test, streams, goodput, ceiling, efficiency, retransmits, dips).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/analysis.hpp"
+#include "report/json_access.hpp"
+#include "report/table_model.hpp"
+#include "report/text_format.hpp"
+
+namespace gpunet::report {
+
+namespace {
+
+struct Endpoint {
+  std::string host;
+  int rank = -1;
+  bool operator<(const Endpoint& o) const { return rank != o.rank ? rank < o.rank : host < o.host; }
+  bool operator==(const Endpoint& o) const { return rank == o.rank && host == o.host; }
+};
+
+std::pair<Endpoint, Endpoint> ends_of(const Record& r) {
+  if (r.figure && r.figure->subject.kind == SubjectKind::pair)
+    return {{r.figure->subject.host, r.figure->subject.rank}, {r.figure->subject.dst_host, r.figure->subject.dst_rank}};
+  return {{jsonx::string(r.extra, "src_host").value_or(""), jsonx::integer(r.extra, "src_rank").value_or(-1)},
+          {jsonx::string(r.extra, "dst_host").value_or(r.host), jsonx::integer(r.extra, "dst_rank").value_or(r.rank)}};
+}
+
+// Host names label the endpoints; where two ranks share a host (one machine), host:rank does.
+class Labels {
+ public:
+  explicit Labels(const std::set<Endpoint>& ends) {
+    std::map<std::string, int> per_host;
+    for (const auto& e : ends) ++per_host[e.host];
+    for (const auto& e : ends) label_[e] = per_host[e.host] > 1 ? e.host + ":" + std::to_string(e.rank) : e.host;
+  }
+  std::string operator()(const Endpoint& e) const {
+    const auto it = label_.find(e);
+    return it == label_.end() ? e.host : it->second;
+  }
+
+ private:
+  std::map<Endpoint, std::string> label_;
+};
+
+std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
+  std::set<Endpoint> s;
+  for (const Record* r : recs) {
+    const auto [a, b] = ends_of(*r);
+    s.insert(a);
+    s.insert(b);
+  }
+  return s;
+}
+
+// Rows = senders, columns = receivers; each cell the flow's rate and its share of its ceiling.
+Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows) {
+  const auto ends = endpoints(flows);
+  const Labels label(ends);
+  Table t;
+  t.kind = TableKind::pair_matrix;
+  t.title = title;
+  t.csv = csv;
+  t.note = "rows send, columns receive; each cell: goodput in Gb/s (efficiency against the flow's ceiling, %)";
+  t.columns.push_back({"sender / receiver", "", false});
+  for (const auto& e : ends) {
+    Column c(label(e), "Gb/s, %", true);
+    c.csv_key = Column(label(e), "Gb/s").key();  // the CSV holds the goodput alone
+    t.columns.push_back(std::move(c));
+  }
+  std::map<std::pair<Endpoint, Endpoint>, const Record*> cell;
+  for (const Record* r : flows) cell[ends_of(*r)] = r;
+  for (const auto& src : ends) {
+    TableRow row;
+    row.cells.push_back(text_cell(label(src)));
+    for (const auto& dst : ends) {
+      const auto it = cell.find({src, dst});
+      if (it == cell.end()) {
+        row.cells.push_back(text_cell(""));
+        continue;
+      }
+      const Record& r = *it->second;
+      const auto* f = record_figure(r);
+      if (r.status != Status::passed || !f) {
+        row.cells.push_back(text_cell(to_string(r.status)));
+        row.status = r.status;
+        continue;
+      }
+      const auto c = ceiling_view(r);
+      Cell x = number_cell(f->value, format_figure(f->value) + (c.efficiency ? " (" + format_fixed(*c.efficiency * 100, 0) + ")" : ""));
+      x.efficiency = c.efficiency;
+      row.cells.push_back(std::move(x));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+long long retransmits(const Record& r) {
+  long long n = 0;
+  if (const auto* info = jsonx::array_at(r.extra, "tcp_info"))
+    for (const auto& s : *info) n += jsonx::integer(s, "retransmits").value_or(0);
+  return n;
+}
+
+std::string test_text(const Record& r) {
+  std::string t = r.figure ? r.figure->parameters.count("test") ? r.figure->parameters.at("test") : r.variant : r.variant;
+  if (jsonx::string(r.extra, "direction").value_or("") == "bidirectional") t += " (bidirectional)";
+  return t;
+}
+
+Table flows_table(const std::vector<const Record*>& flows) {
+  const Labels label(endpoints(flows));
+  Table t;
+  t.kind = TableKind::flows;
+  t.title = "TCP flows";
+  t.csv = "tcp_flows.csv";
+  t.note = "goodput measured at the receiver; dips: intervals below the dip threshold of the flow's median";
+  t.columns = {{"sender", "", false},       {"receiver", "", false},   {"test", "", false},
+               {"streams", "", true},       {"goodput", "Gb/s", true}, {"ceiling", "Gb/s", true},
+               {"efficiency", "%", true},   {"retransmits", "", true}, {"dips", "", true},
+               {"received", "B", true},     {"time", "s", true},       {"status", "", false}};
+  for (const Record* r : flows) {
+    const auto [src, dst] = ends_of(*r);
+    const auto* f = record_figure(*r);
+    const bool ok = r->status == Status::passed && f;
+    const auto c = ceiling_view(*r);
+    const auto* dips = jsonx::array_at(jsonx::section(r->extra, "stability"), "dips");
+    TableRow row;
+    row.status = r->status;
+    row.cells = {text_cell(label(src)),
+                 text_cell(label(dst)),
+                 text_cell(test_text(*r)),
+                 int_cell(jsonx::integer(r->extra, "streams").value_or(static_cast<int>(r->count))),
+                 ok ? figure_cell(f->value) : text_cell(""),
+                 ceiling_cell(c),
+                 efficiency_cell(c),
+                 int_cell(retransmits(*r)),
+                 int_cell(dips ? static_cast<long long>(dips->size()) : 0),
+                 int_cell(r->bytes),
+                 ok ? fixed_cell(jsonx::number(r->extra, "seconds").value_or(0), 2) : text_cell(""),
+                 status_cell(*r)};
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+bool matrix_flow(const Record& r) {
+  return r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix";
+}
+
+}  // namespace
+
+std::vector<Table> pair_tables(const Report& rep) {
+  std::vector<const Record*> flows, matrix, rdma;
+  for (const auto& r : rep.results) {
+    const auto kind = record_table_kind(r);
+    if (kind == TableKind::flows) {
+      flows.push_back(&r);
+      if (matrix_flow(r)) matrix.push_back(&r);
+    }
+    // The suite names the headline cells of its matrix by their hosts (extra.src_host).
+    if (kind == TableKind::rdma_bandwidth && r.name == "write_bw" && r.extra.contains("src_host"))
+      rdma.push_back(&r);
+  }
+  std::vector<Table> out;
+  out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
+  out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
+  out.push_back(flows_table(flows));
+  return out;
+}
+
+}  // namespace gpunet::report
