@@ -29,9 +29,10 @@ header h1{margin:0;font-size:28px}header p{margin:4px 0 0;font-size:15px}
 h2{margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0;background:#fff;font-size:13px}
 table{display:block;max-width:100%;overflow-x:auto}
-th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-th,td.n{white-space:nowrap}
-td.w{white-space:normal;min-width:16em;overflow-wrap:break-word}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td:last-child{overflow-wrap:anywhere}
+td.n{white-space:nowrap}
+td.w{white-space:normal;min-width:12em;overflow-wrap:anywhere}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 tr.failed td,tr.timed_out td{background:#fdecea}tr.skipped td{color:#777}
 .low{color:#b00020;font-weight:600}.ok{color:#2e7d32}
