@@ -4,15 +4,64 @@
 #include <map>
 #include <set>
 
-#include "report/analysis.hpp"
-#include "report/json_access.hpp"
+#include "report/ceilings.hpp"
 #include "report/sections.hpp"
+#include "report/stats.hpp"
 #include "report/text_format.hpp"
 #include "report/topology_view.hpp"
 
 namespace gpunet::report {
 
 namespace {
+
+std::optional<int64_t> size_parameter(const Figure& f) {
+  const auto it = f.parameters.find("bytes");
+  if (it == f.parameters.end()) return std::nullopt;
+  try {
+    const long long b = std::stoll(it->second);
+    return b > 0 ? std::optional<int64_t>(b) : std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+bool in_scaling_sweep(const Figure& f) { return f.subject.kind == SubjectKind::group && f.subject.group == "scaling"; }
+
+std::string metric_words(const std::string& metric) {
+  std::string s = metric;
+  std::replace(s.begin(), s.end(), '.', ' ');
+  return s;
+}
+
+// What tells one sweep of a metric from another: its subject and parameters other than the size.
+std::string size_sweep_key(const Figure& f) {
+  std::string k = subject_key(f.subject);
+  for (const auto& [name, value] : f.parameters)
+    if (name != "bytes") k += ";" + name + "=" + value;
+  return k;
+}
+
+std::string sweep_label(const Figure& f) {
+  std::vector<std::string> parts;
+  auto param = [&](const char* name) {
+    const auto it = f.parameters.find(name);
+    return it == f.parameters.end() ? std::string() : it->second;
+  };
+  if (!param("variant").empty()) parts.push_back(param("variant"));
+  if (!param("test").empty()) parts.push_back(param("test"));
+  if (!param("dtype").empty()) parts.push_back(param("dtype") + (param("op").empty() ? "" : " " + param("op")));
+  if (!param("ranks").empty() && param("ranks") != "0") parts.push_back(param("ranks") + " ranks");
+  if (!param("memory").empty()) parts.push_back(param("memory") + " memory");
+  if (!param("direction").empty()) parts.push_back(param("direction"));
+  const Subject& s = f.subject;
+  if (s.kind == SubjectKind::host) parts.push_back(s.host);
+  if (s.kind == SubjectKind::gpu) parts.push_back(s.host + " GPU " + s.device);
+  if (s.kind == SubjectKind::nic) parts.push_back(s.host + " " + s.device);
+  if (s.kind == SubjectKind::pair) parts.push_back(s.host + " -> " + s.dst_host);
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out.empty() ? "measured" : out;
+}
 
 std::vector<ChartLine> ceiling_lines(const std::vector<const Record*>& recs, const std::string& unit) {
   std::set<std::string> seen;
@@ -28,193 +77,156 @@ std::vector<ChartLine> ceiling_lines(const std::vector<const Record*>& recs, con
   return out;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+// Points at the same x (several records of one sweep at one size) become their median.
+std::vector<std::pair<double, double>> by_x(const std::map<double, std::vector<double>>& values) {
+  std::vector<std::pair<double, double>> out;
+  for (const auto& [x, ys] : values) out.emplace_back(x, percentile(ys, 0.5));
+  return out;
 }
 
-std::string series_label(const SweepGroup& g) {
-  std::string s = g.variant.empty() ? g.dtype : g.variant;
-  if (g.ranks > 0) s += " " + std::to_string(g.ranks) + "r";
-  if (!g.host.empty()) s += " " + g.host;
-  if (g.rank != 0) s += "#" + std::to_string(g.rank);
-  return s;
+// The scaling sweep names its step in the variant ("scaling 3 node(s)", "scaling probe 2 node(s)",
+// "... NCCL_ALGO=Ring"); what is left after the step tells one series from another.
+std::string scaling_series(const Figure& f) {
+  const auto it = f.parameters.find("variant");
+  std::string v = it == f.parameters.end() ? "" : it->second;
+  bool probe = false;
+  if (v.rfind("scaling", 0) == 0) {
+    v.erase(0, 7);
+    if (v.rfind(" probe", 0) == 0) {
+      probe = true;
+      v.erase(0, 6);
+    }
+    const auto step = v.find("node(s)");
+    if (step != std::string::npos) v.erase(0, step + 7);
+  }
+  while (!v.empty() && v.front() == ' ') v.erase(0, 1);
+  const std::string what = probe ? "probe groups" : "measured";
+  return v.empty() ? what : what + " (" + v + ")";
 }
 
 }  // namespace
 
-std::vector<LineChart> size_charts(const Report& rep) {
-  struct Bucket {
-    Figure figure;
-    std::vector<SweepGroup> groups;
+Drawn<LineChart> size_charts(const Report& rep) {
+  struct Sweep {
+    std::string label;
+    std::map<double, std::vector<double>> values;  // bytes -> figures
+  };
+  struct Metric {
+    const Figure* first = nullptr;
+    std::vector<std::string> order;
+    std::map<std::string, Sweep> sweeps;
+    std::vector<const Record*> records;
+    std::set<int64_t> sizes;
   };
   std::vector<std::string> order;
-  std::map<std::string, Bucket> buckets;
-  for (auto& g : sweep_groups(rep)) {
-    if (g.name == "scaling") continue;  // drawn against node count
-    const Figure* f = nullptr;
-    for (const Record* r : g.rows)
-      if ((f = record_figure(*r))) break;
-    if (!f) continue;
-    const std::string key = g.suite + " " + g.name + "\x1f" + metric_label(*f) + "\x1f" + f->unit;
-    auto [it, fresh] = buckets.try_emplace(key, Bucket{*f, {}});
+  std::map<std::string, Metric> metrics;
+  for (const auto& r : rep.results) {
+    if (!r.figure || r.figure->better != Better::higher || in_scaling_sweep(*r.figure)) continue;
+    const Figure& f = *r.figure;
+    const auto bytes = size_parameter(f);
+    if (!bytes) continue;  // not measured at a message size (a TCP flow: bytes received)
+    const std::string key = f.metric + "|" + f.unit;
+    auto [it, fresh] = metrics.try_emplace(key);
     if (fresh) order.push_back(key);
-    it->second.groups.push_back(std::move(g));
+    Metric& m = it->second;
+    if (!m.first) m.first = &f;
+    m.records.push_back(&r);
+    if (r.status != Status::passed) continue;
+    const std::string sk = size_sweep_key(f);
+    auto [s, new_sweep] = m.sweeps.try_emplace(sk, Sweep{sweep_label(f), {}});
+    if (new_sweep) m.order.push_back(sk);
+    s->second.values[static_cast<double>(*bytes)].push_back(f.value);
+    m.sizes.insert(*bytes);
   }
-  std::vector<LineChart> charts;
+  Drawn<LineChart> out;
   for (const auto& key : order) {
-    const Bucket& b = buckets.at(key);
+    const Metric& m = metrics.at(key);
+    const std::string name = m.first->metric;
+    if (m.sizes.size() < 2) {
+      out.omitted.push_back(name + " vs message size: " +
+                            (m.sizes.empty() ? std::string("no measurement passed")
+                                             : "measured at one message size only (" + format_bytes(*m.sizes.begin()) + ")"));
+      continue;
+    }
     LineChart c;
-    c.title = key.substr(0, key.find('\x1f')) + ": " + metric_label(b.figure) + " vs message size";
+    c.title = metric_words(name) + " vs message size";
     c.x_label = "message size (log scale)";
-    c.y_label = metric_label(b.figure) + " (" + b.figure.unit + ")";
+    c.y_label = metric_label(*m.first) + " (" + m.first->unit + ")";
     c.log2_x = true;
     c.x_format = AxisFormat::bytes;
-    std::vector<const Record*> all;
-    std::map<int64_t, std::vector<double>> by_size;
-    for (const auto& g : b.groups) {
-      ChartSeries s{series_label(g), {}, false, {}};
-      for (const Record* r : g.rows) {
-        all.push_back(r);
-        const auto f = record_figure(*r);
-        if (!f || r->status != Status::passed || f->unit != b.figure.unit) continue;
-        s.points.emplace_back(static_cast<double>(r->bytes), f->value);
-        by_size[r->bytes].push_back(f->value);
+    if (m.order.size() <= kMaxSeriesPerChart) {
+      for (const auto& sk : m.order) {
+        const Sweep& s = m.sweeps.at(sk);
+        c.series.push_back(ChartSeries{s.label, by_x(s.values), false, {}});
       }
-      if (b.groups.size() <= kMaxSeriesPerChart && !s.points.empty()) c.series.push_back(std::move(s));
-    }
-    if (b.groups.size() > kMaxSeriesPerChart) {
-      ChartSeries s{"median of " + std::to_string(b.groups.size()) + " sweeps (band: min-max)", {}, false, {}};
-      for (const auto& [bytes, values] : by_size) {
-        s.points.emplace_back(static_cast<double>(bytes), median(values));
-        const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    } else {
+      std::map<double, std::vector<double>> all;
+      for (const auto& [sk, s] : m.sweeps)
+        for (const auto& [x, ys] : s.values) all[x].insert(all[x].end(), ys.begin(), ys.end());
+      ChartSeries s{"median of " + std::to_string(m.order.size()) + " sweeps (band: their minimum to maximum)", {}, false, {}};
+      for (const auto& [x, ys] : all) {
+        s.points.emplace_back(x, percentile(ys, 0.5));
+        const auto [lo, hi] = std::minmax_element(ys.begin(), ys.end());
         s.band.emplace_back(*lo, *hi);
       }
       c.series.push_back(std::move(s));
     }
-    c.ceilings = ceiling_lines(all, b.figure.unit);
-    if (by_size.size() >= 2) charts.push_back(std::move(c));  // one size is not a sweep
-  }
-  return charts;
-}
-
-std::vector<LineChart> scaling_charts(const Report& rep) {
-  // (suite name) -> bytes -> nodes -> record
-  std::map<std::string, std::map<int64_t, std::map<int, const Record*>>> data;
-  std::vector<std::string> order;
-  for (const auto& r : rep.results) {
-    const auto nodes = jsonx::integer(r.extra, "nodes");
-    if (!nodes || *nodes <= 0 || r.status != Status::passed || !record_figure(r)) continue;
-    const std::string key = r.suite + " " + (r.name == "scaling" && !r.variant.empty() ? r.variant : r.name);
-    if (!data.count(key)) order.push_back(key);
-    data[key][r.bytes][*nodes] = &r;
-  }
-  std::vector<LineChart> charts;
-  for (const auto& key : order) {
-    // The largest size measured at two node counts or more.
-    for (auto it = data.at(key).rbegin(); it != data.at(key).rend(); ++it) {
-      if (it->second.size() < 2) continue;
-      const Figure f0 = *record_figure(*it->second.begin()->second);
-      LineChart c;
-      c.title = key + (it->first > 0 ? " at " + format_bytes(it->first) : "") + ": " + metric_label(f0) + " vs node count";
-      c.x_label = "nodes";
-      c.integer_x = true;
-      c.y_label = metric_label(f0) + " (" + f0.unit + ")";
-      ChartSeries measured{"measured", {}, false, {}}, ceiling{"ceiling", {}, true, {}};
-      for (const auto& [nodes, r] : it->second) {
-        const auto f = record_figure(*r);
-        if (f && f->unit == f0.unit) measured.points.emplace_back(nodes, f->value);
-        const auto cv = ceiling_view(*r);
-        if (cv.known && cv.unit == f0.unit) ceiling.points.emplace_back(nodes, cv.value);
-      }
-      c.series.push_back(std::move(measured));
-      if (!ceiling.points.empty()) c.series.push_back(std::move(ceiling));
-      charts.push_back(std::move(c));
-      break;
-    }
-  }
-  return charts;
-}
-
-std::vector<Heatmap> pair_heatmaps(const Report& rep) {
-  std::map<std::string, std::vector<const Record*>> buckets;
-  std::vector<std::string> order;
-  for (const auto& r : rep.results) {
-    if (!jsonx::string(r.extra, "src_host") || !jsonx::string(r.extra, "dst_host") || !record_figure(r)) continue;
-    const std::string key = r.suite + " " + r.name;
-    if (!buckets.count(key)) order.push_back(key);
-    buckets[key].push_back(&r);
-  }
-  std::vector<Heatmap> out;
-  for (const auto& key : order) {
-    const auto& recs = buckets.at(key);
-    std::set<std::string> hosts;
-    for (const Record* r : recs) {
-      hosts.insert(*jsonx::string(r->extra, "src_host"));
-      hosts.insert(*jsonx::string(r->extra, "dst_host"));
-    }
-    if (hosts.size() > kMaxHeatmapHosts) continue;
-    Heatmap h;
-    h.labels.assign(hosts.begin(), hosts.end());
-    const size_t n = h.labels.size();
-    h.values.assign(n, std::vector<std::optional<double>>(n));
-    h.fraction = h.values;
-    std::map<std::string, size_t> index;
-    for (size_t i = 0; i < n; ++i) index[h.labels[i]] = i;
-    double vmax = 0;
-    for (const Record* r : recs) {  // a later record (a re-test) replaces an earlier one
-      const auto f = record_figure(*r);
-      const size_t i = index.at(*jsonx::string(r->extra, "src_host")), j = index.at(*jsonx::string(r->extra, "dst_host"));
-      h.unit = f->unit;
-      h.values[i][j] = r->status == Status::passed ? std::optional<double>(f->value) : std::nullopt;
-      h.fraction[i][j] = ceiling_view(*r).efficiency;
-      if (h.values[i][j]) vmax = std::max(vmax, f->value);
-    }
-    for (size_t i = 0; i < n; ++i)  // without a ceiling, colour by share of the best pair
-      for (size_t j = 0; j < n; ++j)
-        if (h.values[i][j] && !h.fraction[i][j] && vmax > 0) h.fraction[i][j] = *h.values[i][j] / vmax;
-    h.title = key + ": " + metric_label(*record_figure(*recs.front())) + " per host pair";
-    h.row_label = "from";
-    h.col_label = "to";
-    out.push_back(std::move(h));
+    c.ceilings = ceiling_lines(m.records, m.first->unit);
+    out.charts.push_back(std::move(c));
   }
   return out;
 }
 
-std::vector<LineChart> timeline_charts(const Report& rep) {
-  std::map<std::string, std::vector<const Record*>> buckets;
+Drawn<LineChart> scaling_charts(const Report& rep) {
+  struct Curve {
+    std::map<std::string, std::map<double, std::vector<double>>> series;  // label -> nodes -> figures
+    std::vector<std::string> order;
+    std::map<double, std::vector<double>> ceiling;  // nodes -> ceilings of the measured series
+    const Figure* first = nullptr;
+    int64_t bytes = 0;
+  };
   std::vector<std::string> order;
+  std::map<std::string, Curve> curves;
   for (const auto& r : rep.results) {
-    const auto* t = jsonx::array_at(r.extra, "timeline");
-    if (!t || t->empty()) continue;
-    const std::string key = r.suite + " " + r.name;
-    if (!buckets.count(key)) order.push_back(key);
-    buckets[key].push_back(&r);
-  }
-  std::vector<LineChart> out;
-  for (const auto& key : order) {
-    LineChart c;
-    c.title = key + ": stability over time";
-    c.x_label = "time since start";
-    c.y_label = "goodput (Gb/s)";
-    c.x_format = AxisFormat::seconds;
-    std::vector<const Record*> shown;
-    for (const Record* r : buckets.at(key)) {
-      if (c.series.size() == kMaxSeriesPerChart) break;
-      ChartSeries s{r->variant.empty() ? r->host : r->variant + " " + r->host, {}, false, {}};
-      for (const auto& p : *jsonx::array_at(r->extra, "timeline")) {
-        const auto t = jsonx::number(p, "t_s"), v = jsonx::number(p, "Gbps");
-        if (t && v) s.points.emplace_back(*t, *v);
-      }
-      std::sort(s.points.begin(), s.points.end());
-      if (s.points.empty()) continue;
-      c.series.push_back(std::move(s));
-      shown.push_back(r);
+    if (!r.figure || r.status != Status::passed || r.figure->better != Better::higher || !in_scaling_sweep(*r.figure) ||
+        r.figure->subject.nodes <= 0)
+      continue;
+    const Figure& f = *r.figure;
+    const int64_t bytes = size_parameter(f).value_or(0);
+    const std::string key = f.metric + "|" + f.unit + "|" + std::to_string(bytes);
+    auto [it, fresh] = curves.try_emplace(key);
+    if (fresh) order.push_back(key);
+    Curve& c = it->second;
+    if (!c.first) {
+      c.first = &f;
+      c.bytes = bytes;
     }
-    if (c.series.empty()) continue;
-    c.ceilings = ceiling_lines(shown, "Gb/s");
-    out.push_back(std::move(c));
+    const std::string label = scaling_series(f);
+    if (!c.series.count(label)) c.order.push_back(label);
+    const double nodes = f.subject.nodes;
+    c.series[label][nodes].push_back(f.value);
+    const auto cv = ceiling_view(r);
+    if (cv.known && cv.unit == f.unit && label.rfind("measured", 0) == 0) c.ceiling[nodes].push_back(cv.value);
+  }
+  Drawn<LineChart> out;
+  for (const auto& key : order) {
+    const Curve& c = curves.at(key);
+    std::set<double> counts;
+    for (const auto& [label, points] : c.series)
+      for (const auto& [nodes, ys] : points) counts.insert(nodes);
+    const std::string name = metric_words(c.first->metric) + (c.bytes > 0 ? " at " + format_bytes(c.bytes) : "");
+    if (counts.size() < 2) {
+      out.omitted.push_back(name + " vs node count: measured at one node count only");
+      continue;
+    }
+    LineChart chart;
+    chart.title = name + ": " + metric_label(*c.first) + " vs node count";
+    chart.x_label = "nodes";
+    chart.integer_x = true;
+    chart.y_label = metric_label(*c.first) + " (" + c.first->unit + ")";
+    for (const auto& label : c.order) chart.series.push_back(ChartSeries{label, by_x(c.series.at(label)), false, {}});
+    if (!c.ceiling.empty()) chart.series.push_back(ChartSeries{"ceiling at each node count", by_x(c.ceiling), true, {}});
+    out.charts.push_back(std::move(chart));
   }
   return out;
 }

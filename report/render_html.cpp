@@ -5,6 +5,8 @@
 #include "report/culprits.hpp"
 #include "report/analysis.hpp"
 #include "report/escape.hpp"
+#include "report/chart_pairs.hpp"
+#include "report/chart_timeline.hpp"
 #include "report/html_charts.hpp"
 #include "report/json_access.hpp"
 #include "report/renderers.hpp"
@@ -29,7 +31,10 @@ header.UNKNOWN{background:#555}
 header h1{margin:0;font-size:28px}header p{margin:4px 0 0;font-size:15px}
 h2{margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0;background:#fff;font-size:13px}
-th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;white-space:nowrap}
+table{display:block;max-width:100%;overflow-x:auto}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td:last-child{overflow-wrap:anywhere}
+td.n{white-space:nowrap}
 td.w{white-space:normal;min-width:12em;max-width:32em;overflow-wrap:anywhere}
 p.note{margin:2px 0;color:#555;font-size:13px}
 p.footer{margin:0;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
@@ -40,7 +45,11 @@ tr.failed td,tr.timed_out td{background:#fdecea}tr.skipped td{color:#777}
 svg.chart{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}
 svg .plot{fill:#fff;stroke:#999}svg .grid{stroke:#eee}svg .tick{font-size:11px;fill:#444}
 svg .axis{font-size:12px;fill:#222}svg .legend{font-size:11px;fill:#222}svg .ct{font-size:14px;font-weight:600}
-svg .cell{font-size:10px;fill:#000}
+svg .cell{font-size:10px;fill:#000}svg .cell.eff{font-size:9px;fill:#222}
+.charts.small{gap:8px}h4{margin:14px 0 6px}
+p.chart-note{margin:4px 0 8px;color:#333}p.omitted{margin:2px 0;color:#555;font-size:13px}
+svg .dip{fill:#b00020;fill-opacity:.2}svg .ceiling{stroke:#b00020;stroke-width:1.2;stroke-dasharray:5 3}
+svg .rate{fill:none;stroke:#1f77b4;stroke-width:1.6}
 details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 ol.ceil li{margin:2px 0}
 )";
@@ -96,30 +105,47 @@ std::string html_findings(const Report& rep) {
   return items.empty() ? "" : "<h2>Why figures are below their ceiling</h2><ul>" + items + "</ul>";
 }
 
+// The charts, each kind under its own heading (ids for links and the browser tests), then one line
+// for every chart left out and why.
 std::string charts(const Report& rep) {
   std::string out;
-  auto section = [&](const std::string& title, const std::vector<std::string>& svgs) {
-    if (svgs.empty()) return;
-    out += "<h3>" + html_escape(title) + "</h3><div class=\"charts\">";
-    for (const auto& s : svgs) out += s;
-    out += "</div>";
+  std::vector<std::string> omitted;
+  auto section = [&](const char* id, const std::string& title, const std::string& body) {
+    if (!body.empty()) out += "<h3 id=\"" + std::string(id) + "\">" + html_escape(title) + "</h3>" + body;
   };
+  auto row = [](const std::vector<std::string>& svgs, const char* extra_class = "") {
+    std::string r;
+    for (const auto& s : svgs) r += s;
+    return r.empty() ? r : "<div class=\"charts" + std::string(extra_class) + "\">" + r + "</div>";
+  };
+  auto note = [](const std::string& text) { return "<p class=\"chart-note\">" + html_escape(text) + "</p>"; };
+  auto lines = [&](const Drawn<LineChart>& d) {
+    std::vector<std::string> v;
+    for (const auto& c : d.charts) v.push_back(svg_line_chart(c));
+    omitted.insert(omitted.end(), d.omitted.begin(), d.omitted.end());
+    return row(v);
+  };
+  section("chart-sizes", "Bandwidth vs message size", lines(size_charts(rep)));
+  section("chart-scaling", "Scaling with node count", lines(scaling_charts(rep)));
+  const auto pairs = pair_heatmaps(rep);
   std::vector<std::string> v;
-  for (const auto& c : size_charts(rep)) v.push_back(svg_line_chart(c));
-  section("Bandwidth vs message size", v);
-  v.clear();
-  for (const auto& c : scaling_charts(rep)) v.push_back(svg_line_chart(c));
-  section("Scaling with node count", v);
-  v.clear();
-  for (const auto& h : pair_heatmaps(rep)) v.push_back(svg_heatmap(h));
-  section("Host pair matrix", v);
-  v.clear();
-  for (const auto& c : timeline_charts(rep)) v.push_back(svg_line_chart(c));
-  section("Stability timeline", v);
+  for (const auto& h : pairs.charts) v.push_back(svg_heatmap(h));
+  omitted.insert(omitted.end(), pairs.omitted.begin(), pairs.omitted.end());
+  section("pair-matrix", "Host pair matrix", row(v));
+  const auto timelines = timeline_charts(rep);
+  std::string groups;
+  for (const auto& g : timelines.groups) {
+    v.clear();
+    for (const auto& p : g.panels) v.push_back(svg_timeline_panel(p));
+    groups += "<h4>" + html_escape(g.title) + "</h4>" + row(v, " small") + (g.note.empty() ? "" : note(g.note));
+  }
+  omitted.insert(omitted.end(), timelines.omitted.begin(), timelines.omitted.end());
+  section("timeline", "Stability timeline", groups.empty() ? groups : note(timelines.legend) + groups);
   v.clear();
   for (const auto& m : topology_charts(rep)) v.push_back(svg_category_matrix(m));
-  section("Topology", v);
-  return out.empty() ? "" : "<h2>Charts</h2>" + out;
+  section("chart-paths", "GPU and NIC path classes", row(v));
+  for (const auto& o : omitted) out += "<p class=\"omitted\">Not drawn: " + html_escape(o) + ".</p>";
+  return out.empty() ? "" : "<h2 id=\"charts\">Charts</h2>" + out;
 }
 
 // Every table of the model after the summary; a kind's tables under one heading.

@@ -5,60 +5,28 @@
 #include <cstdio>
 
 #include "report/escape.hpp"
-#include "report/text_format.hpp"
+#include "report/svg_common.hpp"
 
 namespace gpunet::report {
 
 namespace {
 
-constexpr double kW = 570, kH = 330, kLeft = 64, kRight = 168, kTop = 34, kBottom = 50;
-constexpr double kPlotW = kW - kLeft - kRight, kPlotH = kH - kTop - kBottom;
+constexpr double kChartW = 570, kChartLeft = 64, kChartRight = 20, kChartTop = 34, kChartPlotH = 246;
+constexpr double kChartPlotW = kChartW - kChartLeft - kChartRight;
+constexpr double kLegendRow = 16;
 constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
                                     "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79"};
 constexpr const char* kCeilingColour = "#b00020";
 
-std::string f1(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", x);
-  return buf;
-}
-
-std::string short_text(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "~"; }
-
-double nice_step(double range, int target) {
-  const double raw = range / target;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-    if (raw <= m * mag) return m * mag;
-  return 10 * mag;
-}
-
-std::string compact_bytes(double bytes) {
-  std::string s = format_bytes(static_cast<int64_t>(std::llround(bytes)));
-  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-  if (s.size() > 3 && s.compare(s.size() - 2, 2, "iB") == 0) s.erase(s.size() - 2);  // 64MiB -> 64M
-  return s;
-}
-
-std::string tick_label(double x, AxisFormat f) {
-  char buf[32];
-  if (f == AxisFormat::bytes) return compact_bytes(x);
-  std::snprintf(buf, sizeof buf, f == AxisFormat::seconds ? "%gs" : "%g", x);
-  return buf;
-}
-
-double title_width(const std::string& title) { return 7.5 * static_cast<double>(title.size()) + 40; }
-
-std::string svg_open(double w, double h, const std::string& title) {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 " + f1(w) + " " + f1(h) +
-         "\" width=\"" + f1(w) + "\" height=\"" + f1(h) + "\" role=\"img\"><title>" + html_escape(title) +
-         "</title><text x=\"" + f1(w / 2) + "\" y=\"20\" text-anchor=\"middle\" class=\"ct\">" + html_escape(title) +
-         "</text>";
+std::string axis_tick(double x, AxisFormat f) {
+  if (f == AxisFormat::bytes) return svg::tick_bytes(x);
+  return f == AxisFormat::seconds ? svg::tick_seconds(x) : svg::tick_number(x);
 }
 
 }  // namespace
 
 std::string svg_line_chart(const LineChart& c) {
+  using svg::num;
   auto tx = [&](double x) { return c.log2_x ? std::log2(std::max(x, 1e-300)) : x; };
   double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
   for (const auto& s : c.series) {
@@ -91,12 +59,32 @@ std::string svg_line_chart(const LineChart& c) {
   const double ylo = log_y ? std::floor(std::log10(ymin)) : 0;
   double yhi = log_y ? std::ceil(std::log10(ymax * 1.05)) : 0;
   if (log_y && yhi <= ylo) yhi = ylo + 1;
-  const double ystep = nice_step(ymax * 1.05, 5);
+  const double ystep = svg::nice_step(ymax * 1.05, 5);
   const double ytop = std::ceil(ymax * 1.05 / ystep) * ystep;
-  auto px = [&](double x) { return kLeft + (tx(x) - xmin) / (xmax - xmin) * kPlotW; };
+
+  // The title and the legend wrap to the chart's width; the chart grows to hold them.
+  const auto title = svg::wrap_words(c.title, static_cast<size_t>((kChartW - 20) / 8));
+  const double top = kChartTop + 17 * static_cast<double>(title.size() - 1);
+  struct Entry {
+    std::string colour;
+    bool dashed;
+    std::vector<std::string> lines;
+  };
+  std::vector<Entry> entries;
+  const size_t legend_chars = svg::chars_in(kChartW - kChartLeft - 40);
+  for (const auto& l : c.ceilings) entries.push_back({kCeilingColour, true, svg::wrap_words(l.label, legend_chars)});
+  for (size_t i = 0; i < c.series.size(); ++i)
+    entries.push_back({c.series[i].dashed ? kCeilingColour : kPalette[i % std::size(kPalette)], c.series[i].dashed,
+                       svg::wrap_words(c.series[i].label, legend_chars)});
+  double legend_h = 0;
+  for (const auto& e : entries) legend_h += kLegendRow * static_cast<double>(e.lines.size());
+  const double plot_bottom = top + kChartPlotH;
+  const double height = plot_bottom + 50 + legend_h + 6;
+
+  auto px = [&](double x) { return kChartLeft + (tx(x) - xmin) / (xmax - xmin) * kChartPlotW; };
   auto py = [&](double y) {
     const double f = log_y ? (std::log10(std::max(y, std::pow(10.0, ylo))) - ylo) / (yhi - ylo) : y / ytop;
-    return kTop + kPlotH - std::clamp(f, 0.0, 1.0) * kPlotH;
+    return plot_bottom - std::clamp(f, 0.0, 1.0) * kChartPlotH;
   };
   std::vector<double> yticks;
   if (log_y)
@@ -104,13 +92,13 @@ std::string svg_line_chart(const LineChart& c) {
   else
     for (double y = 0; y <= ytop * 1.0001; y += ystep) yticks.push_back(y);
 
-  std::string out = svg_open(kW, kH, c.title);
-  out += "<rect x=\"" + f1(kLeft) + "\" y=\"" + f1(kTop) + "\" width=\"" + f1(kPlotW) + "\" height=\"" + f1(kPlotH) +
-         "\" class=\"plot\"/>";
+  std::string out = svg::open(kChartW, height, title, "chart line");
+  out += "<rect x=\"" + num(kChartLeft) + "\" y=\"" + num(top) + "\" width=\"" + num(kChartPlotW) + "\" height=\"" +
+         num(kChartPlotH) + "\" class=\"plot\"/>";
   for (double y : yticks) {
-    out += "<line x1=\"" + f1(kLeft) + "\" x2=\"" + f1(kLeft + kPlotW) + "\" y1=\"" + f1(py(y)) + "\" y2=\"" +
-           f1(py(y)) + "\" class=\"grid\"/><text x=\"" + f1(kLeft - 6) + "\" y=\"" + f1(py(y) + 4) +
-           "\" text-anchor=\"end\" class=\"tick\">" + html_escape(tick_label(y, AxisFormat::number)) + "</text>";
+    out += "<line x1=\"" + num(kChartLeft) + "\" x2=\"" + num(kChartLeft + kChartPlotW) + "\" y1=\"" + num(py(y)) +
+           "\" y2=\"" + num(py(y)) + "\" class=\"grid\"/><text x=\"" + num(kChartLeft - 6) + "\" y=\"" +
+           num(py(y) + 4) + "\" text-anchor=\"end\" class=\"tick\">" + html_escape(svg::tick_number(y)) + "</text>";
   }
   // x ticks: powers of two (every other one when many) on a log axis, nice steps on a linear one.
   std::vector<double> xticks;
@@ -119,126 +107,49 @@ std::string svg_line_chart(const LineChart& c) {
     const int stride = std::max(1, static_cast<int>(std::ceil((span + 1) / 9)));
     for (double e = std::ceil(xmin); e <= xmax; e += stride) xticks.push_back(std::exp2(e));
   } else {
-    const double step = c.integer_x ? std::max(1.0, nice_step(xmax - xmin, 8)) : nice_step(xmax - xmin, 8);
+    const double step = c.integer_x ? std::max(1.0, svg::nice_step(xmax - xmin, 8)) : svg::nice_step(xmax - xmin, 8);
     for (double x = std::ceil(xmin / step) * step; x <= xmax + step * 1e-9; x += step) xticks.push_back(x);
   }
   for (double x : xticks)
-    out += "<line x1=\"" + f1(px(x)) + "\" x2=\"" + f1(px(x)) + "\" y1=\"" + f1(kTop) + "\" y2=\"" +
-           f1(kTop + kPlotH) + "\" class=\"grid\"/><text x=\"" + f1(px(x)) + "\" y=\"" + f1(kTop + kPlotH + 16) +
-           "\" text-anchor=\"middle\" class=\"tick\">" + html_escape(tick_label(x, c.x_format)) + "</text>";
-  out += "<text x=\"" + f1(kLeft + kPlotW / 2) + "\" y=\"" + f1(kH - 10) + "\" text-anchor=\"middle\" class=\"axis\">" +
-         html_escape(c.x_label) + "</text><text transform=\"translate(16 " + f1(kTop + kPlotH / 2) +
-         ") rotate(-90)\" text-anchor=\"middle\" class=\"axis\">" +
+    out += "<line x1=\"" + num(px(x)) + "\" x2=\"" + num(px(x)) + "\" y1=\"" + num(top) + "\" y2=\"" +
+           num(plot_bottom) + "\" class=\"grid\"/><text x=\"" + num(px(x)) + "\" y=\"" + num(plot_bottom + 16) +
+           "\" text-anchor=\"middle\" class=\"tick\">" + html_escape(axis_tick(x, c.x_format)) + "</text>";
+  out += "<text x=\"" + num(kChartLeft + kChartPlotW / 2) + "\" y=\"" + num(plot_bottom + 36) +
+         "\" text-anchor=\"middle\" class=\"axis\">" + html_escape(c.x_label) + "</text><text transform=\"translate(16 " +
+         num(top + kChartPlotH / 2) + ") rotate(-90)\" text-anchor=\"middle\" class=\"axis\">" +
          html_escape(c.y_label + (log_y ? ", log scale" : "")) + "</text>";
 
-  double ly = kTop + 6;
-  auto legend = [&](const std::string& colour, bool dashed, const std::string& label) {
-    out += "<line x1=\"" + f1(kLeft + kPlotW + 12) + "\" x2=\"" + f1(kLeft + kPlotW + 32) + "\" y1=\"" + f1(ly) +
-           "\" y2=\"" + f1(ly) + "\" stroke=\"" + colour + "\" stroke-width=\"2\"" +
-           (dashed ? " stroke-dasharray=\"5 3\"" : "") + "/><text x=\"" + f1(kLeft + kPlotW + 36) + "\" y=\"" +
-           f1(ly + 4) + "\" class=\"legend\">" + html_escape(short_text(label, 24)) + "</text>";
-    ly += 16;
-  };
-  for (const auto& l : c.ceilings) {
-    out += "<line x1=\"" + f1(kLeft) + "\" x2=\"" + f1(kLeft + kPlotW) + "\" y1=\"" + f1(py(l.y)) + "\" y2=\"" +
-           f1(py(l.y)) + "\" stroke=\"" + kCeilingColour + "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>";
-    legend(kCeilingColour, true, l.label);
-  }
+  for (const auto& l : c.ceilings)
+    out += "<line x1=\"" + num(kChartLeft) + "\" x2=\"" + num(kChartLeft + kChartPlotW) + "\" y1=\"" + num(py(l.y)) +
+           "\" y2=\"" + num(py(l.y)) + "\" stroke=\"" + kCeilingColour +
+           "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>";
   for (size_t i = 0; i < c.series.size(); ++i) {
     const auto& s = c.series[i];
     const std::string colour = s.dashed ? kCeilingColour : kPalette[i % std::size(kPalette)];
     if (!s.band.empty() && s.band.size() == s.points.size()) {
       std::string pts;
-      for (size_t k = 0; k < s.points.size(); ++k) pts += f1(px(s.points[k].first)) + "," + f1(py(s.band[k].second)) + " ";
-      for (size_t k = s.points.size(); k-- > 0;) pts += f1(px(s.points[k].first)) + "," + f1(py(s.band[k].first)) + " ";
+      for (size_t k = 0; k < s.points.size(); ++k) pts += num(px(s.points[k].first)) + "," + num(py(s.band[k].second)) + " ";
+      for (size_t k = s.points.size(); k-- > 0;) pts += num(px(s.points[k].first)) + "," + num(py(s.band[k].first)) + " ";
       out += "<polygon points=\"" + pts + "\" fill=\"" + colour + "\" fill-opacity=\"0.18\" stroke=\"none\"/>";
     }
     std::string pts;
     for (const auto& [x, y] : s.points)
-      if (!c.log2_x || x > 0) pts += f1(px(x)) + "," + f1(py(y)) + " ";
+      if (!c.log2_x || x > 0) pts += num(px(x)) + "," + num(py(y)) + " ";
     out += "<polyline points=\"" + pts + "\" fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"2\"" +
            (s.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>";
     if (!s.dashed && s.points.size() <= 64)
       for (const auto& [x, y] : s.points)
         if (!c.log2_x || x > 0)
-          out += "<circle cx=\"" + f1(px(x)) + "\" cy=\"" + f1(py(y)) + "\" r=\"2.5\" fill=\"" + colour + "\"/>";
-    legend(colour, s.dashed, s.label);
+          out += "<circle cx=\"" + num(px(x)) + "\" cy=\"" + num(py(y)) + "\" r=\"2.5\" fill=\"" + colour + "\"/>";
   }
-  return out + "</svg>";
-}
-
-std::string svg_heatmap(const Heatmap& h) {
-  const size_t n = h.labels.size();
-  const double cell = std::clamp(560.0 / static_cast<double>(std::max<size_t>(n, 1)), 4.0, 48.0);
-  const double left = 120, top = 120;
-  const double w = left + cell * static_cast<double>(n) + 20, hh = top + cell * static_cast<double>(n) + 44;
-  std::string out = svg_open(std::max({w, 440.0, title_width(h.title)}), hh + 8, h.title);
-  const bool text = cell >= 34;
-  const bool labels = cell >= 10;
-  for (size_t i = 0; i < n; ++i) {
-    const double x = left + cell * static_cast<double>(i), y = top + cell * static_cast<double>(i);
-    if (labels) {
-      out += "<text x=\"" + f1(left - 6) + "\" y=\"" + f1(y + cell / 2 + 4) + "\" text-anchor=\"end\" class=\"tick\">" +
-             html_escape(short_text(h.labels[i], 16)) + "</text>";
-      out += "<text transform=\"translate(" + f1(x + cell / 2 + 4) + " " + f1(top - 6) +
-             ") rotate(-60)\" class=\"tick\">" + html_escape(short_text(h.labels[i], 16)) + "</text>";
-    }
-    for (size_t j = 0; j < n; ++j) {
-      const auto& v = h.values[i][j];
-      const auto& fr = h.fraction[i][j];
-      const std::string fill =
-          fr ? "hsl(" + f1(120 * std::clamp((*fr - 0.5) / 0.5, 0.0, 1.0)) + ",70%,45%)"
-             : std::string(i == j ? "#ddd" : "#f3f3f3");
-      const double cx = left + cell * static_cast<double>(j);
-      out += "<rect x=\"" + f1(cx) + "\" y=\"" + f1(y) + "\" width=\"" + f1(cell - 1) + "\" height=\"" +
-             f1(cell - 1) + "\" fill=\"" + fill + "\"><title>" +
-             html_escape(h.labels[i] + " -> " + h.labels[j] + (v ? ": " + format_fixed(*v, 3) + " " + h.unit : "")) +
-             "</title></rect>";
-      if (text && v)
-        out += "<text x=\"" + f1(cx + cell / 2) + "\" y=\"" + f1(y + cell / 2 + 4) +
-               "\" text-anchor=\"middle\" class=\"cell\">" + html_escape(format_fixed(*v, cell >= 44 ? 3 : 2)) +
-               "</text>";
-    }
-  }
-  out += "<text x=\"10\" y=\"" + f1(hh - 12) + "\" class=\"axis\">" +
-         html_escape(h.row_label + " (rows) -> " + h.col_label + " (columns), " + h.unit +
-                     "; colour: share of the ceiling,") +
-         "</text><text x=\"10\" y=\"" + f1(hh) + "\" class=\"axis\">" +
-         html_escape("red at 50% or less, green at 100%") +
-         "</text>";
-  return out + "</svg>";
-}
-
-std::string svg_category_matrix(const CategoryMatrix& m) {
-  auto colour = [](const std::string& c) -> std::string {
-    if (c == "X") return "#cccccc";
-    if (c.rfind("NV", 0) == 0) return "#4caf50";
-    if (c == "PIX") return "#8bc34a";
-    if (c == "PXB") return "#cddc39";
-    if (c == "PHB") return "#ffc107";
-    if (c == "NODE") return "#ff9800";
-    if (c == "SYS" || c == "SOC") return "#f44336";
-    return "#eeeeee";
-  };
-  const size_t n = m.labels.size();
-  const double cell = std::clamp(480.0 / static_cast<double>(std::max<size_t>(n, 1)), 14.0, 48.0);
-  const double left = 110, top = 90;
-  const double w = left + cell * static_cast<double>(n) + 20, h = top + cell * static_cast<double>(n) + 20;
-  std::string out = svg_open(std::max({w, 300.0, title_width(m.title)}), h, m.title);
-  for (size_t i = 0; i < n; ++i) {
-    const double y = top + cell * static_cast<double>(i);
-    out += "<text x=\"" + f1(left - 6) + "\" y=\"" + f1(y + cell / 2 + 4) + "\" text-anchor=\"end\" class=\"tick\">" +
-           html_escape(short_text(m.labels[i], 14)) + "</text>";
-    out += "<text transform=\"translate(" + f1(left + cell * static_cast<double>(i) + cell / 2 + 4) + " " +
-           f1(top - 6) + ") rotate(-60)\" class=\"tick\">" + html_escape(short_text(m.labels[i], 14)) + "</text>";
-    for (size_t j = 0; j < n; ++j) {
-      const double x = left + cell * static_cast<double>(j);
-      out += "<rect x=\"" + f1(x) + "\" y=\"" + f1(y) + "\" width=\"" + f1(cell - 1) + "\" height=\"" + f1(cell - 1) +
-             "\" fill=\"" + colour(m.cells[i][j]) + "\"/>";
-      if (cell >= 26)
-        out += "<text x=\"" + f1(x + cell / 2) + "\" y=\"" + f1(y + cell / 2 + 4) +
-               "\" text-anchor=\"middle\" class=\"cell\">" + html_escape(short_text(m.cells[i][j], 5)) + "</text>";
-    }
+  // The legend under the plot: every label whole, wrapped.
+  double ly = plot_bottom + 58;
+  for (const auto& e : entries) {
+    out += "<line x1=\"" + num(kChartLeft) + "\" x2=\"" + num(kChartLeft + 22) + "\" y1=\"" + num(ly - 4) + "\" y2=\"" +
+           num(ly - 4) + "\" stroke=\"" + e.colour + "\" stroke-width=\"2\"" +
+           (e.dashed ? " stroke-dasharray=\"5 3\"" : "") + "/>";
+    out += svg::text_lines(kChartLeft + 28, ly, kLegendRow, e.lines, "legend");
+    ly += kLegendRow * static_cast<double>(e.lines.size());
   }
   return out + "</svg>";
 }

@@ -45,6 +45,7 @@ void from_json(const json& j, Verdict& v) {
 void attach_verdicts(Report& report, const Spec& spec, const std::vector<Verdict>& verdicts) {
   report.extra["verdicts"] = verdicts;
   report.extra["spec"] = json{{"file", spec.source}, {"name", spec.name}};
+  if (const auto rate = promised_rate_Gbps(spec)) report.extra["spec"]["link_rate_Gbps"] = *rate;  // the pair heatmap's reference
 }
 
 namespace {

@@ -3,14 +3,20 @@
 # disjoint pairs) marks exactly node 3's pairs as suspects, re-testing each alone confirms them,
 # and the finding names host node 3. The run's exit code is 1 because of that finding. Every flow
 # with node 3 has node 3's link as its ceiling, and the console and every report say so alike.
+# usage: fakecluster_tcp_matrix.sh BIN [KEEP_DIR]   KEEP_DIR: where the run's outputs and the slow
+#        host's name are kept for the browser test (tests/report/browser)
 source "$(dirname "$0")/fakecluster_lib.sh"
-bin=$1
+bin=$1 keep=${2:-}
+[[ -z $keep ]] || rm -rf "$keep"
 fc_start 4 --rate 100mbit --rate-node 3=25mbit
 
 rc=0
 fc_mpirun 120 -np 4 "$bin" --suites tcp --tcp-if eth0 --tcp-tests matrix --tcp-time 1 --tcp-sndbuf 512K \
   -o "$OUT/r" >"$OUT/log" 2>&1 || rc=$?
 grep '^# tcp' "$OUT/log" || true
+if [[ -n $keep ]]; then
+  mkdir -p "$keep" && cp -r "$OUT/r" "$keep/r" && echo "$PFX-node3" >"$keep/slow_host"
+fi
 [[ $rc == 1 ]] || { cat "$OUT/log"; fail "exit code $rc, expected 1 (a confirmed slow host)"; }
 
 python3 - "$OUT/r" "$PFX" <<'PY'

@@ -52,7 +52,9 @@ dump "$page" fixture
 dom="$work/fixture.dom"
 svgs=$(grep -o '<svg' "$dom" | wc -l)
 ((svgs >= 5)) || fail "only $svgs SVG charts in the DOM"
-for title in 'busbw vs message size' 'vs node count' 'per host pair' 'stability over time' 'topology of node-a'; do
+# (The pair heatmap and the timelines need matrix flows with samples, which this version-1 fixture
+# lacks: tests/report/browser checks them on a fake-cluster run.)
+for title in 'busbw vs message size' 'vs node count' 'topology of node-a'; do
   grep -q "$title" "$dom" || fail "no chart '$title' in the DOM"
 done
 first=$(grep -o '<body><[a-z]* class="[^"]*"' "$dom" | head -1)

@@ -1,12 +1,9 @@
-// Renderer behaviour beyond the golden files: many-rank sweeps summarised, the charts the HTML draws,
-// and the SVG helpers.
+// Renderer behaviour beyond the golden files: many-rank sweeps summarised (the charts: test_charts.cpp).
 #include <gtest/gtest.h>
 
 #include "report/analysis.hpp"
-#include "report/html_charts.hpp"
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
-#include "report/svg_chart.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
@@ -78,55 +75,4 @@ TEST(Render, FamilyRowsSpreadAcrossRanks) {
   const auto slowest = family_slowest(families[0], 2);
   ASSERT_EQ(slowest.size(), 2u);
   EXPECT_EQ(slowest[0]->rank, 7);
-}
-
-TEST(Render, ChartsOfManySweepsAreMedianAndBand) {
-  const auto charts = size_charts(many_ranks(12, 7));
-  ASSERT_EQ(charts.size(), 1u);
-  ASSERT_EQ(charts[0].series.size(), 1u);
-  EXPECT_EQ(charts[0].series[0].label, "median of 12 sweeps (band: min-max)");
-  EXPECT_EQ(charts[0].series[0].band.size(), 3u);
-  ASSERT_EQ(charts[0].ceilings.size(), 1u);
-  EXPECT_NEAR(charts[0].ceilings[0].y, 1448.0 / 1514.0, 1e-9);
-  const auto few = size_charts(many_ranks(3, 1));
-  ASSERT_EQ(few.size(), 1u);
-  EXPECT_EQ(few[0].series.size(), 3u);  // one line per sweep
-}
-
-TEST(Render, LineChartSvg) {
-  LineChart c;
-  c.title = "t <x>";
-  c.log2_x = true;
-  c.x_format = AxisFormat::bytes;
-  c.series.push_back({"a", {{1024, 0.01}, {1 << 20, 2.0}}, false, {}});
-  c.ceilings.push_back({"ceiling 3 GB/s", 3.0});
-  const std::string svg = svg_line_chart(c);
-  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-  EXPECT_NE(svg.find("</svg>"), std::string::npos);
-  EXPECT_NE(svg.find("t &lt;x&gt;"), std::string::npos);
-  EXPECT_NE(svg.find("log scale"), std::string::npos);  // 0.01 .. 3 spans more than 20x
-  EXPECT_NE(svg.find(">1K<"), std::string::npos);
-  EXPECT_NE(svg.find(">1M<"), std::string::npos);
-  EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);
-  c.series[0].points = {{1024, 1.0}, {2048, 2.0}};
-  EXPECT_EQ(svg_line_chart(c).find("log scale"), std::string::npos);
-  LineChart empty;  // no data: still a well-formed chart
-  EXPECT_NE(svg_line_chart(empty).find("</svg>"), std::string::npos);
-}
-
-TEST(Render, HeatmapAndMatrixSvg) {
-  Heatmap h;
-  h.title = "pairs";
-  h.labels = {"a", "b"};
-  h.values = {{std::nullopt, 0.9}, {0.3, std::nullopt}};
-  h.fraction = {{std::nullopt, 0.95}, {0.3, std::nullopt}};
-  h.unit = "Gb/s";
-  const std::string svg = svg_heatmap(h);
-  EXPECT_NE(svg.find("hsl(108.0,70%,45%)"), std::string::npos);  // 95% of the ceiling: green
-  EXPECT_NE(svg.find("hsl(0.0,70%,45%)"), std::string::npos);    // 30%: red
-  EXPECT_NE(svg.find("a -&gt; b: 0.900 Gb/s"), std::string::npos);
-  CategoryMatrix m{"topo", {"GPU0", "mlx5_0"}, {{"X", "SYS"}, {"SYS", "X"}}};
-  const std::string ms = svg_category_matrix(m);
-  EXPECT_NE(ms.find("#f44336"), std::string::npos);  // SYS in red
-  EXPECT_NE(ms.find(">SYS<"), std::string::npos);
 }
