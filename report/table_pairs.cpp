@@ -29,9 +29,9 @@ std::pair<Endpoint, Endpoint> ends_of(const Record& r) {
 }
 
 // Host names label the endpoints; where two ranks share a host (one machine), host:rank does.
-class Labels {
+class EndpointLabels {
  public:
-  explicit Labels(const std::set<Endpoint>& ends) {
+  explicit EndpointLabels(const std::set<Endpoint>& ends) {
     std::map<std::string, int> per_host;
     for (const auto& e : ends) ++per_host[e.host];
     for (const auto& e : ends) label_[e] = per_host[e.host] > 1 ? e.host + ":" + std::to_string(e.rank) : e.host;
@@ -58,7 +58,7 @@ std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
 // Rows = senders, columns = receivers; each cell the flow's rate and its share of its ceiling.
 Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows) {
   const auto ends = endpoints(flows);
-  const Labels label(ends);
+  const EndpointLabels label(ends);
   Table t;
   t.kind = TableKind::pair_matrix;
   t.title = title;
@@ -112,7 +112,7 @@ std::string test_text(const Record& r) {
 }
 
 Table flows_table(const std::vector<const Record*>& flows) {
-  const Labels label(endpoints(flows));
+  const EndpointLabels label(endpoints(flows));
   Table t;
   t.kind = TableKind::flows;
   t.title = "TCP flows";

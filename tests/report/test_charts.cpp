@@ -221,7 +221,7 @@ Record chart_collective(const std::string& variant, int64_t bytes, double busbw,
   r.ranks = 4;
   r.busbw_GBps = busbw;
   r.extra = {{"link", chart_link(1e9)}, {"nodes", 4}};
-  r.figure = collective_figure("mpi", "host", r, std::move(subject));
+  r.figure = collective_figure("mpi", "host", r, std::move(subject), {});
   return r;
 }
 
@@ -232,7 +232,7 @@ TEST(Charts, BusbwVsSizeWithCeilingAndOneSizeLeftOut) {
   for (int64_t b : {1 << 20, 1 << 22, 1 << 24}) rep.results.push_back(chart_collective("out-of-place", b, 0.09, cluster_subject(4)));
   Record one = chart_collective("out-of-place", 1 << 20, 0.05, cluster_subject(4));
   one.name = "broadcast";
-  one.figure = collective_figure("mpi", "host", one, cluster_subject(4));
+  one.figure = collective_figure("mpi", "host", one, cluster_subject(4), {});
   rep.results.push_back(one);
   rep.results.push_back(chart_flow("matrix", 0, 1, 0.9, 1e9, 1e9));  // bytes received is no message size
   analyze(rep);

@@ -178,7 +178,7 @@ Report every_kind() {
       r.check = "ok";
       r.time_us = {10, 11, 12, 20, 30, 3, 0.25, 50};
       r.algbw_GBps = r.busbw_GBps = static_cast<double>(bytes) / 1e4;
-      r.figure = collective_figure("mpi", "host", r, cluster_subject(3));
+      r.figure = collective_figure("mpi", "host", r, cluster_subject(3), {});
       rep.results.push_back(r);
     }
   const std::vector<std::string> h = {"a", "b", "c"};

@@ -92,7 +92,7 @@ IntervalReport SendFlow::live_interval(double start_s, double end_s, bool last) 
   uint32_t retransmits = 0;
   for (const auto& s : streams_) {
     sent += s.sent;
-    const auto info = s.fd ? read_tcp_info(s.fd.get()) : std::optional<TcpInfo>(s.info);
+    const auto info = s.fd ? net::read_tcp_info(s.fd.get()) : std::optional<net::TcpInfo>(s.info);
     if (!info) continue;
     retransmits += info->total_retrans;
     r.cwnd_bytes += static_cast<uint64_t>(info->snd_cwnd) * info->snd_mss;

@@ -18,7 +18,7 @@ namespace {
 TEST(LiveFrame, AMembersLineArrivesWholeThroughALink) {
   int sv[2];
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv), 0);
-  control::Link member{tcp::Fd(sv[0])}, root{tcp::Fd(sv[1])};
+  control::Link member{net::Fd(sv[0])}, root{net::Fd(sv[1])};
   const std::string line = "# tcp [b -> a]      1.00-2.00      s      119.185 MB   0.953 Gb/s       0    386.0 KB\n";
   ASSERT_TRUE(member.send(control::frame::live, control::live_payload(line)));
   ASSERT_TRUE(member.send(control::frame::heartbeat));
