@@ -2,9 +2,10 @@
 // bare single-threaded MPI_Allreduce loop (float, sum) timed as OSU times it: warm-up, a barrier, one
 // MPI_Wtime pair around a batch of ITERS iterations, the mean time per iteration, the largest of the
 // ranks. Nothing else runs in the process.
-// Usage: mpirun -np 2 bare_allreduce BYTES ITERS WARMUP [multiple]
-//   multiple: initialise with MPI_Init_thread(MPI_THREAD_MULTIPLE) instead of MPI_Init, to tell the
-//   cost of that thread level from the cost of the harness.
+// Usage: mpirun -np 2 bare_allreduce BYTES ITERS WARMUP [funneled|multiple]
+//   funneled, multiple: initialise with MPI_Init_thread at that level instead of MPI_Init, to tell
+//   the cost of the thread level (the harness runs at MPI_THREAD_FUNNELED) from the cost of the
+//   harness itself.
 #include <mpi.h>
 
 #include <cstdio>
@@ -13,10 +14,11 @@
 #include <vector>
 
 int main(int argc, char** argv) {
-  const bool multiple = argc > 4 && std::strcmp(argv[4], "multiple") == 0;
-  if (multiple) {
+  const char* level = argc > 4 ? argv[4] : "";
+  const bool funneled = std::strcmp(level, "funneled") == 0, multiple = std::strcmp(level, "multiple") == 0;
+  if (funneled || multiple) {
     int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED, &provided);
   } else {
     MPI_Init(&argc, &argv);
   }
@@ -37,7 +39,7 @@ int main(int argc, char** argv) {
   const double algbw = static_cast<double>(bytes) / 1e9 / per_iter;
   if (rank == 0)
     std::printf("bare_allreduce bytes=%ld iters=%d init=%s mean_us=%.4f algbw_GBps=%.4f busbw_GBps=%.4f\n", bytes, iters,
-                multiple ? "MPI_THREAD_MULTIPLE" : "MPI_Init", per_iter * 1e6, algbw, algbw * 2.0 * (n - 1) / n);
+                multiple ? "MPI_THREAD_MULTIPLE" : funneled ? "MPI_THREAD_FUNNELED" : "MPI_Init", per_iter * 1e6, algbw, algbw * 2.0 * (n - 1) / n);
   MPI_Finalize();
   return 0;
 }

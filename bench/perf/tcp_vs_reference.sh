@@ -7,7 +7,12 @@
 # costs far more than one on the same core, so unpinned latency figures are bimodal.
 # Prints each round, the load, and the median ratios with their middle half.
 # Targets: goodput >= 0.98 x iperf3; latency p50 <= 1.05 x sockperf.
-# Usage: bench/perf/tcp_vs_reference.sh [BUILD_DIR] [ROUNDS] [SECONDS]
+# Usage: [GPUNET_BENCH_ARGS="..."] bench/perf/tcp_vs_reference.sh [BUILD_DIR] [ROUNDS] [SECONDS]
+#   GPUNET_BENCH_ARGS: extra gpunet-bench options for every gpunet-bench run, split on blanks (for
+#   example the options that switch on the live console lines, to measure with them on). The
+#   console of each run goes to a file (not a terminal); the last one's line count is printed.
+# On a machine shared with other work, run it as `nice -n -20 bench/perf/tcp_vs_reference.sh ...`: everything it
+# starts inherits the priority, the yardstick and gpunet-bench alike; say the load (printed).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd) rounds=${2:-5} secs=${3:-3}
 tx_cpu=0 rx_cpu=1
@@ -22,9 +27,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 bin="$build/gpunet-bench"
 py() { python3 -c "$@"; }
 
+read -ra extra <<<"${GPUNET_BENCH_ARGS:-}"
 ours() {  # gpunet-bench options; rank 0 on tx_cpu, rank 1 on rx_cpu
-  mpirun --oversubscribe --bind-to none -np 1 taskset -c "$tx_cpu" "$bin" --suites tcp "$@" \
-    : -np 1 taskset -c "$rx_cpu" "$bin" --suites tcp "$@" >/dev/null 2>&1 || true
+  mpirun --oversubscribe --bind-to none -np 1 taskset -c "$tx_cpu" "$bin" --suites tcp "$@" "${extra[@]}" \
+    : -np 1 taskset -c "$rx_cpu" "$bin" --suites tcp "$@" "${extra[@]}" >"$tmp/console.txt" 2>&1 || true
 }
 field() { py "import json,sys; r=[x for x in map(json.loads, open(sys.argv[1])) if x[\"suite\"] == \"tcp\" and x[\"status\"] == \"passed\"][0]; print($2)" "$1"; }
 
@@ -60,6 +66,7 @@ ours_p50() {
 }
 
 echo "load before: $(uptime)"
+echo "gpunet-bench extra options: ${extra[*]:-(none)}"
 goodput="" latency=""
 for i in $(seq "$rounds"); do
   ref=$(iperf3_goodput); mine=$(ours_goodput)
@@ -70,6 +77,7 @@ for i in $(seq "$rounds"); do
   printf 'round %d latency p50: sockperf %.2f us, gpunet-bench %.2f us, ratio %s\n' "$i" "$ref" "$mine" "$r"
 done
 echo "load after: $(uptime)"
+echo "console of the last gpunet-bench run: $(wc -l <"$tmp/console.txt") lines"
 summary() {
   py "import statistics, sys
 r = sorted(float(x) for x in sys.argv[2].split())

@@ -1,5 +1,7 @@
 #include "bench/suites/node/thread_team.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 
 #include "bench/engines/numa.hpp"
@@ -7,8 +9,10 @@
 namespace gpunet::bench::node {
 
 ThreadTeam::ThreadTeam(int members, int numa, Work work)
-    : members_(std::max(1, members)), numa_(numa), work_(std::move(work)), start_(members_), done_(members_) {
-  run_on_node(numa_);
+    : members_(std::max(1, members)), cpus_(numa >= 0 ? node_cpus(numa) : std::vector<int>{}), work_(std::move(work)),
+      start_(members_), done_(members_) {
+  if (!cpus_.empty()) caller_pinned_ = pthread_getaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_) == 0;
+  pin(0);
   for (int m = 1; m < members_; ++m) threads_.emplace_back([this, m] { serve(m); });
 }
 
@@ -16,6 +20,20 @@ ThreadTeam::~ThreadTeam() {
   stop_ = true;
   start_.arrive_and_wait();
   for (auto& t : threads_) t.join();
+  if (caller_pinned_) pthread_setaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_);
+}
+
+int ThreadTeam::cpu_of(int member) const {
+  return cpus_.empty() ? -1 : cpus_[static_cast<size_t>(member) % cpus_.size()];
+}
+
+void ThreadTeam::pin(int member) const {
+  const int cpu = cpu_of(member);
+  if (cpu < 0) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  pthread_setaffinity_np(pthread_self(), sizeof one, &one);
 }
 
 void ThreadTeam::pass() {
@@ -25,7 +43,7 @@ void ThreadTeam::pass() {
 }
 
 void ThreadTeam::serve(int member) {
-  run_on_node(numa_);
+  pin(member);
   for (;;) {
     start_.arrive_and_wait();
     if (stop_) return;

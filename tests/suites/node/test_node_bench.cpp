@@ -1,5 +1,8 @@
 // The node micro-benchmarks: kernels and thread slices, and Google Benchmark runs turned into
 // Records through the RecordReporter, run for real on this machine's memory.
+#include <pthread.h>
+#include <sched.h>
+
 #include <atomic>
 #include <numeric>
 
@@ -157,6 +160,31 @@ TEST(NodeBench, ThreadTeamPassTouchesTheBytesCreditedPerIteration) {
     }
     for (int r : runs) EXPECT_EQ(r, 3);
   }
+}
+
+// Members are pinned one to a CPU, member m on the m-th CPU of the node (as OMP_PROC_BIND=close with
+// OMP_PLACES=cores pins the plain loop it is compared with), and the calling thread gets its own CPU
+// mask back when the team ends.
+TEST(NodeBench, ThreadTeamPinsMemberMToTheMthCpuOfTheNodeAndRestoresTheCaller) {
+  const int numa = memory_nodes().front();
+  const auto cpus = node_cpus(numa);
+  cpu_set_t before;
+  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
+  {
+    const int members = static_cast<int>(cpus.size()) + 1;  // one more than CPUs: wraps around
+    std::vector<int> ran_on(static_cast<size_t>(members), -2);
+    ThreadTeam team(members, numa, [&](int m, int) { ran_on[static_cast<size_t>(m)] = sched_getcpu(); });
+    team.pass();
+    for (int m = 0; m < members; ++m) {
+      EXPECT_EQ(team.cpu_of(m), cpus[static_cast<size_t>(m) % cpus.size()]) << m;
+      EXPECT_EQ(ran_on[static_cast<size_t>(m)], team.cpu_of(m)) << m;
+    }
+  }
+  cpu_set_t after;
+  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
+  ThreadTeam unpinned(2, -1, [](int, int) {});
+  EXPECT_EQ(unpinned.cpu_of(1), -1);
 }
 
 TEST(NodeBench, NumaFallsBackToOneNode) {
