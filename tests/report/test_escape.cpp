@@ -67,7 +67,7 @@ TEST(Escape, HtmlReportCarriesNoHostileMarkup) {
   // Every tag in the page is one the renderer writes.
   const std::set<std::string> allowed{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3",
                                       "p", "main", "table", "tr", "th", "td", "ul", "li", "b", "div", "svg", "rect",
-                                      "line", "text", "polyline", "polygon", "circle", "details", "summary", "a", "ol"};
+                                      "line", "text", "polyline", "polygon", "circle", "details", "summary", "a", "ol", "section"};
   for (size_t i = html.find('<'); i != std::string::npos; i = html.find('<', i + 1)) {
     size_t j = i + 1;
     while (j < html.size() && std::isalnum(static_cast<unsigned char>(html[j]))) ++j;
