@@ -13,7 +13,9 @@
 #include "bench/suites/node/membw.hpp"
 #include "bench/engines/numa.hpp"
 #include "bench/suites/node/thread_team.hpp"
+#include "bench/core/measure/measurement.hpp"
 #include "report/busbw.hpp"
+#include "report/figure.hpp"
 #include "bench/core/sizes.hpp"
 #include "bench/suites/node/suite.hpp"
 
@@ -67,6 +69,7 @@ class NodeBench {
         r.algbw_GBps = report::algbw_GBps(r.bytes, r.time_us.mean * 1e-6);
         r.extra.update({{"numa_node", numa}, {"kernel", node::to_string(k)}, {"array_bytes", elems * 8},
                         {"cpus", cpus.size()}, {"placed_on_numa", node::node_of_address(pb)}, {"threads", t}});
+        r.figure = membw_figure(r, k, numa, t);
         records.push_back(std::move(r));
       }
       pending_ = std::move(records);
@@ -112,6 +115,15 @@ class NodeBench {
 
   // Google Benchmark's conventions for the memory kernels: --node-repetitions samples, each a batch
   // of passes lasting --node-min-time.
+  // node.membw.<kernel> on this host, one NUMA node and thread count; a sample per timed batch.
+  static report::Figure membw_figure(const report::Record& r, node::MemKernel k, int numa, int threads) {
+    report::Figure f = report::rate_figure("node.membw." + node::to_string(k), r.algbw_GBps, "GB/s",
+                                           report::host_subject(r.host), report::PathModel::none);
+    f.parameters = {{"numa", std::to_string(numa)}, {"threads", std::to_string(threads)}, {"memory", "host"}};
+    f.samples = report::rates_per_batch(r.algbw_GBps, r.time_us.mean, measure::batch_means_us(r));
+    return f;
+  }
+
   measure::Rules membw_rules() const {
     measure::Rules r;
     r.warmup_iters = 1;
