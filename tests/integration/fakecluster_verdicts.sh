@@ -9,13 +9,15 @@
 # And a spec typo exits 2 before anything runs. TCP latency is judged too: on a loaded 2-core machine
 # its median flips between a ~11 and a ~25 us mode from run to run, and the rule for times (ci/SPEC.md:
 # the default spread widened by the figure's own p10-p90 band, and the band check) must not call that
-# SLOWER (bench/perf/baseline_rates.sh: 0 latency SLOWER in 30 runs).
+# SLOWER (bench/perf/baseline_rates.sh: 0 latency SLOWER in 30 runs). The contract asks 0.7 Gb/s per
+# pair: a halved pair reaches ~0.48, a healthy one 0.8-0.95, and under ASan on 2 busy cores one healthy
+# matrix pair once fell to 0.796, so 0.8 would judge the machine's load, not the link.
 source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1
 fc_start 4 --rate 1gbit
 cat >"$OUT/spec.json" <<'J'
 {"spec_version": 1, "name": "fc contract",
- "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.8}],
+ "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.7}],
  "homogeneity": {"figures": [{"suite": "tcp", "name": "matrix", "max_spread_pct": 25}]}}
 J
 args=(-np 4 "$bin" --suites topo,tcp --tcp-if eth0 --tcp-tests neighbours,matrix,latency --tcp-time 1)
@@ -67,7 +69,7 @@ assert len(lat) == 4 and all(r["method"] == "U test" for r in lat), [(r["figure"
 # C: the contract fails per pair and names node 3; homogeneity names it as the outlier.
 vc = c["extra"]["verdicts"]
 assert [v["status"] for v in vc] == ["FAIL", "FAIL"], vc
-assert vc[0]["reason"].startswith(f"6 of 12 directed pairs below 0.8 Gb/s, all involving {n3}; lowest "), vc[0]
+assert vc[0]["reason"].startswith(f"6 of 12 directed pairs below 0.7 Gb/s, all involving {n3}; lowest "), vc[0]
 assert vc[0]["hosts"] == [n3] and vc[1]["hosts"] == [n3], vc
 assert coff["extra"]["verdicts"] == vc, "offline re-judging differs from the live run"
 
