@@ -148,56 +148,60 @@ int64_t bucket_count(double grad_bytes, double bucket_bytes) {
   return static_cast<int64_t>(std::ceil(grad_bytes / bucket_bytes));
 }
 
-double bucketed_allreduce_s(const AlphaBeta& m, int n, double grad_bytes, double bucket_bytes) {
-  if (n < 2 || grad_bytes <= 0) return 0;
+namespace {
+
+// The time of one collective per bucket, summed over the gradient's buckets (the last one partial).
+template <class PerBucket>
+double over_buckets(double grad_bytes, double bucket_bytes, PerBucket time_of) {
   const double full = std::floor(grad_bytes / bucket_bytes);
   const double rest = grad_bytes - full * bucket_bytes;
-  return full * ring_allreduce_s(m, n, bucket_bytes) + (rest > 0 ? ring_allreduce_s(m, n, rest) : 0.0);
+  return full * time_of(bucket_bytes) + (rest > 0 ? time_of(rest) : 0.0);
+}
+
+// A step's times from its compute, its communication and the fixed model's step time: the bounds (no
+// overlap, perfect overlap), the fraction of each the GPUs wait, and the scaling efficiency.
+StepEstimate step_times(int nodes, double bytes_per_node, double compute_s, double comm_s, double model_s) {
+  StepEstimate e;
+  e.nodes = nodes;
+  e.bytes_per_node = bytes_per_node;
+  e.comm_s = comm_s;
+  e.no_overlap_s = compute_s + comm_s;
+  e.perfect_overlap_s = std::max(compute_s, comm_s);
+  e.model_s = model_s;
+  auto wait = [&](double step) { return step > 0 ? (step - compute_s) / step : 0.0; };
+  e.wait_no_overlap = wait(e.no_overlap_s);
+  e.wait_perfect = wait(e.perfect_overlap_s);
+  e.wait_model = wait(e.model_s);
+  e.scaling_efficiency = e.model_s > 0 ? compute_s / e.model_s : 1.0;
+  return e;
+}
+
+}  // namespace
+
+double bucketed_allreduce_s(const AlphaBeta& m, int n, double grad_bytes, double bucket_bytes) {
+  if (n < 2 || grad_bytes <= 0) return 0;
+  return over_buckets(grad_bytes, bucket_bytes, [&](double bytes) { return ring_allreduce_s(m, n, bytes); });
 }
 
 StepEstimate estimate_step(const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes, double compute_s,
                            double overlappable) {
-  StepEstimate e;
-  e.nodes = nodes;
-  e.bytes_per_node = ring_bytes_per_rank(nodes, grad_bytes);
-  e.comm_s = bucketed_allreduce_s(m, nodes, grad_bytes, bucket_bytes);
-  e.no_overlap_s = compute_s + e.comm_s;
-  e.perfect_overlap_s = std::max(compute_s, e.comm_s);
-  e.model_s = compute_s + std::max(0.0, e.comm_s - overlappable * compute_s);
-  auto wait = [&](double step) { return step > 0 ? (step - compute_s) / step : 0.0; };
-  e.wait_no_overlap = wait(e.no_overlap_s);
-  e.wait_perfect = wait(e.perfect_overlap_s);
-  e.wait_model = wait(e.model_s);
-  e.scaling_efficiency = e.model_s > 0 ? compute_s / e.model_s : 1.0;
-  return e;
+  const double comm_s = bucketed_allreduce_s(m, nodes, grad_bytes, bucket_bytes);
+  return step_times(nodes, ring_bytes_per_rank(nodes, grad_bytes), compute_s, comm_s,
+                    compute_s + std::max(0.0, comm_s - overlappable * compute_s));
 }
 
 ShardedComm fully_sharded_comm(const AlphaBeta& m, int n, double grad_bytes, double bucket_bytes) {
   if (n < 2 || grad_bytes <= 0) return {};
-  const double full = std::floor(grad_bytes / bucket_bytes);
-  const double rest = grad_bytes - full * bucket_bytes;
-  auto sum = [&](double per_collective) {  // one collective per bucket, summed over the buckets
-    return per_collective * (full * ring_half_s(m, n, bucket_bytes) + (rest > 0 ? ring_half_s(m, n, rest) : 0.0));
-  };
-  return {sum(1), sum(2)};
+  const double one = over_buckets(grad_bytes, bucket_bytes, [&](double bytes) { return ring_half_s(m, n, bytes); });
+  return {one, 2 * one};  // forward: one all-gather per bucket; backward: an all-gather and a reduce-scatter
 }
 
 StepEstimate estimate_sharded_step(const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes,
                                    double compute_s, double overlappable) {
-  StepEstimate e = estimate_step(m, nodes, grad_bytes, bucket_bytes, compute_s, overlappable);
   const ShardedComm c = fully_sharded_comm(m, nodes, grad_bytes, bucket_bytes);
-  e.bytes_per_node = nodes < 2 ? 0 : 3.0 * (nodes - 1) / nodes * grad_bytes;
-  e.comm_s = c.total_s();
-  e.no_overlap_s = compute_s + e.comm_s;
-  e.perfect_overlap_s = std::max(compute_s, e.comm_s);
-  e.model_s = compute_s + std::max(0.0, c.forward_s - (1 - overlappable) * compute_s) +
-              std::max(0.0, c.backward_s - overlappable * compute_s);
-  auto wait = [&](double step) { return step > 0 ? (step - compute_s) / step : 0.0; };
-  e.wait_no_overlap = wait(e.no_overlap_s);
-  e.wait_perfect = wait(e.perfect_overlap_s);
-  e.wait_model = wait(e.model_s);
-  e.scaling_efficiency = e.model_s > 0 ? compute_s / e.model_s : 1.0;
-  return e;
+  return step_times(nodes, nodes < 2 ? 0 : 3.0 * (nodes - 1) / nodes * grad_bytes, compute_s, c.total_s(),
+                    compute_s + std::max(0.0, c.forward_s - (1 - overlappable) * compute_s) +
+                        std::max(0.0, c.backward_s - overlappable * compute_s));
 }
 
 StepEstimate estimate(Sharding s, const AlphaBeta& m, int nodes, double grad_bytes, double bucket_bytes,
