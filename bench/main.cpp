@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <iostream>
 #include <new>
 
@@ -36,6 +37,10 @@ int run(int argc, char** argv) {
 
 // Whatever escapes is one line and exit code 3 (runtime failure), never an abort.
 int main(int argc, char** argv) {
+  // stderr goes out a line at a time: mpirun forwards rank 0's stdout and stderr apart, and a message
+  // written in parts could land in the middle of a line of the other stream.
+  std::setvbuf(stderr, nullptr, _IOLBF, BUFSIZ);
+  std::cerr.unsetf(std::ios_base::unitbuf);
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {

@@ -32,22 +32,27 @@ std::string progress_text(const report::Progress& p) {
 }
 }  // namespace
 
+// Each piece of console text goes out in one call, so it is one write(2) on an unbuffered stderr:
+// mpirun forwards rank 0's stdout and stderr apart, and a line written in parts can be split there
+// by a line of the other stream.
+void ConsoleWriter::put(std::ostream& os, const std::string& s) { os.write(s.data(), static_cast<std::streamsize>(s.size())).flush(); }
+
 void ConsoleWriter::draw(Clock::time_point now) {
   if (!state_) return;
-  err_ << '\r' << progress_text(at(*state_, set_at_, now)) << "\x1b[K" << std::flush;
+  put(err_, "\r" + progress_text(at(*state_, set_at_, now)) + "\x1b[K");
   drawn_ = true;
 }
 
 void ConsoleWriter::plain(Clock::time_point now) {
-  err_ << "# progress " << progress_text(at(*state_, set_at_, now)) << "\n" << std::flush;
+  put(err_, "# progress " + progress_text(at(*state_, set_at_, now)) + "\n");
   last_plain_ = now;
 }
 
 void ConsoleWriter::text(const std::string& lines) {
   if (lines.empty()) return;
   std::lock_guard lock(mu_);
-  if (drawn_) err_ << "\r\x1b[K" << std::flush;
-  out_ << lines << std::flush;
+  if (drawn_) put(err_, "\r\x1b[K");
+  put(out_, lines);
   if (drawn_) draw(Clock::now());
 }
 
@@ -76,7 +81,7 @@ void ConsoleWriter::tick() {
 
 void ConsoleWriter::end_progress() {
   std::lock_guard lock(mu_);
-  if (drawn_) err_ << "\r\x1b[K" << std::flush;
+  if (drawn_) put(err_, "\r\x1b[K");
   drawn_ = false;
   state_.reset();
 }

@@ -44,6 +44,7 @@ class ConsoleWriter {
  private:
   void draw(Clock::time_point now);   // mu_ held
   void plain(Clock::time_point now);  // mu_ held
+  static void put(std::ostream& os, const std::string& s);  // one call: one write
 
   std::ostream& out_;
   std::ostream& err_;

@@ -178,11 +178,13 @@ void ControlPlane::end_job(int culprit_rank, const std::string& step, const std:
     std::this_thread::sleep_for(kWatchdogDeathGrace);
   else if (!tell)
     std::this_thread::sleep_for(kWatchdogTellerFirst);
+  std::fflush(nullptr);  // stderr is line-buffered (main); what was said must not stay in a buffer
   std::_Exit(3);
 }
 
 void ControlPlane::quiet_exit(bool after_death) {
   if (after_death) std::this_thread::sleep_for(kWatchdogDeathGrace);
+  std::fflush(nullptr);
   std::_Exit(3);
 }
 

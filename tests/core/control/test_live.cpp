@@ -6,7 +6,9 @@
 #include <sys/socket.h>
 
 #include <sstream>
+#include <streambuf>
 #include <thread>
+#include <vector>
 
 #include "bench/core/console_writer.hpp"
 #include "bench/core/control_channel.hpp"
@@ -74,6 +76,41 @@ TEST(ConsoleWriter, TerminalLineIsClearedBeforeTextAndDrawnAgain) {
   const std::string line = "\r[mpi] allreduce  1/2 (50%)  about 1s left\x1b[K";
   EXPECT_EQ(err.str(), line + "\r\x1b[K" + line + "\r\x1b[K");
   EXPECT_EQ(out.str(), "# row\n");
+}
+
+// A stream that keeps each call it receives apart: on an unbuffered stderr, one call is one write(2).
+class ChunkBuf : public std::streambuf {
+ public:
+  std::vector<std::string> chunks;
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    chunks.emplace_back(s, static_cast<size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) chunks.emplace_back(1, static_cast<char>(c));
+    return c;
+  }
+};
+
+// mpirun forwards rank 0's stdout and stderr apart: a progress line written in parts was split by a
+// record line of stdout, which then no longer began its line.
+TEST(ConsoleWriter, EachLineGoesOutInOneWrite) {
+  ChunkBuf out_buf, err_buf;
+  std::ostream out(&out_buf), err(&err_buf);
+  ConsoleWriter plain(out, err, ProgressMode::plain);
+  plain.progress({"tcp", "tcp matrix re-test a -> b", 0, 3, 6, 3.0, 3.0});
+  plain.text("# tcp bandwidth retest  a -> b  0.024 Gb/s\n");
+  ASSERT_EQ(err_buf.chunks.size(), 1u);
+  EXPECT_EQ(err_buf.chunks[0], "# progress [tcp] tcp matrix re-test a -> b  3/6 (50%)  about 3s left\n");
+  EXPECT_EQ(out_buf.chunks, std::vector<std::string>{"# tcp bandwidth retest  a -> b  0.024 Gb/s\n"});
+  err_buf.chunks.clear();
+  ConsoleWriter line(out, err, ProgressMode::line);
+  line.progress({"mpi", "allreduce", 0, 1, 2, 1.0, std::nullopt});
+  line.text("# row\n");
+  EXPECT_EQ(err_buf.chunks, (std::vector<std::string>{"\r[mpi] allreduce  1/2 (50%)  about 1s left\x1b[K", "\r\x1b[K",
+                                                      "\r[mpi] allreduce  1/2 (50%)  about 1s left\x1b[K"}));
 }
 
 TEST(ConsoleWriter, TimeLeftCountsDown) {
