@@ -15,7 +15,7 @@ ARGS=(--suites topo,mpi -e 1M "$@")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for tool in munged mungekey slurmctld slurmd srun sbatch sinfo; do
+for tool in munged mungekey slurmctld slurmd srun sbatch sinfo scontrol; do
   command -v "$tool" > /dev/null || { echo "SKIP: $tool not installed (ci/setup.sh installs slurm-wlm and munge)"; exit 77; }
 done
 [[ $(id -u) == 0 ]] || { echo "SKIP: the one-host cluster runs its daemons as root"; exit 77; }
@@ -36,6 +36,20 @@ cleanup() {
   rm -rf "$D"
 }
 trap cleanup EXIT
+
+# sbatch, then wait for the job's end: 0 when it COMPLETED. (sbatch --wait sleeps 2, 8, then 32 s
+# between its polls, which made a 10 s job cost up to 42 s.)
+sbatch_wait() {  # SBATCH-ARGS...
+  local id line=""
+  id=$(sbatch --parsable "$@") && [[ -n $id ]] || return 1
+  id=${id%%;*}
+  for _ in $(seq 750); do
+    line=$(scontrol show job -o "$id" 2> /dev/null || true)
+    [[ $line =~ JobState=(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED) ]] && break
+    sleep 0.2
+  done
+  [[ $line == *JobState=COMPLETED* ]] || { echo "job $id: $(grep -oE 'JobState=[A-Z_]+|ExitCode=[0-9:]+' <<< "$line" | tr '\n' ' ')"; return 1; }
+}
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 host=$(hostname -s)
@@ -105,7 +119,7 @@ echo "srun --mpi=list: $(srun --mpi=list 2>&1 | tr '\n' ' ')"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GPUNET_BENCH=$BIN
 for launch in auto mpirun; do
   rc=0
-  GPUNET_LAUNCH=$launch timeout 150 sbatch --wait --quiet -N 1 --ntasks-per-node=2 -o "$D/job-$launch.out" \
+  GPUNET_LAUNCH=$launch sbatch_wait -N 1 --ntasks-per-node=2 -o "$D/job-$launch.out" \
     "$ROOT/launch/slurm/gpunet.sbatch" "${ARGS[@]}" -o "$D/report-$launch" || rc=$?
   [[ $rc == 0 ]] || { cat "$D/job-$launch.out"; fail "sbatch ($launch) exited $rc"; }
   want="launching with mpirun"
@@ -123,7 +137,7 @@ PY
 done
 # 4. The nightly job inside an allocation: the first night creates the baseline and keeps artifacts.
 rc=0
-timeout 150 sbatch --wait --quiet -N 1 --ntasks-per-node=2 -o "$D/nightly.out" "$ROOT/ci/nightly.sh" \
+sbatch_wait -N 1 --ntasks-per-node=2 -o "$D/nightly.out" "$ROOT/ci/nightly.sh" \
   --baseline "$D/nightly-base.json" --artifacts "$D/nightly" --bench "$BIN" -- "${ARGS[@]}" || rc=$?
 [[ $rc == 0 ]] || { cat "$D/nightly.out"; fail "sbatch ci/nightly.sh exited $rc"; }
 grep -q "launcher=slurm" "$D/nightly.out" && grep -q "^nightly.sh: PASS" "$D/nightly.out" || { cat "$D/nightly.out"; fail "nightly output"; }
