@@ -1,6 +1,7 @@
 // Pairwise tables: the N x N matrix of the matrix flows (rows send, columns receive, Gb/s and % of
 // the flow's ceiling) for TCP and for RDMA's headline size, and the TCP flows table (sender ->
-// receiver, test, streams, goodput, ceiling, efficiency, retransmits, dips).
+// receiver, test, streams, goodput, ceiling, efficiency, dips, and iperf3's final sender and receiver
+// lines: transfer, bitrate, Retr).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -111,17 +112,34 @@ std::string test_text(const Record& r) {
   return t;
 }
 
+// iperf3's final lines of a flow, as cells: the sender's transfer, bitrate (over its own clock) and
+// Retr, then the receiver's transfer and bitrate (blank where the record does not carry that end).
+std::vector<Cell> iperf3_end_cells(const Record& r) {
+  const auto line = [](std::optional<double> bytes, std::optional<double> seconds) {
+    if (!bytes || !seconds) return std::vector<Cell>{text_cell(""), text_cell("")};
+    return std::vector<Cell>{figure_cell(*bytes / 1e9), figure_cell(*seconds > 0 ? *bytes * 8 / *seconds / 1e9 : 0)};
+  };
+  const auto sent = jsonx::number(r.extra, "bytes_sent");
+  auto cells = line(sent, jsonx::number(r.extra, "sender_seconds"));
+  cells.push_back(sent ? int_cell(retransmits(r)) : text_cell(""));
+  const auto received = line(static_cast<double>(r.bytes), jsonx::number(r.extra, "seconds"));
+  cells.insert(cells.end(), received.begin(), received.end());
+  return cells;
+}
+
 Table flows_table(const std::vector<const Record*>& flows) {
   const EndpointLabels label(endpoints(flows));
   Table t;
   t.kind = TableKind::flows;
   t.title = "TCP flows";
   t.csv = "tcp_flows.csv";
-  t.note = "goodput measured at the receiver; dips: intervals below the dip threshold of the flow's median";
-  t.columns = {{"sender", "", false},       {"receiver", "", false},   {"test", "", false},
-               {"streams", "", true},       {"goodput", "Gb/s", true}, {"ceiling", "Gb/s", true},
-               {"efficiency", "%", true},   {"retransmits", "", true}, {"dips", "", true},
-               {"received", "B", true},     {"time", "s", true},       {"status", "", false}};
+  t.note = "goodput measured at the receiver; dips: intervals below the dip threshold of the flow's median; "
+           "sender and receiver columns: iperf3's final sender and receiver lines (Transfer, Bitrate, Retr)";
+  t.columns = {{"sender", "", false},           {"receiver", "", false},          {"test", "", false},
+               {"streams", "", true},           {"goodput", "Gb/s", true},        {"ceiling", "Gb/s", true},
+               {"efficiency", "%", true},       {"dips", "", true},               {"sender transfer", "GB", true},
+               {"sender bitrate", "Gb/s", true}, {"sender Retr", "", true},        {"receiver transfer", "GB", true},
+               {"receiver bitrate", "Gb/s", true}, {"status", "", false}};
   for (const Record* r : flows) {
     const auto [src, dst] = ends_of(*r);
     const auto* f = record_figure(*r);
@@ -137,11 +155,10 @@ Table flows_table(const std::vector<const Record*>& flows) {
                  ok ? figure_cell(f->value) : text_cell(""),
                  ceiling_cell(c),
                  efficiency_cell(c),
-                 int_cell(retransmits(*r)),
-                 int_cell(dips ? static_cast<long long>(dips->size()) : 0),
-                 int_cell(r->bytes),
-                 ok ? fixed_cell(jsonx::number(r->extra, "seconds").value_or(0), 2) : text_cell(""),
-                 status_cell(*r)};
+                 int_cell(dips ? static_cast<long long>(dips->size()) : 0)};
+    const auto ends = iperf3_end_cells(*r);
+    row.cells.insert(row.cells.end(), ends.begin(), ends.end());
+    row.cells.push_back(status_cell(*r));
     t.rows.push_back(std::move(row));
   }
   return t;

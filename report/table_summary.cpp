@@ -1,12 +1,14 @@
 // The summary table: the headline figures, each with its ceiling and efficiency, grouped by path
 // (between nodes: TCP, RDMA, collectives; inside a node: PCIe per GPU, host memory, collectives and
-// loopback on one node), and the topology findings below it.
+// loopback on one node, and NVLink, which no suite measures: report/summary_nvlink.hpp), and the
+// topology findings below it.
 #include <algorithm>
 #include <cctype>
 #include <map>
 
 #include "report/analysis.hpp"
 #include "report/json_access.hpp"
+#include "report/summary_nvlink.hpp"
 #include "report/table_model.hpp"
 #include "report/text_format.hpp"
 
@@ -143,6 +145,15 @@ Table summary_table(const Report& rep) {
     row.status = r.record->status;
     row.cells = {text_cell(r.path), text_cell(r.figure), text_cell(r.subject), figure_cell(r.value),
                  ceiling_cell(c),   text_cell(r.unit),   efficiency_cell(c)};
+    t.rows.push_back(std::move(row));
+  }
+  for (const auto& nv : nvlink_summary_rows(rep)) {  // inside a node, after the measured rows
+    TableRow row;
+    row.status = Status::skipped;
+    Cell ceiling = nv.ceiling.known ? figure_cell(nv.ceiling.value) : text_cell("");
+    ceiling.derivation = nv.ceiling.known ? nv.ceiling.derivation : "";
+    row.cells = {text_cell(kInside), wrap_cell(nv.figure), text_cell(nv.subject), text_cell("not measured"),
+                 std::move(ceiling),  text_cell("GB/s"),   text_cell("")};
     t.rows.push_back(std::move(row));
   }
   if (rep.findings.is_array())

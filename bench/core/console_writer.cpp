@@ -46,6 +46,7 @@ void ConsoleWriter::draw(Clock::time_point now) {
 void ConsoleWriter::plain(Clock::time_point now) {
   put(err_, "# progress " + progress_text(at(*state_, set_at_, now)) + "\n");
   last_plain_ = now;
+  if (!state_->step.empty() || state_->total > 0) plain_suite_ = state_->suite;  // a step, not the bare start
 }
 
 void ConsoleWriter::text(const std::string& lines) {
@@ -66,7 +67,9 @@ void ConsoleWriter::progress(const report::Progress& p) {
   if (mode_ == ProgressMode::line) return draw(now);
   const double gap = last_plain_ ? std::chrono::duration<double>(now - *last_plain_).count() : 1e9;
   const bool bare = p.step.empty() && p.total == 0;  // a suite's start: worth a log line only if it lasts
-  if ((new_step && !bare && gap >= kPlainProgressGap_s) || (last_plain_ && gap >= kPlainProgressEvery_s)) plain(now);
+  const bool first_of_suite = p.suite != plain_suite_;  // every suite's plan shows once, however quick
+  if ((new_step && !bare && (gap >= kPlainProgressGap_s || first_of_suite)) || (last_plain_ && gap >= kPlainProgressEvery_s))
+    plain(now);
 }
 
 void ConsoleWriter::tick() {

@@ -4,8 +4,8 @@
 //  - line:  one line on a terminal, rewritten in place ("\r", clear to end of line), cleared before
 //           any other text and drawn again after it, and refreshed about once a second;
 //  - plain: ordinary lines for logs and CI, no control characters, at a modest rate: when a step
-//           starts and kPlainProgressGap_s have passed since the last one, or every
-//           kPlainProgressEvery_s during a long step (a suite's bare start, only then);
+//           starts and kPlainProgressGap_s have passed since the last one or it is its suite's first
+//           step, or every kPlainProgressEvery_s during a long step (a suite's bare start, only then);
 //  - off:   none.
 // auto is line when stderr is a terminal, plain otherwise. The time left counts down between
 // updates. Thread-safe; measuring code never calls it (it hands lines to the control plane).
@@ -53,6 +53,7 @@ class ConsoleWriter {
   std::optional<report::Progress> state_;
   Clock::time_point set_at_{};
   std::optional<Clock::time_point> last_plain_;
+  std::string plain_suite_;  // the suite of the last plain line of a step
   bool drawn_ = false;  // the line is on the terminal
 };
 

@@ -2,7 +2,9 @@
 # The nccl, pcie and node suites under the real mpirun on a machine without a usable GPU: nccl and
 # pcie report `skipped` with the CUDA runtime's reason (or "built without CUDA"), nothing crashes,
 # and `node` measures host memory bandwidth for real. Where a GPU is usable, the same run must
-# instead pass with verified data. Every suite also gets its traffic-counter record.
+# instead pass with verified data. Every suite also gets its traffic-counter record. The singleton
+# runs on a pty where the system has script(1), as on a terminal: its node suite draws the progress
+# line in place.
 # Usage: skip_paths_test.sh BINARY NP HAVE_CUDA   (NP=0: singleton, no mpirun)
 source "$(dirname "$0")/lib.sh"
 bin=$1 np=$2 have_cuda=$3
@@ -10,7 +12,13 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 args=(--suites nccl,pcie,node -b 1K -e 64K -f 8 -n 2 --budget 0.01 --pcie-size 1M --node-size 4M --node-min-time 0.01
       --node-repetitions 2 -o "$out/r" --timeout 60)
-if [[ $np == 0 ]]; then
+if [[ $np == 0 ]] && command -v script >/dev/null; then
+  # On a terminal (a pty from script): the progress line is drawn and rewritten in place ("\r").
+  script -qec "$(printf '%q ' "$bin" "${args[@]}")" /dev/null >"$out/log" 2>&1 || { cat "$out/log"; fail "singleton run exited $?"; }
+  grep -q $'\r\[node\] membw numa[0-9]* read 1 thread  0/[0-9]* (0%)  about [0-9hms]* left\x1b\[K' "$out/log" ||
+    { cat -v "$out/log"; fail "no progress line rewritten in place on a terminal"; }
+  np=1
+elif [[ $np == 0 ]]; then
   "$bin" "${args[@]}" >"$out/log" 2>&1 || { cat "$out/log"; fail "singleton run exited $?"; }
   np=1
 else

@@ -4,8 +4,8 @@
 #     lines reach rank 0 over the control channel): per flow, duration/interval interval lines whose
 #     transfers add up to the bytes the flow moved, final sender and receiver lines, plain progress
 #     lines (no carriage returns), and --tcp-live off / --progress off silence them;
-#  2. the default run (every default suite, short budgets): promtool accepts its metrics.prom, and the
-#     mpi sweep ends in nccl-tests' footer.
+#  2. the default run (every default suite, short budgets): promtool accepts its metrics.prom, the
+#     mpi sweep ends in nccl-tests' footer, and the mpi and node suites show their steps' progress.
 # Usage: live_console_test.sh BINARY
 source "$(dirname "$0")/lib.sh"
 bin=$1
@@ -55,4 +55,7 @@ grep -q '^gpunet_mpi_allreduce_busbw_bytes_per_second{' "$out/default/metrics.pr
 grep -q '^# Out of bounds values : 0 OK$' "$out/default.log" || { cat "$out/default.log"; fail "no nccl-tests footer"; }
 grep -qE '^# Avg bus bandwidth    : [0-9.]+ GB/s$' "$out/default.log" || fail "no average bus bandwidth line"
 grep -q '^# progress \[mpi\]' "$out/default.log" || fail "no progress line during the mpi suite"
+# The node suite's steps with their planned time: 4 kernels x (1 thread, every CPU) per NUMA node.
+grep -qE '^# progress \[node\] membw numa[0-9]+ read 1 thread  0/[0-9]+ \(0%\)  about [0-9hms]+ left$' "$out/default.log" \
+  || { grep '^# progress' "$out/default.log"; fail "no progress line with the time left during the node suite"; }
 echo "ok: live console and metrics.prom"

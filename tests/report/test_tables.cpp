@@ -17,57 +17,14 @@
 #include "report/renderers.hpp"
 #include "report/table_model.hpp"
 #include "report/table_render.hpp"
+#include "tests/report/md_table_parse.hpp"
 
 using namespace gpunet::report;
+using gpunet::report::testing::MdTableSeen;
+using gpunet::report::testing::parse_tables;
 using nlohmann::json;
 
 namespace {
-
-// One table of report.md as a reader sees it: the heading above it, its header cells and rows.
-struct MdTableSeen {
-  std::string section, heading;
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-};
-
-std::vector<std::string> split_row(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cur;
-  for (size_t i = 1; i < line.size(); ++i) {
-    if (line[i] == '|' && line[i - 1] != '\\') {
-      const auto b = cur.find_first_not_of(' '), e = cur.find_last_not_of(' ');
-      cells.push_back(b == std::string::npos ? "" : cur.substr(b, e - b + 1));
-      cur.clear();
-    } else {
-      cur += line[i];
-    }
-  }
-  return cells;
-}
-
-std::vector<MdTableSeen> parse_tables(const std::string& md) {
-  std::vector<MdTableSeen> out;
-  std::istringstream in(md + "\n");
-  std::string line, section, heading;
-  MdTableSeen cur;
-  bool open = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '|') {
-      if (!open) {
-        cur = MdTableSeen{section, heading, split_row(line), {}};
-        open = true;
-      } else if (line.find("---") == std::string::npos || !cur.rows.empty()) {
-        cur.rows.push_back(split_row(line));
-      }
-      continue;
-    }
-    if (open) out.push_back(cur);
-    open = false;
-    if (line.rfind("## ", 0) == 0) section = heading = line.substr(3);
-    if (line.rfind("### ", 0) == 0) heading = line.substr(4);
-  }
-  return out;
-}
 
 using Cols = std::vector<std::string>;
 const Cols kSweep = {"size (B)",       "count (elements)", "type",     "redop",  "time (us)",
@@ -81,8 +38,9 @@ const Cols kPaired = {"size (B)", "count (elements)", "type", "redop",
 const std::map<std::string, Cols> kColumns = {
     {"Summary", {"path", "figure", "subject", "value", "ceiling", "unit", "efficiency (%)"}},
     {"TCP flows",
-     {"sender", "receiver", "test", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)", "retransmits",
-      "dips", "received (B)", "time (s)", "status"}},
+     {"sender", "receiver", "test", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)", "dips",
+      "sender transfer (GB)", "sender bitrate (Gb/s)", "sender Retr", "receiver transfer (GB)", "receiver bitrate (Gb/s)",
+      "status"}},
     {"TCP one-to-many",
      {"test", "sender", "receiver", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)", "received (B)",
       "status"}},
@@ -150,7 +108,7 @@ Record flow(const std::string& src, int sr, const std::string& dst, int dr, cons
   r.bytes = static_cast<int64_t>(gbps * 1e9 / 8);
   r.count = 1;
   r.extra = {{"src_host", src}, {"dst_host", dst}, {"src_rank", sr}, {"dst_rank", dr}, {"link", kLink},
-             {"dst_link", kLink}, {"streams", 1}, {"seconds", 1.0},
+             {"dst_link", kLink}, {"streams", 1}, {"seconds", 1.0}, {"bytes_sent", r.bytes}, {"sender_seconds", 0.9},
              {"tcp_info", json::array({{{"retransmits", 3}}})},
              {"stability", {{"dips", json::array({json::object()})}}}};
   r.figure = rate_figure("tcp.goodput", gbps, "Gb/s", pair_subject(src, sr, dst, dr), PathModel::tcp_flow);
@@ -325,6 +283,26 @@ TEST(Tables, MatrixFromMatrixFlowsOnlyRowsSendColumnsReceive) {
   EXPECT_EQ(m->rows[0][3].rfind("0.3 (", 0), 0u) << m->rows[0][3];  // the matrix flow, not the re-test's 0.31
 }
 
+// iperf3 ends a test with its sender and receiver lines (Transfer, Bitrate, Retr): the flows table
+// carries both, the sender's bitrate over its own clock, the receiver's over the goodput's.
+TEST(Tables, FlowsCarryIperf3sFinalSenderAndReceiverLines) {
+  const auto tables = parse_tables(render_markdown(every_kind()));
+  const MdTableSeen* f = nullptr;
+  for (const auto& t : tables)
+    if (t.heading == "TCP flows") f = &t;
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->rows.empty());
+  std::map<std::string, std::string> row;  // a -> b, matrix, 0.9 Gb/s: 0.1125 GB received in 1 s, sent in 0.9 s
+  for (size_t i = 0; i < f->header.size(); ++i) row[f->header[i]] = f->rows[0][i];
+  EXPECT_EQ(row["sender"] + " -> " + row["receiver"], "a -> b");
+  EXPECT_EQ(row["sender transfer (GB)"], "0.1125");
+  EXPECT_EQ(row["sender bitrate (Gb/s)"], "1");
+  EXPECT_EQ(row["sender Retr"], "3");
+  EXPECT_EQ(row["receiver transfer (GB)"], "0.1125");
+  EXPECT_EQ(row["receiver bitrate (Gb/s)"], "0.9");
+  EXPECT_EQ(row["receiver bitrate (Gb/s)"], row["goodput (Gb/s)"]);
+}
+
 TEST(Tables, ConsoleAndCsvRenderTheSameModel) {
   const Report rep = every_kind();
   const std::string console = console_summary(rep);
@@ -340,8 +318,8 @@ TEST(Tables, ConsoleAndCsvRenderTheSameModel) {
   for (const auto& [name, text] : csvs)
     if (name == "tcp_flows.csv") {
       EXPECT_EQ(text.substr(0, text.find('\n')),
-                "sender,receiver,test,streams,goodput_Gb_s,ceiling_Gb_s,efficiency_pct,retransmits,dips,received_B,"
-                "time_s,status");
+                "sender,receiver,test,streams,goodput_Gb_s,ceiling_Gb_s,efficiency_pct,dips,sender_transfer_GB,"
+                "sender_bitrate_Gb_s,sender_Retr,receiver_transfer_GB,receiver_bitrate_Gb_s,status");
       EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 7);
     }
   // sweeps.csv keeps its columns and holds the collective sweeps alone.

@@ -14,6 +14,7 @@
 
 #include "gpunet/build_config.h"
 #include "report/renderers.hpp"
+#include "report/table_model.hpp"
 #include "report/topology_model.hpp"
 #include "report/topology_render.hpp"
 
@@ -154,6 +155,66 @@ TEST(TopologySection, AHostWithAnotherNicSpeedIsItsOwnKind) {
   const std::string md = topology_markdown(topology_text(o));
   EXPECT_NE(md.find("### fc-node2\n"), std::string::npos) << md;
   EXPECT_NE(md.find("0.25 (tbf shaped; link 10)"), std::string::npos) << md;
+}
+
+// The summary's NVLink rows ("inside a node"): no suite copies between GPUs, so each GPU node gets a
+// row that says NVLink was not measured, with what its topology shows.
+std::vector<TableRow> nvlink_rows_of(const Report& rep) {
+  std::vector<TableRow> out;
+  for (const auto& row : summary_table(rep).rows)
+    if (row.cells.at(1).text.find("NVLink") != std::string::npos) out.push_back(row);
+  return out;
+}
+
+TEST(NvlinkSummary, RealGpuExportsWithoutNvlinkSaySoAndThatNothingWasMeasured) {
+  for (const auto& [fixture, subject] : {std::pair{"juwels-gpu", "juwels-node (4 GPUs)"}, {"penguin-pascal", "pascal-node (2 GPUs)"}}) {
+    const auto rows = nvlink_rows_of(topo_report_of(fixture));
+    ASSERT_EQ(rows.size(), 1u) << fixture;
+    const auto& c = rows[0].cells;
+    EXPECT_EQ(c[0].text, "inside a node");
+    EXPECT_NE(c[1].text.find("not measured: no suite copies between GPUs"), std::string::npos) << c[1].text;
+    EXPECT_NE(c[1].text.find("the topology shows no NVLink (GPU pairs over PCIe: "), std::string::npos) << c[1].text;
+    EXPECT_EQ(c[2].text, subject);
+    EXPECT_EQ(c[3].text, "not measured");
+    EXPECT_EQ(c[4].text, "") << "no NVLink, no ceiling";
+    EXPECT_EQ(c[6].text, "") << "no efficiency without a figure";
+    EXPECT_EQ(rows[0].status, Status::skipped);
+  }
+  EXPECT_TRUE(nvlink_rows_of(topo_report_of("ci-vm-cpu-only")).empty()) << "a CPU-only node has no NVLink row";
+}
+
+// The discovery's pair classes in nvidia-smi's notation: a pair the topology calls NV2 (the juwels
+// export with its first GPU pair marked so, and the generation stated on its GPUs) gets the line
+// rate of two NVLink2 links per direction, CEILINGS.md §4: 2 x 25 GB/s.
+TEST(NvlinkSummary, NvlinkPairsGetTheirLinksAndCeiling) {
+  Report rep = topo_report_of("juwels-gpu");
+  auto& section = rep.topology["juwels-node"];
+  for (auto& g : section["gpus"]) g["nvlink"] = {{"gen", 2}};
+  for (auto& p : section["pairs"])
+    if (p["a"] == "0000:5d:00.0" && p["b"] == "0000:5e:00.0") p["class"] = "NV2";
+  const auto rows = nvlink_rows_of(rep);
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& c = rows[0].cells;
+  EXPECT_EQ(c[1].text, "NVLink GPU<->GPU (NV2), not measured: no suite copies between GPUs (pcie: host<->device only)");
+  EXPECT_EQ(c[2].text, "juwels-node (1 of 6 GPU pairs)");
+  EXPECT_EQ(c[4].text, "50");
+  EXPECT_NE(c[4].derivation.find("2 links x 25 GB/s"), std::string::npos) << c[4].derivation;
+  EXPECT_EQ(c[5].text, "GB/s");
+}
+
+// The report fixture's nodes (nvidia-smi-style matrix, NV12 between two A100s, the generation from
+// the GPU's name): 12 x 25 = 300 GB/s per direction.
+TEST(NvlinkSummary, MatrixCellsAndGpuNamesGiveLinksAndGeneration) {
+  Report rep;
+  rep.topology = {{"nodes", json::array({{{"host", "node-a"},
+                                          {"gpus", json::array({{{"index", 0}, {"name", "NVIDIA A100-SXM4-40GB"}},
+                                                                {{"index", 1}, {"name", "NVIDIA A100-SXM4-40GB"}}})},
+                                          {"matrix", {{"labels", {"GPU0", "GPU1", "mlx5_0"}},
+                                                      {"cells", {{"X", "NV12", "SYS"}, {"NV12", "X", "SYS"}, {"SYS", "SYS", "X"}}}}}}})}};
+  const auto rows = nvlink_rows_of(rep);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].cells[2].text, "node-a (1 of 1 GPU pairs)");
+  EXPECT_EQ(rows[0].cells[4].text, "300");
 }
 
 }  // namespace

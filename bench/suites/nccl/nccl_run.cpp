@@ -20,6 +20,8 @@
 #include "bench/engines/wait.hpp"
 #include "bench/core/measure/measurement.hpp"
 #include "bench/core/sizes.hpp"
+#include "bench/core/step_progress.hpp"
+#include "bench/engines/scaling.hpp"
 #include "bench/engines/scaling_run.hpp"
 #include "topology/json.hpp"
 #include "topology/nccl_xml.hpp"
@@ -64,7 +66,7 @@ bool reducing(Collective c) { return c == Collective::allreduce || c == Collecti
 
 class NcclRun {
  public:
-  explicit NcclRun(const SuiteContext& ctx) : ctx_(ctx), timeout_(gpu_wait_timeout_s(ctx.cfg.timeout_s)) {}
+  explicit NcclRun(const SuiteContext& ctx) : ctx_(ctx), timeout_(gpu_wait_timeout_s(ctx.cfg.timeout_s)), steps_(ctx) {}
 
   // Whether every rank can use GPU `local rank`; on rank 0, `reason` says why not.
   bool gpus_usable(std::string& reason) {
@@ -106,9 +108,11 @@ class NcclRun {
       world_ = std::make_unique<NcclComm>(ctx_.mpi.world, ctx_.mpi.local_rank, timeout_);
     }
     learn_transports();
+    const auto sizes = size_sweep(ctx_.cfg.min_bytes, ctx_.cfg.max_bytes, ctx_.cfg.step_factor, ctx_.cfg.step_bytes);
+    plan_steps(sizes.size());
     for (const auto& name : ctx_.cfg.nccl_collectives) {
       const Collective c = *report::collective_from_string(name);
-      for (int64_t bytes : size_sweep(ctx_.cfg.min_bytes, ctx_.cfg.max_bytes, ctx_.cfg.step_factor, ctx_.cfg.step_bytes)) {
+      for (int64_t bytes : sizes) {
         measure(c, bytes, false);
         if (patterns::supports_in_place(c)) measure(c, bytes, true);
       }
@@ -116,6 +120,7 @@ class NcclRun {
     if (ctx_.cfg.scaling) {
       const int64_t bytes = ctx_.cfg.scaling_bytes > 0 ? ctx_.cfg.scaling_bytes : ctx_.cfg.max_bytes;
       run_scaling(ctx_, "nccl", bytes, [&](MPI_Comm comm, const ScalingGroup& g, report::Record& rec) {
+        steps_.start_paced("scaling allreduce " + std::to_string(g.nodes.size()) + " nodes" + (g.probe ? " probe" : ""), bytes);
         return scaling_point(comm, g, bytes, rec);
       });
     }
@@ -218,8 +223,17 @@ class NcclRun {
     }
   }
 
+  // The steps: each collective at each size, out of place and (where it has one) in place, then
+  // each node count of the scaling sweep. Their lengths follow the adaptive iteration counts.
+  void plan_steps(size_t sizes) {
+    for (const auto& name : ctx_.cfg.nccl_collectives)
+      steps_.plan(static_cast<int>(sizes) * (patterns::supports_in_place(*report::collective_from_string(name)) ? 2 : 1));
+    if (ctx_.cfg.scaling) steps_.plan(static_cast<int>(scaling_groups(ctx_.mpi.num_nodes).size()));
+  }
+
   void measure(Collective c, int64_t bytes, bool in_place) {
     const std::string variant = in_place ? "in-place" : "out-of-place";
+    steps_.start_paced(report::to_string(c) + " " + variant, bytes);
     NcclCase k(c, ctx_.cfg.dtype, ctx_.cfg.op, bytes, in_place, *world_);
     auto rec = base_record(c, variant, k, ctx_.mpi.size);
     rec.extra["nodes"] = ctx_.mpi.num_nodes;
@@ -326,6 +340,7 @@ class NcclRun {
   std::string log_path_, log_note_, step_ = "nccl setup";
   json merged_ = json::object();
   std::unique_ptr<NcclComm> world_;
+  StepProgress steps_;  // rank 0 shows it
 };
 
 }  // namespace

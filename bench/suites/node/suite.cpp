@@ -14,6 +14,7 @@
 #include "bench/engines/numa.hpp"
 #include "bench/suites/node/thread_team.hpp"
 #include "bench/core/measure/measurement.hpp"
+#include "bench/core/step_progress.hpp"
 #include "report/busbw.hpp"
 #include "report/figure.hpp"
 #include "bench/core/sizes.hpp"
@@ -34,15 +35,29 @@ using node::BenchMeta;
 
 constexpr double kScalar = 3.0;
 
+// The thread counts the memory kernels run with on a NUMA node: one, and every CPU of the node.
+std::vector<int> thread_counts(size_t cpus) {
+  std::vector<int> threads{1};
+  if (cpus > 1) threads.push_back(static_cast<int>(cpus));
+  return threads;
+}
+
 class NodeBench {
  public:
   explicit NodeBench(const SuiteContext& ctx)
-      : ctx_(ctx), reporter_(base(ctx), meta_, [this](report::Record r) { pending_.push_back(std::move(r)); }) {}
+      : ctx_(ctx), steps_(ctx), reporter_(base(ctx), meta_, [this](report::Record r) { pending_.push_back(std::move(r)); }) {}
+
+  // The steps: one per kernel and thread count on each NUMA node, each lasting its repetitions.
+  void plan_memory(const std::vector<int>& numa_nodes) {
+    for (int numa : numa_nodes)
+      steps_.plan(static_cast<int>(node::all_mem_kernels().size() * thread_counts(node::node_cpus(numa).size()).size()), membw_s());
+  }
+  // One step per GPU: its two copy benchmarks.
+  void plan_pcie(int gpus) { steps_.plan(gpus, pcie_s()); }
 
   void memory(int numa) {
     const auto cpus = node::node_cpus(numa);
-    std::vector<int> threads{1};
-    if (cpus.size() > 1) threads.push_back(static_cast<int>(cpus.size()));
+    const std::vector<int> threads = thread_counts(cpus.size());
     const auto elems = static_cast<size_t>(std::max<int64_t>(ctx_.cfg.node_bytes / 8, 1024));
     node::NodeBuffer a(elems * 8, numa), b(elems * 8, numa), c(elems * 8, numa);
     auto* pa = reinterpret_cast<double*>(a.data());
@@ -59,11 +74,12 @@ class NodeBench {
           const auto [lo, hi] = node::slice(elems, m, n);
           results[static_cast<size_t>(m)] = node::run_kernel(k, pa, pb, pc, lo, hi, kScalar);
         });
+        steps_.start_planned("membw numa" + std::to_string(numa) + " " + node::to_string(k) + " " + threads_label(t), membw_s());
         const auto timing = measure::measure(ctx_.control, "node membw numa" + std::to_string(numa) + " " + node::to_string(k),
                                              StepScope::this_rank, membw_rules(), measure::steady_clock_timer([&] { team.pass(); }));
         auto r = base(ctx_);
         r.name = "membw_" + node::to_string(k);
-        r.variant = "numa" + std::to_string(numa) + (t > 1 ? " " + std::to_string(t) + " threads" : " 1 thread");
+        r.variant = "numa" + std::to_string(numa) + " " + threads_label(t);
         r.bytes = node::kernel_bytes(k, static_cast<int64_t>(elems));
         measure::record_timing(r, timing);
         r.algbw_GBps = report::algbw_GBps(r.bytes, r.time_us.mean * 1e-6);
@@ -99,6 +115,7 @@ class NodeBench {
       });
       configure(bm)->UseManualTime();
     }
+    steps_.start_planned("pcie gpu" + std::to_string(g.ordinal), pcie_s());
     run("node pcie gpu" + std::to_string(g.ordinal));
     int64_t wrong = 0;
     for (auto& c : cases) wrong += c->wrong_bytes();
@@ -107,6 +124,11 @@ class NodeBench {
   }
 
  private:
+  static std::string threads_label(int t) { return t > 1 ? std::to_string(t) + " threads" : "1 thread"; }
+  // Planned seconds of a step: each timed benchmark lasts its repetitions of --node-min-time.
+  double membw_s() const { return ctx_.cfg.node_min_time_s * ctx_.cfg.node_repetitions; }
+  double pcie_s() const { return 2 * membw_s(); }  // h2d and d2h
+
   static report::Record base(const SuiteContext& ctx) {
     auto r = ctx.record("node", "");
     r.ranks = 1;
@@ -164,6 +186,7 @@ class NodeBench {
   }
 
   const SuiteContext& ctx_;
+  StepProgress steps_;  // rank 0 shows it
   std::map<std::string, BenchMeta> meta_;
   std::vector<report::Record> pending_;
   node::RecordReporter reporter_;
@@ -173,12 +196,15 @@ void run_node_on_leader(const SuiteContext& ctx) {
   NodeBench bench(ctx);
   std::string step = "node membw";
   try {
-    for (int numa : node::memory_nodes()) bench.memory(numa);
+    const auto numa_nodes = node::memory_nodes();
+    bench.plan_memory(numa_nodes);
+    for (int numa : numa_nodes) bench.memory(numa);
     const auto probe = gpu::probe_gpus();
     if (!probe.ok()) {
       ctx.emit(skipped(ctx, "node", "pcie", probe.reason));
       return;
     }
+    bench.plan_pcie(probe.count);
     for (int d = 0; d < probe.count; ++d) {
       step = "node pcie gpu" + std::to_string(d);
       bench.pcie(gpu::gpu_info(d));

@@ -4,6 +4,7 @@
 // extra.pcie (the link's generation, width and MPS, read right after the copies while the link is
 // trained up) for the report's raw and TLP-adjusted ceiling.
 #include <algorithm>
+#include <array>
 #include <memory>
 
 #include "bench/engines/cuda_device.hpp"
@@ -12,6 +13,7 @@
 #include "bench/core/measure/mpi_timer.hpp"
 #include "bench/engines/numa.hpp"
 #include "bench/core/sizes.hpp"
+#include "bench/core/step_progress.hpp"
 #include "bench/suites/pcie/suite.hpp"
 
 #include <CLI/CLI.hpp>
@@ -76,16 +78,28 @@ void check_data(report::Record& rec, int64_t wrong) {
   }
 }
 
+constexpr std::array kDirections{CopyDir::h2d, CopyDir::d2h, CopyDir::bidir};
+constexpr std::array kHostKinds{HostKind::pinned, HostKind::pageable};
+
 class PcieRun {
  public:
-  explicit PcieRun(const SuiteContext& ctx) : ctx_(ctx), timeout_(gpu::gpu_wait_timeout_s(ctx.cfg.timeout_s)) {}
+  explicit PcieRun(const SuiteContext& ctx) : ctx_(ctx), timeout_(gpu::gpu_wait_timeout_s(ctx.cfg.timeout_s)), steps_(ctx) {}
+
+  // The steps: each GPU's copies (direction x host memory x placement), then all GPUs at once.
+  void plan(const std::vector<gpu::GpuInfo>& gpus) {
+    for (const auto& g : gpus) {
+      std::string why;
+      steps_.plan(static_cast<int>(kDirections.size() * kHostKinds.size() * placements(gpu::read_pcie_link("/sys", g.bus_id).numa_node, why).size()));
+    }
+    if (gpus.size() > 1) steps_.plan(static_cast<int>(kDirections.size()));
+  }
 
   void one_gpu(const gpu::GpuInfo& g) {
     const auto link = gpu::read_pcie_link("/sys", g.bus_id);
     std::string why;
     const auto where = placements(link.numa_node, why);
-    for (CopyDir dir : {CopyDir::h2d, CopyDir::d2h, CopyDir::bidir})
-      for (HostKind kind : {HostKind::pinned, HostKind::pageable}) {
+    for (CopyDir dir : kDirections)
+      for (HostKind kind : kHostKinds) {
         for (const auto& p : where) measure_one(g, dir, kind, p);
         if (where.size() < 2) {
           auto r = skipped(ctx_, "pcie", to_string(dir), "remote NUMA node: " + why);
@@ -96,9 +110,10 @@ class PcieRun {
   }
 
   void all_gpus(const std::vector<gpu::GpuInfo>& gpus) {
-    for (CopyDir dir : {CopyDir::h2d, CopyDir::d2h, CopyDir::bidir}) {
+    for (CopyDir dir : kDirections) {
       const std::string label = "all " + std::to_string(gpus.size()) + " gpus pinned local";
       auto rec = base_record(dir, label);
+      steps_.start_paced(to_string(dir) + " " + label, ctx_.cfg.pcie_bytes);
       std::vector<std::unique_ptr<CopyCase>> cases;
       nlohmann::json links = nlohmann::json::array();
       for (const auto& g : gpus) {
@@ -143,6 +158,7 @@ class PcieRun {
 
   void measure_one(const gpu::GpuInfo& g, CopyDir dir, HostKind kind, const Placement& p) {
     auto rec = base_record(dir, "gpu" + std::to_string(g.ordinal) + " " + to_string(kind) + " " + p.label);
+    steps_.start_paced(to_string(dir) + " " + rec.variant, ctx_.cfg.pcie_bytes);
     CopyCase c(g.ordinal, dir, kind, p.numa, ctx_.cfg.pcie_bytes);
     const auto timing = timed(to_string(dir) + " " + rec.variant, [&] { return c.run_s(timeout_); });
     auto link = gpu::read_pcie_link("/sys", g.bus_id);  // right after the copies: the link is trained up
@@ -163,6 +179,7 @@ class PcieRun {
 
   const SuiteContext& ctx_;
   const double timeout_;
+  StepProgress steps_;  // rank 0 shows it; each copy's time depends on its adaptive iteration count
 };
 
 void run_pcie_on_leader(const SuiteContext& ctx) {
@@ -176,6 +193,7 @@ void run_pcie_on_leader(const SuiteContext& ctx) {
   try {
     for (int d = 0; d < probe.count; ++d) gpus.push_back(gpu::gpu_info(d));
     PcieRun run(ctx);
+    run.plan(gpus);
     for (const auto& g : gpus) {
       step = "pcie gpu" + std::to_string(g.ordinal);
       run.one_gpu(g);

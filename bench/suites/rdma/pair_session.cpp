@@ -21,8 +21,9 @@ PairSession::PairSession(const SuiteContext& ctx, MPI_Comm pair_comm, int peer_w
   }
 }
 
-void PairSession::run(const std::vector<PlanStep>& plan) {
+void PairSession::run(const std::vector<PlanStep>& plan, StepProgress& steps) {
   for (const auto& s : plan) {
+    steps.start_paced(comm_ == MPI_COMM_NULL ? "idle" : step_label(s));
     if (comm_ == MPI_COMM_NULL || (s.kind != PlanStep::Kind::connect && !live_)) {
       idle_step(comm_ == MPI_COMM_NULL ? "rdma idle" : step_name(s) + " (not connected)");
       idle_step(comm_ == MPI_COMM_NULL ? "rdma idle" : step_name(s) + " (not connected)");
@@ -37,11 +38,13 @@ void PairSession::run(const std::vector<PlanStep>& plan) {
 
 void PairSession::idle_step(const std::string& name) const { Step guard(ctx_.control, name); }
 
-std::string PairSession::step_name(const PlanStep& s) const {
-  std::string n = "rdma " + label_ + " " + to_string(s.kind);
+std::string PairSession::step_label(const PlanStep& s) const {
+  std::string n = label_ + " " + to_string(s.kind);
   if (s.kind != PlanStep::Kind::connect) n += " " + format_size(s.bytes);
   return n + " " + to_string(s.memory);
 }
+
+std::string PairSession::step_name(const PlanStep& s) const { return "rdma " + step_label(s); }
 
 double PairSession::deadline_s() const { return std::clamp(0.3 * ctx_.cfg.timeout_s, 0.5, 30.0); }
 

@@ -17,6 +17,7 @@
 #include "bench/suites/rdma/engine.hpp"
 #include "bench/suites/rdma/plan.hpp"
 #include "bench/suites/rdma/side_facts.hpp"
+#include "bench/core/step_progress.hpp"
 #include "bench/core/suite.hpp"
 
 namespace gpunet::bench::rdma {
@@ -32,7 +33,8 @@ class PairSession {
  public:
   // pair_comm: the two ranks of this pair (this rank and peer_world_rank), or MPI_COMM_NULL when idle.
   PairSession(const SuiteContext& ctx, MPI_Comm pair_comm, int peer_world_rank, const LocalChoice& local, std::string label);
-  void run(const std::vector<PlanStep>& plan);
+  // Walks the plan; each step of it is a step of `steps` (rank 0 shows them).
+  void run(const std::vector<PlanStep>& plan, StepProgress& steps);
 
  private:
   struct Outcome {
@@ -45,7 +47,8 @@ class PairSession {
   void measure(const PlanStep& s);
   // Exchanges this end's outcome (and payload) with the peer; returns the pair's verdict.
   Outcome agree(const Outcome& mine, nlohmann::json payload, nlohmann::json* peer_payload);
-  std::string step_name(const PlanStep& s) const;
+  std::string step_label(const PlanStep& s) const;  // "0<->1 write_bw 8 MiB host"
+  std::string step_name(const PlanStep& s) const;   // the watchdog's: "rdma " and the label
   double deadline_s() const;
   report::Record base_record(const PlanStep& s) const;
   void attach_ceiling(report::Record& r) const;

@@ -14,6 +14,7 @@
 #include "bench/suites/rdma/pair_session.hpp"
 #include "bench/suites/rdma/plan.hpp"
 #include "bench/suites/rdma/suite_entry.hpp"
+#include "bench/core/step_progress.hpp"
 #include "bench/engines/pair_schedule.hpp"
 #include "gpunet/build_config.h"
 #include "topology/topology.hpp"
@@ -135,13 +136,15 @@ void run_rdma_suite(const SuiteContext& ctx) {
 
   const auto rounds = ctx.cfg.rdma_mode == "matrix" ? all_pairs_rounds(mpi.size) : std::vector<Round>{first_pair(mpi)};
   const auto plan = rdma::build_plan(ctx.cfg, GPUNET_HAVE_CUDA != 0);
+  StepProgress steps(ctx);
+  steps.plan(static_cast<int>(rounds.size() * plan.size()));  // their lengths follow the adaptive iteration counts
   for (const auto& round : rounds) {
     const Seat seat = seat_in(round, mpi.rank);
     MPI_Comm pair_comm = MPI_COMM_NULL;
     MPI_Comm_split(mpi.world, seat.color, mpi.rank, &pair_comm);
     const int peer = seat.partner.value_or(-1);
     const std::string label = seat.partner ? std::to_string(std::min(mpi.rank, peer)) + "<->" + std::to_string(std::max(mpi.rank, peer)) : "";
-    rdma::PairSession(ctx, pair_comm, peer, local, label).run(plan);
+    rdma::PairSession(ctx, pair_comm, peer, local, label).run(plan, steps);
     if (pair_comm != MPI_COMM_NULL) MPI_Comm_free(&pair_comm);
   }
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "bench/core/step_progress.hpp"
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/live.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 class TcpSuite {
  public:
-  TcpSuite(const SuiteContext& ctx, Setup& s) : ctx_(ctx), cfg_(ctx.cfg.tcp), s_(s) { plan_progress(); }
+  TcpSuite(const SuiteContext& ctx, Setup& s) : ctx_(ctx), cfg_(ctx.cfg.tcp), s_(s), steps_(ctx) { plan_progress(); }
 
   void neighbours();
   void matrix();
@@ -38,7 +39,6 @@ class TcpSuite {
   int size() const { return static_cast<int>(s_.nodes.size()); }
   // Progress (rank 0): the steps the chosen tests take and the seconds each is planned to last.
   void plan_progress();
-  void step_starts(const std::string& label, double planned_s);
   double bandwidth_s() const { return cfg_.time_s + 0.2; }  // a measurement and its set-up
   // The live interval lines of one test: the sender's function for its intervals (null when off).
   std::function<void(const IntervalReport&)> live_intervals(const BandwidthTest& t) const;
@@ -47,9 +47,8 @@ class TcpSuite {
   const SuiteContext& ctx_;
   const TcpConfig& cfg_;
   Setup& s_;
+  StepProgress steps_;  // rank 0 shows it; a re-test, known once the matrix has run, adds itself
   uint64_t next_test_ = 1;
-  int steps_total_ = 0, steps_done_ = 0;
-  double planned_left_s_ = 0, step_planned_s_ = 0;
 };
 
 void TcpSuite::plan_progress() {
@@ -61,20 +60,9 @@ void TcpSuite::plan_progress() {
     if (test == "matrix") bw = static_cast<int>(all_pairs_rounds(n).size()) * (cfg_.bidir ? 1 : 2);
     if ((test == "one-to-many" || test == "many-to-one") && n >= 3) bw = 1;
     if (test == "latency") lat = neighbour_rounds;
-    steps_total_ += bw + lat;
-    planned_left_s_ += bw * bandwidth_s() + lat * (cfg_.lat_time_s + 0.2);
+    steps_.plan(bw, bandwidth_s());
+    steps_.plan(lat, cfg_.lat_time_s + 0.2);
   }
-}
-
-void TcpSuite::step_starts(const std::string& label, double planned_s) {
-  if (!root()) return;
-  planned_left_s_ = std::max(0.0, planned_left_s_ - step_planned_s_);  // the step before has ended
-  if (steps_done_ >= steps_total_) {  // re-tests: known only once the matrix has run
-    ++steps_total_;
-    planned_left_s_ += planned_s;
-  }
-  step_planned_s_ = planned_s;
-  ctx_.progress_planned(label, steps_done_++, steps_total_, planned_left_s_);
 }
 
 std::function<void(const IntervalReport&)> TcpSuite::live_intervals(const BandwidthTest& t) const {
@@ -123,7 +111,7 @@ void TcpSuite::emit_skip(const std::string& name, const std::string& why) const 
 }
 
 std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
-  step_starts(t.label, bandwidth_s());
+  steps_.start_planned(t.label, bandwidth_s());
   Step step(ctx_.control, t.label);
   const uint64_t id = next_test_++;
   if (cfg_.live_lines && root()) ctx_.control.live("# " + t.label + "\n" + interval_header());
@@ -292,7 +280,7 @@ void TcpSuite::fan(bool incast) {
 }
 
 void TcpSuite::latency_round(const Round& round, const std::string& label) {
-  step_starts(label, cfg_.lat_time_s + 0.2);
+  steps_.start_planned(label, cfg_.lat_time_s + 0.2);
   Step step(ctx_.control, label);
   const uint64_t id = next_test_++;
   MPI_Barrier(ctx_.mpi.world);
