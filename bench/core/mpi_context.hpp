@@ -14,9 +14,9 @@ class MpiSession {
   // MPI_THREAD_SINGLE, as MPI_Init gives a single-threaded program: only the main thread ever calls
   // MPI, and the control thread (the watchdog, on its own TCP channel) never enters the library. Any
   // higher level costs the measuring path: Open MPI 4.1 turns on all of its internal locking
-  // (opal_uses_threads) at FUNNELED as at MULTIPLE, which made an 8 B allreduce 1.4-1.6x slower
-  // than a bare MPI_Init loop (bench/perf/harness_overhead.sh); a second thread that never calls MPI
-  // costs nothing by itself. MPICH treats SINGLE and FUNNELED alike.
+  // (opal_uses_threads) at FUNNELED as at MULTIPLE, which made an 8 B allreduce 1.1-1.6x slower
+  // than a bare MPI_Init loop here (bench/perf/harness_overhead.sh); a second thread that never
+  // calls MPI costs nothing by itself.
   MpiSession(int& argc, char**& argv);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
