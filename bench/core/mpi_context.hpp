@@ -11,7 +11,12 @@ namespace gpunet::bench {
 
 class MpiSession {
  public:
-  // MPI_THREAD_FUNNELED: only the main thread calls MPI (the watchdog runs on its own channel).
+  // MPI_THREAD_SINGLE, as MPI_Init gives a single-threaded program: only the main thread ever calls
+  // MPI, and the control thread (the watchdog, on its own TCP channel) never enters the library. Any
+  // higher level costs the measuring path: Open MPI 4.1 turns on all of its internal locking
+  // (opal_uses_threads) at FUNNELED as at MULTIPLE, which made an 8 B allreduce 1.1-1.6x slower
+  // than a bare MPI_Init loop here (bench/perf/harness_overhead.sh); a second thread that never
+  // calls MPI costs nothing by itself.
   MpiSession(int& argc, char**& argv);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;

@@ -2,23 +2,54 @@
 // bare single-threaded MPI_Allreduce loop (float, sum) timed as OSU times it: warm-up, a barrier, one
 // MPI_Wtime pair around a batch of ITERS iterations, the mean time per iteration, the largest of the
 // ranks. Nothing else runs in the process.
-// Usage: mpirun -np 2 bare_allreduce BYTES ITERS WARMUP [funneled|multiple]
-//   funneled, multiple: initialise with MPI_Init_thread at that level instead of MPI_Init, to tell
-//   the cost of the thread level (the harness runs at MPI_THREAD_FUNNELED) from the cost of the
-//   harness itself.
+// Usage: mpirun -np 2 bare_allreduce BYTES ITERS WARMUP [single|funneled|multiple] [idle-thread]
+//   single, funneled, multiple: initialise with MPI_Init_thread at that level instead of MPI_Init,
+//   to tell the cost of the thread level from the cost of the harness itself.
+//   idle-thread: a second thread, started before MPI is initialised, sleeps in poll() on a pipe
+//   until the end and never calls MPI (as the harness's control thread mostly does), to tell the
+//   cost of a second thread existing from the cost of the thread level.
 #include <mpi.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
+namespace {
+
+struct Level {
+  const char* name;
+  int level;  // -1: MPI_Init
+};
+
+Level level_of(const char* word) {
+  if (std::strcmp(word, "single") == 0) return {"MPI_THREAD_SINGLE", MPI_THREAD_SINGLE};
+  if (std::strcmp(word, "funneled") == 0) return {"MPI_THREAD_FUNNELED", MPI_THREAD_FUNNELED};
+  if (std::strcmp(word, "multiple") == 0) return {"MPI_THREAD_MULTIPLE", MPI_THREAD_MULTIPLE};
+  return {"MPI_Init", -1};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  const char* level = argc > 4 ? argv[4] : "";
-  const bool funneled = std::strcmp(level, "funneled") == 0, multiple = std::strcmp(level, "multiple") == 0;
-  if (funneled || multiple) {
+  const Level level = level_of(argc > 4 ? argv[4] : "");
+  const bool idle_thread = argc > 5 && std::strcmp(argv[5], "idle-thread") == 0;
+  int wake[2] = {-1, -1};
+  std::thread idle;
+  if (idle_thread) {
+    if (pipe(wake) != 0) return 1;
+    idle = std::thread([fd = wake[0]] {
+      pollfd p{fd, POLLIN, 0};
+      while (poll(&p, 1, 1000) == 0) {
+      }
+    });
+  }
+  if (level.level >= 0) {
     int provided = 0;
-    MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED, &provided);
+    MPI_Init_thread(&argc, &argv, level.level, &provided);
   } else {
     MPI_Init(&argc, &argv);
   }
@@ -38,8 +69,14 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   const double algbw = static_cast<double>(bytes) / 1e9 / per_iter;
   if (rank == 0)
-    std::printf("bare_allreduce bytes=%ld iters=%d init=%s mean_us=%.4f algbw_GBps=%.4f busbw_GBps=%.4f\n", bytes, iters,
-                multiple ? "MPI_THREAD_MULTIPLE" : funneled ? "MPI_THREAD_FUNNELED" : "MPI_Init", per_iter * 1e6, algbw, algbw * 2.0 * (n - 1) / n);
+    std::printf("bare_allreduce bytes=%ld iters=%d init=%s idle_thread=%d mean_us=%.4f algbw_GBps=%.4f busbw_GBps=%.4f\n", bytes,
+                iters, level.name, idle_thread ? 1 : 0, per_iter * 1e6, algbw, algbw * 2.0 * (n - 1) / n);
   MPI_Finalize();
+  if (idle_thread) {
+    (void)!write(wake[1], "x", 1);
+    idle.join();
+    close(wake[0]);
+    close(wake[1]);
+  }
   return 0;
 }

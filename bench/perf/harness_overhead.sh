@@ -4,13 +4,16 @@
 # of this node, at 8 B, 1 MiB and 64 MiB. Both tools run with the same iteration count and warm-up,
 # pinned the same way (mpirun --bind-to core --map-by core: rank 0 on core 0, rank 1 on core 1), and
 # alternate within one run: every round runs, per size, the bare loop with MPI_Init, the bare loop
-# with MPI_Init_thread(MPI_THREAD_FUNNELED) (the harness's thread level) and gpunet-bench, in that
-# order in odd rounds and in the reverse order in even rounds. Compared: the mean time per iteration
-# (gpunet-bench: time_us.mean of its record, the mean of its batch means).
+# as the harness runs MPI (MPI_Init_thread(MPI_THREAD_SINGLE) with a second thread asleep in poll()
+# that never calls MPI, as the control thread), the bare loop with
+# MPI_Init_thread(MPI_THREAD_FUNNELED) and gpunet-bench, in that order in odd rounds and in the
+# reverse order in even rounds. Compared: the mean time per iteration (gpunet-bench: time_us.mean of
+# its record, the mean of its batch means).
 # Prints each round, then per size the median ratio with the middle half (25th..75th percentile):
 #   ours/bare         gpunet-bench against the single-threaded bare loop (target <= 1.05 at 8 B, 1 MiB)
-#   ours/bare_fun     gpunet-bench against the bare loop at MPI_THREAD_FUNNELED
-#   bare_fun/bare     what MPI_THREAD_FUNNELED alone costs
+#   ours/bare_same    gpunet-bench against the bare loop at the harness's thread level and threads
+#   bare_same/bare    what the harness's thread level and its idle second thread alone cost
+#   bare_fun/bare     what MPI_THREAD_FUNNELED would cost (Open MPI 4.1: its internal locking)
 # Usage: bench/perf/harness_overhead.sh [BUILD_DIR] [ROUNDS] [ROUNDS_64M]
 # On a machine shared with other work, run it as `nice -n -20 bench/perf/harness_overhead.sh ...`: everything it
 # starts inherits the priority, the yardstick and gpunet-bench alike; say the load (printed).
@@ -22,6 +25,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 iters_of() { case $1 in 8) echo 10000 ;; 1M) echo 1000 ;; *) echo 20 ;; esac; }
 bytes_of() { case $1 in 8) echo 8 ;; 1M) echo $((1 << 20)) ;; *) echo $((64 << 20)) ;; esac; }
 bare() { bare=$("${mpirun[@]}" "$build/bare_allreduce" "$b" "$n" 2); }
+bare_same() { bare_same=$("${mpirun[@]}" "$build/bare_allreduce" "$b" "$n" 2 single idle-thread); }
 bare_fun() { bare_fun=$("${mpirun[@]}" "$build/bare_allreduce" "$b" "$n" 2 funneled); }
 ours() {
   "${mpirun[@]}" "$build/gpunet-bench" --suites mpi --collectives allreduce -b "$b" -e "$b" -n "$n" \
@@ -32,15 +36,16 @@ for i in $(seq "$(( rounds > rounds_big ? rounds : rounds_big ))"); do
   for size in 8 1M 64M; do
     [[ $size != 64M && $i -gt $rounds ]] && continue
     n=$(iters_of "$size") b=$(bytes_of "$size")
-    if (( i % 2 )); then bare; bare_fun; ours; else ours; bare_fun; bare; fi
-    python3 - "$tmp/r/results.jsonl" "$bare" "$bare_fun" "$size" "$i" >>"$tmp/rounds.txt" <<'PY'
+    if (( i % 2 )); then bare; bare_same; bare_fun; ours; else ours; bare_fun; bare_same; bare; fi
+    python3 - "$tmp/r/results.jsonl" "$bare" "$bare_same" "$bare_fun" "$size" "$i" >>"$tmp/rounds.txt" <<'PY'
 import json, re, sys
 r = next(x for x in map(json.loads, open(sys.argv[1])) if x["suite"] == "mpi" and x["status"] == "passed")
-bare, mt = (float(dict(re.findall(r"(\w+)=([^ ]+)", s))["mean_us"]) for s in sys.argv[2:4])
+bare, same, fun = (float(dict(re.findall(r"(\w+)=([^ ]+)", s))["mean_us"]) for s in sys.argv[2:5])
 ours = r["time_us"]["mean"]
 t = r["extra"].get("timing", {})
-print(sys.argv[4], ours / bare, ours / mt, mt / bare)
-print(f"round {sys.argv[5]} {sys.argv[4]:>3}: bare {bare:.3f} us, bare FUNNELED {mt:.3f} us, gpunet-bench {ours:.3f} us "
+print(sys.argv[5], ours / bare, ours / same, same / bare, fun / bare)
+print(f"round {sys.argv[6]} {sys.argv[5]:>3}: bare {bare:.3f} us, bare SINGLE + idle thread {same:.3f} us, "
+      f"bare FUNNELED {fun:.3f} us, gpunet-bench {ours:.3f} us "
       f"({t.get('method')} {t.get('batches')} x {t.get('iters_per_batch')})", file=sys.stderr)
 PY
   done
@@ -51,7 +56,7 @@ import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 for size in ("8", "1M", "64M"):
     got = [tuple(map(float, r[1:])) for r in rows if r[0] == size]
-    for k, name in ((0, "ours/bare"), (1, "ours/bare_fun"), (2, "bare_fun/bare")):
+    for k, name in ((0, "ours/bare"), (1, "ours/bare_same"), (2, "bare_same/bare"), (3, "bare_fun/bare")):
         v = sorted(x[k] for x in got)
         q = statistics.quantiles(v, n=4, method="inclusive") if len(v) > 1 else [v[0]] * 3
         print(f"{size:>3} {name:13s} median {statistics.median(v):.4f}  middle half {q[0]:.4f}..{q[2]:.4f}  ({len(v)} rounds)")

@@ -8,9 +8,20 @@
 
 namespace gpunet::bench::node {
 
+namespace {
+
+int usable_cpus() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  return sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+}
+
+}  // namespace
+
 ThreadTeam::ThreadTeam(int members, int numa, Work work)
     : members_(std::max(1, members)), cpus_(numa >= 0 ? node_cpus(numa) : std::vector<int>{}), work_(std::move(work)),
-      start_(members_), done_(members_) {
+      start_(members_, TeamBarrier::spins_for(members_, usable_cpus())),
+      done_(members_, TeamBarrier::spins_for(members_, usable_cpus())) {
   if (!cpus_.empty()) caller_pinned_ = pthread_getaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_) == 0;
   pin(0);
   for (int m = 1; m < members_; ++m) threads_.emplace_back([this, m] { serve(m); });

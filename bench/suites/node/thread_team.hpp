@@ -3,16 +3,18 @@
 // every member has finished, so a pass's time spans the slowest member and one pass covers the
 // whole array once. Members are pinned as OMP_PROC_BIND=close with OMP_PLACES=cores pins OpenMP
 // threads: member m on the m-th CPU of the NUMA node (modulo its CPUs); the calling thread gets its
-// own CPU mask back when the team ends. numa < 0: nobody is pinned.
+// own CPU mask back when the team ends. numa < 0: nobody is pinned. Between passes the members wait
+// as OpenMP threads do, spinning before they sleep (team_barrier.hpp).
 #pragma once
 
 #include <atomic>
-#include <barrier>
 #include <functional>
 #include <thread>
 #include <vector>
 
 #include <sched.h>
+
+#include "bench/suites/node/team_barrier.hpp"
 
 namespace gpunet::bench::node {
 
@@ -38,7 +40,7 @@ class ThreadTeam {
   Work work_;
   cpu_set_t caller_mask_{};
   bool caller_pinned_ = false;
-  std::barrier<> start_, done_;
+  TeamBarrier start_, done_;  // spins before it sleeps, as an OpenMP team waits
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
 };

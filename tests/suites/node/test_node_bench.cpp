@@ -5,12 +5,15 @@
 
 #include <atomic>
 #include <numeric>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "bench/suites/node/gbench_records.hpp"
 #include "bench/suites/node/membw.hpp"
 #include "bench/engines/numa.hpp"
+#include "bench/suites/node/team_barrier.hpp"
 #include "bench/suites/node/thread_team.hpp"
 
 using namespace gpunet::bench::node;
@@ -159,6 +162,32 @@ TEST(NodeBench, ThreadTeamPassTouchesTheBytesCreditedPerIteration) {
       EXPECT_EQ(std::count(a.begin(), a.end(), 7.0), static_cast<std::ptrdiff_t>(elems)) << members;
     }
     for (int r : runs) EXPECT_EQ(r, 3);
+  }
+}
+
+// The team's barrier (it spins before it sleeps) lets nobody through a phase before every member has
+// arrived, phase after phase, spinning long or briefly; it spins as libgomp does.
+TEST(NodeBench, TeamBarrierLetsNobodyThroughBeforeEveryMemberArrived) {
+  EXPECT_EQ(TeamBarrier::spins_for(2, 2), 300'000);
+  EXPECT_EQ(TeamBarrier::spins_for(3, 2), 1'000);
+  constexpr int kMembers = 3, kPhases = 300;
+  for (int spins : {0, 1'000}) {
+    TeamBarrier barrier(kMembers, spins);
+    std::atomic<int> arrivals{0};
+    std::atomic<bool> early{false};
+    std::vector<std::thread> members;
+    for (int m = 0; m < kMembers; ++m)
+      members.emplace_back([&] {
+        for (int p = 1; p <= kPhases; ++p) {
+          ++arrivals;
+          barrier.arrive_and_wait();
+          if (arrivals.load() != p * kMembers) early = true;
+          barrier.arrive_and_wait();  // nobody arrives at the next phase before all have looked
+        }
+      });
+    for (auto& t : members) t.join();
+    EXPECT_FALSE(early.load()) << spins;
+    EXPECT_EQ(arrivals.load(), kMembers * kPhases) << spins;
   }
 }
 
