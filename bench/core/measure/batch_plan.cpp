@@ -18,7 +18,7 @@ int adaptive_iterations(double estimate_s, double budget_s, int min_iters, int m
 }
 
 int iterations_per_batch(double estimate_s, double clock_cost_s) {
-  const double batch_s = kClockReadingsPerBatch * clock_cost_s;
+  const double batch_s = std::max(kClockReadingsPerBatch * clock_cost_s, kMinBatch_s);
   if (estimate_s >= batch_s) return 1;
   if (estimate_s <= 0) return static_cast<int>(kClockReadingsPerBatch);
   return static_cast<int>(std::min(std::ceil(batch_s / estimate_s), 1e6));

@@ -3,6 +3,9 @@
 // time a loop as a whole): a batch lasts at least kClockReadingsPerBatch clock readings, so that
 // reading the clock costs at most 1/kClockReadingsPerBatch of the time measured. A long iteration is
 // timed on its own (a batch of one). Each batch gives one sample: its mean time per iteration.
+// A batch also lasts at least kMinBatch_s: the samples are reduced across ranks batch by batch (the
+// slowest rank's), and the ranks' batch boundaries lie a few microseconds apart, so in a batch of
+// 30 us that skew entered every sample (an 8-byte allreduce read 1.2x a plain loop timed as a whole).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,7 @@
 namespace gpunet::bench::measure {
 
 inline constexpr double kClockReadingsPerBatch = 1000;
+inline constexpr double kMinBatch_s = 1e-3;
 inline constexpr int kMinBatches = 5;     // when iterations are batched: enough samples for a spread
 inline constexpr int kMaxSamples = 1000;  // samples kept per figure
 
@@ -29,7 +33,7 @@ struct BatchPlan {
   bool batched() const { return iters_per_batch > 1; }
 };
 
-// Iterations a batch needs so that it lasts kClockReadingsPerBatch clock readings (>= 1).
+// Iterations a batch needs so that it lasts kClockReadingsPerBatch clock readings and kMinBatch_s (>= 1).
 int iterations_per_batch(double estimate_s, double clock_cost_s);
 
 // The plan for an iteration estimated at estimate_s with a clock that costs clock_cost_s a reading:
