@@ -29,10 +29,10 @@ double ring_bytes_per_rank(int n, double bytes);
 int ring_steps(int n);
 double ring_step_bytes(int n, double bytes);
 // With 2 ranks the left and the right neighbour are the same rank: both directions of every step run
-// between one pair, on one connection when the transport opens one per pair (Open MPI's TCP BTL with
-// btl_tcp_links=1). Measured on the fake cluster (report/TRAINING.md section 2), that pair reaches
-// ~0.6x the per-direction bandwidth that 3 and more ranks reach, so a 2-rank fit describes the links
-// of larger rings only when the two directions ran on separate connections.
+// between one pair, on one connection in Open MPI's TCP BTL (btl_tcp_links 2 does not reliably give a
+// second one: ob1 sends on one module). Measured on the fake cluster (report/TRAINING.md section 1),
+// that pair reaches ~0.6x the per-direction bandwidth of 3 and more ranks, whose links each carry one
+// direction; 2 nodes with 2 ranks each (a ring of 4) have one-way links too and fit those.
 bool ring_neighbours_coincide(int n);
 
 // One measured all-reduce: communicator size, message size, time.

@@ -40,6 +40,7 @@ struct Chosen {
   AlphaBeta model;
   std::string path, source, regime;
   int nodes = 0;
+  int ranks = 0;  // of the fitted curve's largest point (0 for the fallback)
   std::optional<double> efficiency;
   bool fallback = false;
 };
@@ -48,13 +49,13 @@ std::optional<Chosen> choose(const TrainingInputs& in, const std::vector<std::ve
   auto from_curve = [&](size_t i) {
     const RegimeFit& f = fits[i].back();
     return Chosen{f.model, in.curves[i].path, in.curves[i].source, f.regime, in.curves[i].nodes,
-                  in.curves[i].efficiency, false};
+                  in.curves[i].ranks, in.curves[i].efficiency, false};
   };
   for (size_t i = 0; i < in.curves.size(); ++i)
     if (!fits[i].empty() && in.curves[i].nodes >= 2) return from_curve(i);
   if (in.pair)
     return Chosen{from_pair(in.pair->half_rtt_s, in.pair->goodput_Bps), "between nodes",
-                  "tcp pair goodput and latency (" + in.pair->pairs + "), no all-reduce curve", "pair", 2,
+                  "tcp pair goodput and latency (" + in.pair->pairs + "), no all-reduce curve", "pair", 2, 0,
                   in.pair->efficiency, true};
   for (size_t i = 0; i < in.curves.size(); ++i)
     if (!fits[i].empty()) return from_curve(i);
@@ -229,10 +230,14 @@ json training_section(const Report& rep, const TrainingParams& p) {
                 {"beta_s_per_byte", chosen->model.beta_s_per_byte},
                 {"bandwidth_GBps", chosen->model.beta_s_per_byte > 0 ? 1e-9 / chosen->model.beta_s_per_byte : 0.0}};
   if (chosen->efficiency) s["model"]["efficiency"] = *chosen->efficiency;
-  if (!chosen->fallback && ring_neighbours_coincide(chosen->nodes))
-    s["model"]["note"] = "fitted on 2 ranks, whose ring sends both directions of each step to one peer: on one "
-                         "connection per pair (Open MPI TCP with btl_tcp_links=1) the bandwidth is ~0.6x that of 3+ "
-                         "ranks, so larger counts may be predicted slow (report/TRAINING.md section 2)";
+  // A ring of 2 ranks, not 2 nodes: 2 nodes with 2 ranks each form a ring of 4 whose network links
+  // each carry one direction, as a larger ring's do (report/TRAINING.md section 1).
+  if (!chosen->fallback && ring_neighbours_coincide(chosen->ranks))
+    s["model"]["note"] = "fitted on a ring of 2 ranks, whose left and right neighbour are the same peer: Open MPI's "
+                         "TCP transport then carries both directions of each step on one connection (btl_tcp_links 2 "
+                         "does not change that), ~0.6x the per-direction bandwidth of the one-way connections of "
+                         "3+ ranks, so larger counts may be predicted slow; 2 ranks per node avoid it "
+                         "(report/TRAINING.md section 1)";
   json wl = json::array();
   for (const auto& w : workloads(p)) wl.push_back(workload_json(w, chosen->model, p, measured, compute));
   s["workloads"] = wl;

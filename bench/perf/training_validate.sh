@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): checks the training-impact model's predictions on launch/fakecluster.
-#  1. Fit: MPI all-reduce sweep on 2 nodes (sizes 64K, 128K, ... 16M); the report's training section
-#     fits alpha and beta of the ring model per size regime (report/TRAINING.md).
-#  2. Predict and measure: 3 and 4 nodes at sizes the fit never saw (96K, 384K, ... 24M), each with the
-#     regime whose sizes cover it; prints
-#     prediction / measurement per size and node count (target: within 20 %).
+#  1. Fit: MPI all-reduce sweep on 2 nodes, FIT_PPN ranks per node (default 2; sizes 64K, 128K, ...
+#     16M); the report's training section fits alpha and beta of the ring model per size regime
+#     (report/TRAINING.md).
+#  2. Predict and measure: 3 and 4 nodes, one rank per node, at sizes the fit never saw (96K, 384K, ...
+#     24M), each with the regime whose sizes cover it; prints prediction / measurement per size and
+#     node count (target: within 20 %).
 #  3. Step emulation (train suite) on 2 nodes, one rank per node: measured step against the
 #     no-overlap, perfect-overlap and fixed-model predictions (target: between the bounds, within 15 %
 #     of the fixed model).
 # Open MPI's all-reduce is fixed to the ring (coll_tuned_allreduce_algorithm 4) so model and
-# measurement are about the same algorithm, and its TCP transport opens two connections per pair of
-# ranks (btl_tcp_links 2): with one, a 2-rank ring (left and right neighbour the same rank) carries both
-# directions of every step on one TCP connection and reaches ~0.6x the per-direction bandwidth of 3 and
-# more ranks, so a 2-node fit would not describe the links of 3+ (report/TRAINING.md section 2).
-# BTL_TCP_LINKS=1 reproduces that. MPI runs on the fake cluster's control network, so its
-# links (ctl0) are shaped too, to RATE. Needs root; run under `flock /tmp/gpunet-fc.lock`.
+# measurement are about the same algorithm. Why the fit runs 2 ranks per node (report/TRAINING.md
+# section 1): a ring of 2 ranks has the same peer on both sides, and Open MPI's TCP BTL then carries
+# both directions of every step on one TCP connection, which reaches ~0.6x the per-direction
+# bandwidth of the separate, one-way connections that a ring of 3 and more nodes uses (btl_tcp_links 2
+# does not help: ob1 sends on one BTL module). With 2 ranks per node and ranks 0,1 on node 0 and 2,3
+# on node 1 (--map-by ppr:2:node), the ring 0-1-2-3 crosses the network once each way, on two
+# connections that each carry one direction, as every link of a larger ring does: the per-link alpha
+# and beta the predictions need. FIT_PPN=1 reproduces the 2-rank fit. MPI runs on the fake cluster's
+# control network, so its links (ctl0) are shaped too, to RATE. Needs root; run under
+# `flock /tmp/gpunet-fc.lock`.
 # Usage: bench/perf/training_validate.sh [BUILD_DIR] [RATE] [STEP_COMPUTE_S] [FIT_NODES]
 # FIT_NODES (default 2; 3 predicts 4 nodes only) is the node count the model is fitted on.
 set -euo pipefail
@@ -24,7 +29,8 @@ fc="$here/launch/fakecluster"
 prefix=trv
 out=$(mktemp -d /tmp/gpunet-trv.XXXXXX)
 trap '"$fc" down --prefix "$prefix" >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
-ring=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4 --mca btl_tcp_links "${BTL_TCP_LINKS:-2}")
+ring=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4)
+ppn=${FIT_PPN:-2} iters=${ITERS:-20}  # ITERS: timed iterations per all-reduce size (at least; the small sizes are noisy)
 bench="$here/$build/gpunet-bench"
 
 "$fc" up 4 --prefix "$prefix" --rate "$rate" >/dev/null
@@ -32,23 +38,29 @@ for i in 0 1 2 3; do  # MPI's own links: same rate as the data links (fakecluste
   tc -n "$prefix-node$i" qdisc replace dev ctl0 root tbf rate "$rate" burst 128kb latency 20ms
 done
 
-run() {  # run NODES DIR ARGS...
+run() {  # run RANKS DIR MPIRUN-ARGS... -- BENCH-ARGS...
   local n=$1 dir=$2; shift 2
-  "$fc" mpirun --prefix "$prefix" --timeout 600 -- -np "$n" "${ring[@]}" "$bench" -q -o "$dir" "$@" >/dev/null
+  local -a mpi=()
+  while [[ $1 != -- ]]; do mpi+=("$1"); shift; done
+  shift
+  "$fc" mpirun --prefix "$prefix" --timeout 600 -- -np "$n" "${mpi[@]}" "${ring[@]}" "$bench" -q -o "$dir" "$@" >/dev/null
 }
-run "$fit_nodes" "$out/fit" --suites mpi --collectives allreduce -b 64K -e 16M -f 2 -n 5 -w 1
+echo "load before: $(cat /proc/loadavg)"
+run $((fit_nodes * ppn)) "$out/fit" --map-by "ppr:$ppn:node" -- --suites mpi --collectives allreduce -b 64K -e 16M -f 2 -n "$iters" -w 2
 for ((n = fit_nodes + 1; n <= 4; n++)); do
-  run "$n" "$out/n$n" --suites mpi --collectives allreduce -b 96K -e 24M -f 4 -n 5 -w 1
+  run "$n" "$out/n$n" -- --suites mpi --collectives allreduce -b 96K -e 24M -f 4 -n "$iters" -w 2
 done
-run 2 "$out/step" --suites train --step-compute-s "$compute" --model-params 16777216 --grad-bytes 2 \
+run 2 "$out/step" -- --suites train --step-compute-s "$compute" --model-params 16777216 --grad-bytes 2 \
   --bucket-size 4M -n 5 -w 1
 
-python3 - "$out" "$fit_nodes" <<'PY'
+echo "load after: $(cat /proc/loadavg)"
+
+python3 - "$out" "$fit_nodes" "$ppn" <<'PY'
 import json, sys
-out, fit_nodes = sys.argv[1], int(sys.argv[2])
+out, fit_nodes, ppn = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 fit = json.load(open(f"{out}/fit/report.json"))["extra"]["training"]
 regimes = fit["fits"][0]["regimes"]
-print(f"fit on {fit_nodes} nodes ({fit['model']['source']}, {fit['model']['path']}):")
+print(f"fit on {fit_nodes} nodes x {ppn} ranks ({fit['model']['source']}, {fit['model']['path']}):")
 for r in regimes:
     print(f"  {r['regime']} ({r['min_bytes'] / 1024:.0f} KiB - {r['max_bytes'] / 1024:.0f} KiB): "
           f"alpha {r['alpha_s'] * 1e6:.1f} us, 1/beta {8e-9 / r['beta_s_per_byte']:.4f} Gb/s, R2 {r['r2']:.4f}, "

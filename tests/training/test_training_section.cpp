@@ -20,23 +20,25 @@ namespace {
 
 constexpr double kBeta = 8 / 9.4e9;  // 9.4 Gb/s
 
-// An MPI all-reduce sweep on 4 nodes that follows the ring model exactly (alpha = 0), with the
-// analysis's ceiling attached: 9.4 of 9.415 Gb/s.
-Report four_node_run() {
+// An MPI all-reduce sweep on `nodes` nodes with `per_node` ranks each that follows the ring model
+// exactly (alpha = 0), with the analysis's ceiling attached: 9.4 of 9.415 Gb/s.
+Report ring_run(int nodes, int per_node) {
   Report rep;
-  rep.provenance.hosts = {"a", "b", "c", "d"};
-  rep.provenance.ranks_per_node = {1, 1, 1, 1};
+  for (int i = 0; i < nodes * per_node; ++i)  // one host name per rank
+    rep.provenance.hosts.push_back(std::string(1, static_cast<char>('a' + i / per_node)));
+  rep.provenance.ranks_per_node.assign(static_cast<size_t>(nodes), per_node);
+  const int ranks = nodes * per_node;
   for (int64_t bytes = 1 << 20; bytes <= (256 << 20); bytes *= 2) {
     Record r;
     r.suite = "mpi";
     r.name = "allreduce";
     r.variant = "out-of-place";
     r.bytes = bytes;
-    r.ranks = 4;
+    r.ranks = ranks;
     r.host = "a";
-    r.time_us.mean = ring_allreduce_s({0, kBeta}, 4, static_cast<double>(bytes)) * 1e6;
-    r.extra = {{"nodes", 4}};
-    r.figure = collective_figure("mpi", "host", r, cluster_subject(4), {});
+    r.time_us.mean = ring_allreduce_s({0, kBeta}, ranks, static_cast<double>(bytes)) * 1e6;
+    r.extra = {{"nodes", nodes}};
+    r.figure = collective_figure("mpi", "host", r, cluster_subject(nodes), {});
     FigureCeiling ceiling;
     ceiling.known = true, ceiling.value = 9.415 / 8, ceiling.unit = "GB/s", ceiling.derivation = "10GbE";
     r.figure->ceiling = ceiling;
@@ -45,6 +47,8 @@ Report four_node_run() {
   }
   return rep;
 }
+
+Report four_node_run() { return ring_run(4, 1); }
 
 Record tcp_record(const std::string& name) {
   Record r;
@@ -264,4 +268,16 @@ TEST(TrainingSection, FullShardingMovesOneAndAHalfTimesAndSurvivesReRendering) {
   EXPECT_EQ(stored_params(four_node_run()).sharding, Sharding::none);
   // Fitted on 4 nodes: no 2-rank note.
   EXPECT_FALSE(s["model"].contains("note"));
+}
+
+TEST(TrainingSection, TwoRankNoteFollowsTheRingNotTheNodes) {
+  // 2 nodes x 1 rank: left and right neighbour coincide, the note says so; 2 nodes x 2 ranks is a
+  // ring of 4 whose network links each carry one direction: no note, and the same per-link model.
+  const json one = training_section(ring_run(2, 1), {});
+  const json two = training_section(ring_run(2, 2), {});
+  EXPECT_TRUE(one["model"].contains("note"));
+  EXPECT_FALSE(two["model"].contains("note"));
+  EXPECT_EQ(two["model"]["measured_nodes"], 2);
+  EXPECT_NEAR(two["model"]["beta_s_per_byte"].get<double>(), kBeta, kBeta * 1e-9);
+  EXPECT_NEAR(one["model"]["beta_s_per_byte"].get<double>(), kBeta, kBeta * 1e-9);
 }
