@@ -7,6 +7,7 @@
 #   3. TRIES runs with node 3's link at 75 %: counts runs where every pair figure with node 3 is SLOWER.
 # Usage: bench/perf/baseline_rates.sh build/gpunet-bench [TRIES (10)] [PREFIX (br)]
 #   KEEP=DIR keeps every run's outputs there (default: removed at the end).
+#   CASES="unchanged half drop25" (default): the cases to run, after the baseline run.
 # Run it under `flock /tmp/gpunet-fc.lock`.
 set -euo pipefail
 bin=$(realpath "$1"); tries=${2:-10}; pfx=${3:-br}
@@ -59,9 +60,13 @@ for mode, ws in runs.items():
 PY
 }
 run -o "$out/base" --save-baseline "$out/base.json"
-for i in $(seq "$tries"); do run -o "$out/same$i" --baseline "$out/base.json"; judge "$out/same$i" unchanged; done
-rate 500mbit 62500
-for i in $(seq "$tries"); do run -o "$out/half$i" --baseline "$out/base.json"; judge "$out/half$i" half; done
-rate 750mbit 93750
-for i in $(seq "$tries"); do run -o "$out/drop$i" --baseline "$out/base.json"; judge "$out/drop$i" drop25; done
+for c in ${CASES:-unchanged half drop25}; do
+  case $c in
+    unchanged) rate 1gbit 125000 ;;
+    half) rate 500mbit 62500 ;;
+    drop25) rate 750mbit 93750 ;;
+    *) echo "baseline_rates.sh: unknown case '$c' in CASES (unchanged, half, drop25)" >&2; exit 2 ;;
+  esac
+  for i in $(seq "$tries"); do run -o "$out/$c$i" --baseline "$out/base.json"; judge "$out/$c$i" "$c"; done
+done
 summary
