@@ -5,7 +5,7 @@
 # every tool: the sending / pinging side on CPU 0, the receiving / answering side on CPU 1 (gpunet-bench
 # rank 0 and rank 1: mpirun MPMD, each rank under its own taskset). On a VM a wake-up across cores
 # costs far more than one on the same core, so unpinned latency figures are bimodal.
-# Prints each round, the load, and the median ratios with their middle half.
+# The reference runs first in odd rounds and second in even rounds. Prints each round, the load, and the median ratios with their middle half.
 # Targets: goodput >= 0.98 x iperf3; latency p50 <= 1.05 x sockperf.
 # Usage: [GPUNET_BENCH_ARGS="..."] bench/perf/tcp_vs_reference.sh [BUILD_DIR] [ROUNDS] [SECONDS]
 #   GPUNET_BENCH_ARGS: extra gpunet-bench options for every gpunet-bench run, split on blanks (for
@@ -69,10 +69,10 @@ echo "load before: $(uptime)"
 echo "gpunet-bench extra options: ${extra[*]:-(none)}"
 goodput="" latency=""
 for i in $(seq "$rounds"); do
-  ref=$(iperf3_goodput); mine=$(ours_goodput)
+  if (( i % 2 )); then ref=$(iperf3_goodput); mine=$(ours_goodput); else mine=$(ours_goodput); ref=$(iperf3_goodput); fi
   r=$(py "print(f'{$mine/$ref:.4f}')"); goodput+="$r "
   printf 'round %d goodput: iperf3 %.4f Gb/s, gpunet-bench %.4f Gb/s, ratio %s\n' "$i" "$ref" "$mine" "$r"
-  ref=$(sockperf_p50); mine=$(ours_p50)
+  if (( i % 2 )); then ref=$(sockperf_p50); mine=$(ours_p50); else mine=$(ours_p50); ref=$(sockperf_p50); fi
   r=$(py "print(f'{$mine/$ref:.4f}')"); latency+="$r "
   printf 'round %d latency p50: sockperf %.2f us, gpunet-bench %.2f us, ratio %s\n' "$i" "$ref" "$mine" "$r"
 done
