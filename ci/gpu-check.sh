@@ -134,6 +134,7 @@ cmd_run() {
   local verdict=0
   python3 "$repo/ci/gpu_compare.py" "$out/report.json" "$out/nvidia-smi.txt" "$rc" | tee "$out/summary.txt" || verdict=$?
   run_train "$P" "$build" "$work" "$out" | tee -a "$out/summary.txt" || { (( verdict != 0 )) || verdict=1; }
+  run_graphs "$P" "$build" "$work" "$out" | tee -a "$out/summary.txt" || { (( verdict != 0 )) || verdict=1; }
   rm -rf "$work"
   return "$verdict"
 }
@@ -167,6 +168,30 @@ print(f"train: {'PASS' if ok else 'FAIL'}: GPU step {step['time_us']['mean'] / 1
       f"check {step.get('check')}, {len(util)} NVML readings"
       + (f", utilisation {min(u['util_pct'] for u in util):.0f}-{max(u['util_pct'] for u in util):.0f} %" if util else
          f" ({e.get('utilisation_note', '')})"))
+sys.exit(0 if ok else 1)
+PY
+}
+
+# The nccl suite's all-reduce at small sizes launched directly and with -G 4 (each batch captured as a
+# CUDA graph, launched 4 times). Passes when both runs verified every size; prints the mean times side
+# by side (graphs remove the per-launch CPU cost, so they should not be slower).
+run_graphs() {  # run_graphs PREFIX BUILD WORK OUT
+  local P=$1 build=$2 work=$3 out=$4 g
+  for g in 0 4; do
+    "$P/usr/bin/orterun" -np 1 --bind-to none "$build/gpunet-bench" --suites nccl -b 8 -e 1M -f 32 -n 20 -c 1 -G "$g" \
+      --timeout 60 -o "$work/g$g" >"$out/graphs-$g.log" 2>&1 ||
+      "$build/gpunet-bench" --suites nccl -b 8 -e 1M -f 32 -n 20 -c 1 -G "$g" --timeout 60 -o "$work/g$g" >>"$out/graphs-$g.log" 2>&1 || true
+  done
+  python3 - "$work/g0/results.jsonl" "$work/g4/results.jsonl" <<'PY'
+import json, os, sys
+def load(p):
+    return {r["bytes"]: r for r in map(json.loads, open(p)) if r.get("suite") == "nccl"} if os.path.exists(p) else {}
+direct, graphs = load(sys.argv[1]), load(sys.argv[2])
+ok = bool(direct) and direct.keys() == graphs.keys() and all(
+    r["status"] == "passed" and r.get("check") == "ok" for r in [*direct.values(), *graphs.values()])
+rows = ", ".join(f"{b} B {direct[b]['time_us']['mean']:.2f} / {graphs[b]['time_us']['mean']:.2f} us"
+                 for b in sorted(direct) if b in graphs and "mean" in direct[b].get("time_us", {}) and "mean" in graphs[b].get("time_us", {}))
+print(f"graphs: {'PASS' if ok else 'FAIL'}: direct / -G 4: {rows or 'no figures'}")
 sys.exit(0 if ok else 1)
 PY
 }

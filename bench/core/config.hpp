@@ -87,6 +87,7 @@ struct Config {
   // --- gpu, node and counters suites ---
   std::vector<std::string> nccl_collectives{"allreduce"};  // --nccl-collectives
   bool nccl_topo_dump = false;           // --nccl-topo-dump: NCCL_TOPO_DUMP_FILE per node
+  int cuda_graph_launches = 0;           // -G/--cudagraph: launches of each batch captured as a CUDA graph; 0 = direct
   bool scaling = false;                  // --scaling: all_reduce on 1, 2, 4, ... whole nodes (mpi, nccl)
   int64_t scaling_bytes = 0;             // --scaling-size; 0 = -e
   int64_t pcie_bytes = 256LL << 20;      // --pcie-size: bytes per host<->device copy

@@ -72,12 +72,18 @@ TEST(Options, TheSuiteListDrivesSuitesAndHelp) {
   EXPECT_EQ(suite_names(suite_list(), false), "train");
   // Each suite's options and checks are its own, and they still reach the parser.
   EXPECT_EQ(parse({"--nccl-collectives", "allreduce,warp"}).exit_code, 2);
+  EXPECT_EQ(parse({"-G", "-1"}).exit_code, 2);
+  EXPECT_EQ(parse({"--cudagraph", "2x"}).exit_code, 2);
   EXPECT_EQ(parse({"--collectives", "reduce"}).exit_code, 2);
   EXPECT_EQ(parse({"--rdma-size", "2G"}).exit_code, 2);
   const auto ok = parse({"--suites", "tcp,node", "--tcp-tests", "matrix", "--node-repetitions", "5", "--rdma-mode", "matrix"});
   ASSERT_TRUE(ok.config) << ok.message;
   EXPECT_EQ(ok.config->tcp.tests, std::vector<std::string>{"matrix"});
   EXPECT_EQ(ok.config->node_repetitions, 5);
+  EXPECT_EQ(ok.config->cuda_graph_launches, 0);
+  const auto graphs = parse({"--suites", "nccl", "-G", "4"});
+  ASSERT_TRUE(graphs.config) << graphs.message;
+  EXPECT_EQ(graphs.config->cuda_graph_launches, 4);
   EXPECT_EQ(ok.config->rdma_mode, "matrix");
 }
 

@@ -37,7 +37,7 @@ SEEDS = [
     ["--suites", "mpi", "-b", "1K", "-e", "4K", "-f", "2"],
     ["--suites", "tcp", "--tcp-time", "0.5", "--tcp-lat-time", "0.1", "--tcp-timeout", "1"],
     ["--suites", "topo,mpi,node", "--budget", "0.01", "--timeout", "30", "-n", "2", "-w", "1"],
-    ["--suites", "nccl,pcie", "--nccl-collectives", "allreduce,alltoall", "--pcie-size", "1M", "--scaling"],
+    ["--suites", "nccl,pcie", "--nccl-collectives", "allreduce,alltoall", "--pcie-size", "1M", "--scaling", "-G", "2"],
     ["--suites", "rdma", "--rdma-mode", "matrix", "--rdma-size", "64K", "--rdma-tx-depth", "16"],
     ["--spec", os.path.join(REPO, "ci", "spec-example.json"), "-o", "/tmp/gpunet-fuzz-out"],
     ["--topology-xml", os.path.join(REPO, "tests", "data", "topologies", "synthetic-snc-2x2.xml")],

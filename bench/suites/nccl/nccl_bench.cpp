@@ -1,6 +1,9 @@
 #include "bench/suites/nccl/nccl_bench.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
+#include <map>
 
 #include "bench/engines/wait.hpp"
 #include "bench/core/measure/mpi_timer.hpp"
@@ -36,6 +39,35 @@ struct BatchEvents {
   BatchEvents(const BatchEvents&) = delete;
   BatchEvents& operator=(const BatchEvents&) = delete;
   cudaEvent_t start = nullptr, stop = nullptr;
+};
+
+// With -G/--cudagraph N, as nccl-tests' -G: a batch of k iterations is captured once into a CUDA graph
+// (capture enqueues nothing, so it stays outside the timed events) and the graph is launched N times
+// between the events; the batch's time is the events' interval over N. One graph per batch length.
+class BatchGraphs {
+ public:
+  BatchGraphs() = default;
+  ~BatchGraphs() {
+    for (auto& [k, g] : graphs_) cudaGraphExecDestroy(g);
+  }
+  BatchGraphs(const BatchGraphs&) = delete;
+  BatchGraphs& operator=(const BatchGraphs&) = delete;
+
+  cudaGraphExec_t of(int iters, cudaStream_t s, const std::function<void()>& enqueue_one) {
+    if (const auto it = graphs_.find(iters); it != graphs_.end()) return it->second;
+    cuda_check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    for (int i = 0; i < iters; ++i) enqueue_one();
+    cudaGraph_t graph = nullptr;
+    cuda_check(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture");
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    cuda_check(made, "cudaGraphInstantiate");
+    return graphs_[iters] = exec;
+  }
+
+ private:
+  std::map<int, cudaGraphExec_t> graphs_;
 };
 
 }  // namespace
@@ -135,17 +167,23 @@ measure::Timing time_on_gpu(const SuiteContext& ctx, const std::string& step, MP
     return std::max(0.01, gpu_wait_timeout_s(ctx.cfg.timeout_s) - used);
   };
   BatchEvents events;
+  BatchGraphs graphs;
+  const int launches = ctx.cfg.cuda_graph_launches;
   measure::Timer timer;
   timer.clock = "cudaEvent";
   timer.clock_cost_s = kNcclEventResolution_s;
   timer.batch_s = [&](int iters) {
+    const cudaGraphExec_t graph = launches > 0 ? graphs.of(iters, comm.stream(), [&] { op(left()); }) : nullptr;
     cuda_check(cudaEventRecord(events.start, comm.stream()), "cudaEventRecord");
-    for (int i = 0; i < iters; ++i) op(left());
+    if (graph)
+      for (int j = 0; j < launches; ++j) cuda_check(cudaGraphLaunch(graph, comm.stream()), "cudaGraphLaunch");
+    else
+      for (int i = 0; i < iters; ++i) op(left());
     cuda_check(cudaEventRecord(events.stop, comm.stream()), "cudaEventRecord");
     comm.wait(step, left());
     float ms = 0;
     cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
-    return ms * 1e-3;
+    return ms * 1e-3 / std::max(1, launches);
   };
   return measure::measure(ctx.control, step, StepScope::all_ranks, measure::rules_of(ctx.cfg),
                           measure::over_ranks(std::move(timer), mpi_comm, ctx.cfg.reduction));

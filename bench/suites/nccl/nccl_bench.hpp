@@ -42,8 +42,9 @@ class NcclCase {
 };
 
 // Batch samples of enqueue-able `op` by the measurement layer (bench/measure) with a CUDA event
-// pair around each batch on the communicator's stream, as step `step`: the samples reduced across
-// mpi_comm as --reduce says. Every wait is bounded by the step's remaining --timeout.
+// pair around each batch on the communicator's stream (with -G/--cudagraph, around the launches of
+// the batch captured as a CUDA graph), as step `step`: the samples reduced across mpi_comm as
+// --reduce says. Every wait is bounded by the step's remaining --timeout.
 measure::Timing time_on_gpu(const SuiteContext& ctx, const std::string& step, MPI_Comm mpi_comm, NcclComm& comm,
                                 const std::function<void(double timeout_s)>& op);
 

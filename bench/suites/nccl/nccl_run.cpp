@@ -205,6 +205,7 @@ class NcclRun {
     step_ = step;
     k.init();
     measure::record_timing(rec, time_on_gpu(ctx_, step, mpi_comm, comm, [&](double t) { k.enqueue(comm, t); }));
+    if (ctx_.cfg.cuda_graph_launches > 0) rec.extra["timing"]["cuda_graph_launches"] = ctx_.cfg.cuda_graph_launches;
     rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
     rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, comm.size());
     if (!ctx_.cfg.check) return;

@@ -28,6 +28,11 @@ void add_nccl_options(CLI::App& app, Config& c, OptionText& text) {
       ->type_name("LIST")
       ->capture_default_str()
       ->group(g);
+  app.add_option("-G,--cudagraph", c.cuda_graph_launches,
+                 "Capture each timed batch of the nccl suite as a CUDA graph and launch it this many times (0: launch directly)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str()
+      ->group(g);
   app.add_flag("--nccl-topo-dump", c.nccl_topo_dump, "Have NCCL write its topology XML per node into the output directory")
       ->group(g);
 }
