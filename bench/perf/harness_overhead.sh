@@ -8,7 +8,7 @@
 # asleep in poll() that never calls MPI, as the control thread) and the bare loop with
 # MPI_Init_thread(MPI_THREAD_FUNNELED), in that order in odd rounds and in the reverse order in even
 # rounds, so that gpunet-bench always runs next to the single-threaded loop. Each run is long enough
-# (8 B: 2,000,000 iterations, 1 MiB: 4,000, each about 0.5 s) to span this VM's speed changes, which
+# (8 B: 8,000,000 iterations, 1 MiB: 16,000, each 2-4 s) to span this VM's speed changes, which
 # come and go over tenths of a second to seconds (8 B: 0.19, 0.25 and 0.45 us per iteration in one
 # process). Compared: the mean time per iteration (gpunet-bench: time_us.mean of
 # its record, the mean of its batch means).
@@ -25,7 +25,7 @@ build=${1:-build} rounds=${2:-15} rounds_big=${3:-15}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpirun=(mpirun -np 2 --bind-to core --map-by core)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-iters_of() { case $1 in 8) echo 2000000 ;; 1M) echo 4000 ;; *) echo 20 ;; esac; }
+iters_of() { case $1 in 8) echo 8000000 ;; 1M) echo 16000 ;; *) echo 20 ;; esac; }
 bytes_of() { case $1 in 8) echo 8 ;; 1M) echo $((1 << 20)) ;; *) echo $((64 << 20)) ;; esac; }
 bare() { bare=$("${mpirun[@]}" "$build/bare_allreduce" "$b" "$n" 2); }
 bare_same() { bare_same=$("${mpirun[@]}" "$build/bare_allreduce" "$b" "$n" 2 single idle-thread); }

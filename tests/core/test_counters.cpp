@@ -1,6 +1,8 @@
 // Traffic counters on a fake sysfs/procfs tree: byte counters per interface and RDMA port, the
 // default-route interfaces, deltas and rates, the sampler thread, and the findings that flag
 // traffic on an unexpected interface.
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -23,6 +25,14 @@ void set_ib(const FakeTree& t, const std::string& dev, int port, uint64_t rcv_wo
   const std::string c = "sys/class/infiniband/" + dev + "/ports/" + std::to_string(port) + "/counters/";
   t.write(c + "port_rcv_data", std::to_string(rcv_words) + "\n");
   t.write(c + "port_xmit_data", std::to_string(xmit_words) + "\n");
+}
+// Sysfs regenerates an attribute in place at every read; FakeTree::write renames a new file over the
+// old one, which a descriptor opened before still reads as the old text. This writes in place.
+void count_in_place(const FakeTree& t, const std::string& name, uint64_t rx, uint64_t tx) {
+  for (const auto& [file, v] : {std::pair{"rx_bytes", rx}, std::pair{"tx_bytes", tx}}) {
+    std::fstream f(t.path("sys/class/net/" + name + "/statistics/" + file), std::ios::in | std::ios::out);
+    f << v << "\n";
+  }
 }
 Snapshot snap(double t, std::map<std::string, ByteCounts> net, std::map<std::string, ByteCounts> rdma = {}) {
   Snapshot s;
@@ -168,13 +178,30 @@ TEST(Counters, InterfacePatterns) {
   EXPECT_NE(describe_traffic(two_links(3'000'000, 0), {}).find("ctl0 6.0 MB"), std::string::npos);
 }
 
+TEST(Counters, CounterFilesOpenedOnceReadTheCurrentValue) {
+  FakeTree t;
+  set_if(t, "eth0", 0, 0);
+  set_ib(t, "mlx5_0", 1, 1, 2);
+  const CounterFiles files(t.path("sys"));
+  set_if(t, "eth1", 5, 5);  // appeared after: not seen
+  count_in_place(t, "eth0", 123456789012, 42);
+  const Snapshot s = files.read(1.0);
+  ASSERT_EQ(s.net.size(), 1u);
+  EXPECT_EQ(s.net.at("eth0").rx, 123456789012u);
+  EXPECT_EQ(s.net.at("eth0").tx, 42u);
+  EXPECT_EQ(s.rdma.at("mlx5_0/1").tx, 8u);
+  std::filesystem::resize_file(t.path("sys/class/net/eth0/statistics/tx_bytes"), 0);  // unreadable: left out
+  EXPECT_TRUE(files.read(2.0).net.empty());
+  EXPECT_TRUE(CounterFiles(t.path("nothing")).read(0).net.empty());
+}
+
 TEST(Counters, SamplerSeesBytesWrittenWhileItRuns) {
   FakeTree t;
   set_if(t, "eth0", 0, 0);
   Sampler s(t.path("sys"), 0.01, nullptr);
   s.start();
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
-  set_if(t, "eth0", 4'000'000, 1'000'000);
+  count_in_place(t, "eth0", 4'000'000, 1'000'000);
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   const auto sum = s.stop();
   ASSERT_EQ(sum.links.size(), 1u);

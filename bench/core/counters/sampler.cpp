@@ -16,8 +16,9 @@ Sampler::~Sampler() {
 }
 
 void Sampler::take() {
+  if (!files_) return;  // stop() without start()
   const double before = monotonic_seconds();
-  Snapshot s = read_snapshot(sys_root_, before);
+  Snapshot s = files_->read(before);
   s.t_s = (before + monotonic_seconds()) / 2;  // the readings were taken somewhere in between
   std::vector<GpuSample> g;
   if (nvml_ && s.t_s - last_gpu_t_ >= nvml_interval_s_) {
@@ -37,6 +38,7 @@ void Sampler::start() {
     gpu_series_.clear();
   }
   last_gpu_t_ = -1e9;
+  files_ = std::make_unique<CounterFiles>(sys_root_);
   take();
   thread_ = std::thread([this] { loop(); });
 }

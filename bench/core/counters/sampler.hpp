@@ -23,7 +23,7 @@ class Sampler {
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
 
-  void start();             // first snapshot now, then one every interval
+  void start();             // finds the counter files; first snapshot now, then one every interval
   TrafficSummary stop();    // last snapshot now; joins the thread
 
  private:
@@ -33,6 +33,7 @@ class Sampler {
   const std::string sys_root_;
   const double interval_s_, nvml_interval_s_;
   const Nvml* nvml_;
+  std::unique_ptr<CounterFiles> files_;  // from start() on
   std::mutex mu_;
   std::condition_variable wake_;
   bool stop_ = false;

@@ -1,6 +1,11 @@
 #include "bench/core/counters/sysfs_counters.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -15,34 +20,53 @@ namespace {
 namespace fs = std::filesystem;
 using topo::fsutil::list_dir;
 
-std::optional<uint64_t> read_u64(const fs::path& p) {
-  std::ifstream in(p);
-  uint64_t v = 0;
-  if (in >> v) return v;
-  return std::nullopt;
+net::Fd open_counter(const fs::path& p) { return net::Fd(::open(p.c_str(), O_RDONLY | O_CLOEXEC)); }
+
+std::optional<uint64_t> read_u64(const net::Fd& f) {
+  char text[32];
+  const ssize_t n = ::pread(f.get(), text, sizeof text - 1, 0);
+  if (n <= 0) return std::nullopt;
+  text[n] = 0;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (end == text || errno != 0) return std::nullopt;
+  return static_cast<uint64_t>(v);
 }
 
 }  // namespace
 
-Snapshot read_snapshot(const std::string& sys_root, double t_s) {
-  Snapshot s;
-  s.t_s = t_s;
+CounterFiles::CounterFiles(const std::string& sys_root) {
+  const auto add = [this](std::string name, bool rdma, const fs::path& rx, const fs::path& tx) {
+    Pair p{std::move(name), rdma, open_counter(rx), open_counter(tx)};
+    if (p.rx && p.tx) files_.push_back(std::move(p));
+  };
   const fs::path net = fs::path(sys_root) / "class/net";
-  for (const auto& name : list_dir(net)) {
-    const auto rx = read_u64(net / name / "statistics/rx_bytes");
-    const auto tx = read_u64(net / name / "statistics/tx_bytes");
-    if (rx && tx) s.net[name] = {*rx, *tx};
-  }
+  for (const auto& name : list_dir(net)) add(name, false, net / name / "statistics/rx_bytes", net / name / "statistics/tx_bytes");
   const fs::path ib = fs::path(sys_root) / "class/infiniband";
   for (const auto& dev : list_dir(ib))
     for (const auto& port : list_dir(ib / dev / "ports")) {
       const fs::path c = ib / dev / "ports" / port / "counters";
-      const auto rx = read_u64(c / "port_rcv_data");
-      const auto tx = read_u64(c / "port_xmit_data");
-      if (rx && tx) s.rdma[dev + "/" + port] = {*rx * 4, *tx * 4};
+      add(dev + "/" + port, true, c / "port_rcv_data", c / "port_xmit_data");
     }
+}
+
+Snapshot CounterFiles::read(double t_s) const {
+  Snapshot s;
+  s.t_s = t_s;
+  for (const auto& f : files_) {
+    const auto rx = read_u64(f.rx);
+    const auto tx = read_u64(f.tx);
+    if (!rx || !tx) continue;
+    if (f.rdma)
+      s.rdma[f.name] = {*rx * 4, *tx * 4};
+    else
+      s.net[f.name] = {*rx, *tx};
+  }
   return s;
 }
+
+Snapshot read_snapshot(const std::string& sys_root, double t_s) { return CounterFiles(sys_root).read(t_s); }
 
 std::vector<std::string> default_route_interfaces(const std::string& proc_root) {
   std::vector<std::string> out;
