@@ -18,11 +18,12 @@
 # on node 1 (--map-by ppr:2:node), the ring 0-1-2-3 crosses the network once each way, on two
 # connections that each carry one direction, as every link of a larger ring does: the per-link alpha
 # and beta the predictions need. FIT_PPN=1 reproduces the 2-rank fit. MPI runs on the fake cluster's
-# control network, so its links (ctl0) are shaped too, to RATE. The TCP congestion control of those
-# links is set on their route to TCP_CC (default cubic, Linux's default; TCP_CC=host keeps what the
-# namespaces inherit): a host whose default is bbr gives the tbf-shaped links stalls of 20-40 ms in
-# some iterations at rendezvous-sized ring steps, ~128 KiB, which a 1 Gbit/s link without the tbf
-# does not show (report/TRAINING.md, validation). Needs root; run under `flock /tmp/gpunet-fc.lock`.
+# control network, so its links (ctl0) are shaped too, to RATE. The TCP BTL's eager limit is raised to
+# EAGER_LIMIT bytes (default 262144; EAGER_LIMIT=default keeps Open MPI's 64 KiB): with the host's bbr
+# on the tbf-shaped links, ring steps of ~128 KiB sent by rendezvous stall for 20-40 ms in some
+# iterations, sent eager they do not (report/TRAINING.md, validation). TCP_CC (default host: what the
+# namespaces inherit) sets the congestion control of the MPI links on their route instead (cubic,
+# reno). Needs root; run under `flock /tmp/gpunet-fc.lock`.
 # Usage: bench/perf/training_validate.sh [BUILD_DIR] [RATE] [STEP_COMPUTE_S] [FIT_NODES]
 # FIT_NODES (default 2; 3 predicts 4 nodes only) is the node count the model is fitted on.
 set -euo pipefail
@@ -33,7 +34,10 @@ prefix=trv
 out=$(mktemp -d /tmp/gpunet-trv.XXXXXX)
 trap '"$fc" down --prefix "$prefix" >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
 ring=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4)
-ppn=${FIT_PPN:-2} iters=${ITERS:-20} cc=${TCP_CC:-cubic}  # ITERS: timed iterations per all-reduce size (at least; the small sizes are noisy)
+ppn=${FIT_PPN:-2} iters=${ITERS:-20} cc=${TCP_CC:-host} eager=${EAGER_LIMIT:-262144}
+if [[ $eager != default ]]; then  # the first fragment of a rendezvous send may not exceed the eager limit
+  ring+=(--mca btl_tcp_eager_limit "$eager" --mca btl_tcp_rndv_eager_limit "$eager")
+fi  # ITERS: timed iterations per all-reduce size (at least; the small sizes are noisy)
 bench="$here/$build/gpunet-bench"
 
 "$fc" up 4 --prefix "$prefix" --rate "$rate" >/dev/null
@@ -53,7 +57,7 @@ run() {  # run RANKS DIR MPIRUN-ARGS... -- BENCH-ARGS...
   shift
   "$fc" mpirun --prefix "$prefix" --timeout 600 -- -np "$n" "${mpi[@]}" "${ring[@]}" "$bench" -q -o "$dir" "$@" >/dev/null
 }
-echo "TCP congestion control on the MPI links: $([[ $cc == host ]] && ip netns exec "$prefix-node0" sysctl -n net.ipv4.tcp_congestion_control || echo "$cc")"
+echo "TCP congestion control on the MPI links: $([[ $cc == host ]] && ip netns exec "$prefix-node0" sysctl -n net.ipv4.tcp_congestion_control || echo "$cc"); btl_tcp_eager_limit: $eager"
 echo "load before: $(cat /proc/loadavg)"
 run $((fit_nodes * ppn)) "$out/fit" --map-by "ppr:$ppn:node" -- --suites mpi --collectives allreduce -b 64K -e 16M -f 2 -n "$iters" -w 2
 for ((n = fit_nodes + 1; n <= 4; n++)); do
