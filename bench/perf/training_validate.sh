@@ -18,8 +18,12 @@
 # on node 1 (--map-by ppr:2:node), the ring 0-1-2-3 crosses the network once each way, on two
 # connections that each carry one direction, as every link of a larger ring does: the per-link alpha
 # and beta the predictions need. FIT_PPN=1 reproduces the 2-rank fit. MPI runs on the fake cluster's
-# control network, so its links (ctl0) are shaped too, to RATE. Needs root; run under
-# `flock /tmp/gpunet-fc.lock`.
+# control network, so its links (ctl0) are shaped too, to RATE. The TCP BTL's eager limit is raised to
+# EAGER_LIMIT bytes (default 262144; EAGER_LIMIT=default keeps Open MPI's 64 KiB): with the host's bbr
+# on the tbf-shaped links, ring steps of ~128 KiB sent by rendezvous stall for 20-40 ms in some
+# iterations, sent eager they do not (report/TRAINING.md, validation). TCP_CC (default host: what the
+# namespaces inherit) sets the congestion control of the MPI links on their route instead (cubic,
+# reno). Needs root; run under `flock /tmp/gpunet-fc.lock`.
 # Usage: bench/perf/training_validate.sh [BUILD_DIR] [RATE] [STEP_COMPUTE_S] [FIT_NODES]
 # FIT_NODES (default 2; 3 predicts 4 nodes only) is the node count the model is fitted on.
 set -euo pipefail
@@ -30,12 +34,20 @@ prefix=trv
 out=$(mktemp -d /tmp/gpunet-trv.XXXXXX)
 trap '"$fc" down --prefix "$prefix" >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
 ring=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4)
-ppn=${FIT_PPN:-2} iters=${ITERS:-20}  # ITERS: timed iterations per all-reduce size (at least; the small sizes are noisy)
+ppn=${FIT_PPN:-2} iters=${ITERS:-20} cc=${TCP_CC:-host} eager=${EAGER_LIMIT:-262144}
+if [[ $eager != default ]]; then  # the first fragment of a rendezvous send may not exceed the eager limit
+  ring+=(--mca btl_tcp_eager_limit "$eager" --mca btl_tcp_rndv_eager_limit "$eager")
+fi  # ITERS: timed iterations per all-reduce size (at least; the small sizes are noisy)
 bench="$here/$build/gpunet-bench"
 
 "$fc" up 4 --prefix "$prefix" --rate "$rate" >/dev/null
 for i in 0 1 2 3; do  # MPI's own links: same rate as the data links (fakecluster shapes only eth0)
   tc -n "$prefix-node$i" qdisc replace dev ctl0 root tbf rate "$rate" burst 128kb latency 20ms
+  if [[ $cc != host ]]; then  # the route's congctl, for the connections MPI opens from now on
+    ip -n "$prefix-node$i" route replace "$(ip -n "$prefix-node$i" -4 route show dev ctl0 scope link | awk 'NR == 1 {print $1}')" \
+      dev ctl0 proto kernel scope link src "$(ip -n "$prefix-node$i" -4 -o addr show dev ctl0 | awk '{sub("/.*", "", $4); print $4}')" \
+      congctl "$cc"
+  fi
 done
 
 run() {  # run RANKS DIR MPIRUN-ARGS... -- BENCH-ARGS...
@@ -45,6 +57,7 @@ run() {  # run RANKS DIR MPIRUN-ARGS... -- BENCH-ARGS...
   shift
   "$fc" mpirun --prefix "$prefix" --timeout 600 -- -np "$n" "${mpi[@]}" "${ring[@]}" "$bench" -q -o "$dir" "$@" >/dev/null
 }
+echo "TCP congestion control on the MPI links: $([[ $cc == host ]] && ip netns exec "$prefix-node0" sysctl -n net.ipv4.tcp_congestion_control || echo "$cc"); btl_tcp_eager_limit: $eager"
 echo "load before: $(cat /proc/loadavg)"
 run $((fit_nodes * ppn)) "$out/fit" --map-by "ppr:$ppn:node" -- --suites mpi --collectives allreduce -b 64K -e 16M -f 2 -n "$iters" -w 2
 for ((n = fit_nodes + 1; n <= 4; n++)); do
