@@ -20,6 +20,8 @@ class TeamBarrier {
   TeamBarrier(const TeamBarrier&) = delete;
   TeamBarrier& operator=(const TeamBarrier&) = delete;
 
+  int spins() const { return spins_; }
+
   // Returns when all members have arrived in this phase.
   void arrive_and_wait();
 

@@ -21,7 +21,7 @@ int usable_cpus() {
 ThreadTeam::ThreadTeam(int members, int numa, Work work)
     : members_(std::max(1, members)), cpus_(numa >= 0 ? node_cpus(numa) : std::vector<int>{}), work_(std::move(work)),
       start_(members_, TeamBarrier::spins_for(members_, usable_cpus())),
-      done_(members_, TeamBarrier::spins_for(members_, usable_cpus())) {
+      done_(members_, start_.spins()) {
   if (!cpus_.empty()) caller_pinned_ = pthread_getaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_) == 0;
   pin(0);
   for (int m = 1; m < members_; ++m) threads_.emplace_back([this, m] { serve(m); });
