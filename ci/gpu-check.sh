@@ -115,16 +115,9 @@ cmd_run() {
   suites=nccl,pcie,node
   "$build/gpunet-bench" --help | sed -n 's/.*suites to run, in order: //p' | tr ',' '\n' | grep -qx topo && suites=topo,$suites
   local args=(--suites "$suites" --nccl-collectives allreduce,allgather,reduce_scatter,broadcast,reduce,alltoall,sendrecv
-              -b 8K -e 256M -f 4 -n 5 --budget 0.05 -c 1 --pcie-size 512M --nccl-topo-dump --timeout 120 -o "$work/r")
-  log "running: gpunet-bench ${args[*]}"
+              -b 8K -e 256M -f 4 -n 5 --budget 0.05 -c 1 --pcie-size 512M --nccl-topo-dump --timeout 120)
   local rc=0
-  # orterun is Open MPI's mpirun (the deb's mpirun link is made by update-alternatives, not unpacked).
-  "$P/usr/bin/orterun" -np 1 --bind-to none "$build/gpunet-bench" "${args[@]}" >"$out/run.log" 2>&1 || rc=$?
-  if [[ ! -f $work/r/report.json ]]; then
-    log "mpirun run gave no report (exit $rc); trying a singleton run without mpirun"
-    rc=0
-    "$build/gpunet-bench" "${args[@]}" >>"$out/run.log" 2>&1 || rc=$?
-  fi
+  run_bench "$P" "$build" "$work/r" "$out/run.log" "${args[@]}" || rc=$?
   [[ -f $work/r/report.json ]] || { tail -40 "$out/run.log" >&2; die "the run wrote no report (exit $rc; run.log)"; }
   cp "$work/r/report.json" "$out/"
   lstopo-no-graphics --of xml "$out/topology.xml" 2>/dev/null || log "lstopo failed"
@@ -139,6 +132,21 @@ cmd_run() {
   return "$verdict"
 }
 
+# One gpunet-bench run on this GPU with output directory DIR and its console in LOG: under orterun
+# (Open MPI's mpirun; the deb's mpirun link is made by update-alternatives, not unpacked), and when
+# that leaves no report in DIR, once more as a singleton without mpirun. Returns the last run's status.
+run_bench() {  # run_bench PREFIX BUILD DIR LOG ARGS...
+  local P=$1 build=$2 dir=$3 log_file=$4 rc=0
+  shift 4
+  log "running: gpunet-bench $* -o $dir"
+  "$P/usr/bin/orterun" -np 1 --bind-to none "$build/gpunet-bench" "$@" -o "$dir" >"$log_file" 2>&1 || rc=$?
+  [[ -f $dir/report.json ]] && return "$rc"
+  log "mpirun run gave no report in $dir (exit $rc); trying a singleton run without mpirun"
+  rc=0
+  "$build/gpunet-bench" "$@" -o "$dir" >>"$log_file" 2>&1 || rc=$?
+  return "$rc"
+}
+
 # The train suite's step emulation on one GPU: bf16 GEMMs through cuBLAS overlapped with the bucketed
 # NCCL all-reduce (256 MiB of fp32 gradients in 25 MiB buckets, 0.2 s of compute), with NVML's
 # utilisation timeline. Passes when the GPU step ran, verified, lies between the no-overlap and
@@ -146,10 +154,8 @@ cmd_run() {
 run_train() {  # run_train PREFIX BUILD WORK OUT
   local P=$1 build=$2 work=$3 out=$4 rc=0
   local args=(--suites train --step-compute-s 0.2 --model-params 67108864 --grad-bytes 4 --bucket-size 25M -n 5
-              --timeout 120 -o "$work/t")
-  log "running: gpunet-bench ${args[*]}"
-  "$P/usr/bin/orterun" -np 1 --bind-to none "$build/gpunet-bench" "${args[@]}" >"$out/train-run.log" 2>&1 || rc=$?
-  [[ -f $work/t/report.json ]] || "$build/gpunet-bench" "${args[@]}" >>"$out/train-run.log" 2>&1 || rc=$?
+              --timeout 120)
+  run_bench "$P" "$build" "$work/t" "$out/train-run.log" "${args[@]}" || rc=$?
   [[ -f $work/t/report.json ]] || { echo "train: FAIL: no report (exit $rc; train-run.log)"; return 1; }
   cp "$work/t/report.json" "$out/train-report.json"
   python3 - "$out/train-report.json" <<'PY'
@@ -178,9 +184,7 @@ PY
 run_graphs() {  # run_graphs PREFIX BUILD WORK OUT
   local P=$1 build=$2 work=$3 out=$4 g
   for g in 0 4; do
-    "$P/usr/bin/orterun" -np 1 --bind-to none "$build/gpunet-bench" --suites nccl -b 8 -e 1M -f 32 -n 20 -c 1 -G "$g" \
-      --timeout 60 -o "$work/g$g" >"$out/graphs-$g.log" 2>&1 ||
-      "$build/gpunet-bench" --suites nccl -b 8 -e 1M -f 32 -n 20 -c 1 -G "$g" --timeout 60 -o "$work/g$g" >>"$out/graphs-$g.log" 2>&1 || true
+    run_bench "$P" "$build" "$work/g$g" "$out/graphs-$g.log" --suites nccl -b 8 -e 1M -f 32 -n 20 -c 1 -G "$g" --timeout 60 || true
   done
   python3 - "$work/g0/results.jsonl" "$work/g4/results.jsonl" <<'PY'
 import json, os, sys
