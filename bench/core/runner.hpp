@@ -22,6 +22,10 @@ class Runner {
   // iteration in us of each batch), reduced across the ranks of comm. Collective over comm.
   measure::Timing time_op(const std::string& step, MPI_Comm comm, const std::function<void()>& op) const;
 
+  // The same for an operation that runs a batch itself: batch(iters) runs iters iterations in a
+  // loop of its own, as a bare loop would (for operations of a fraction of a microsecond).
+  measure::Timing time_batch(const std::string& step, MPI_Comm comm, const std::function<void(int iters)>& batch) const;
+
  private:
   const Config& cfg_;
   ControlPlane& control_;

@@ -21,16 +21,22 @@ Timer over_ranks(Timer t, MPI_Comm comm, Reduction how) {
   return t;
 }
 
-Timer mpi_wtime_timer(MPI_Comm comm, Reduction how, const std::function<void()>& op) {
+Timer mpi_wtime_batch_timer(MPI_Comm comm, Reduction how, const std::function<void(int iters)>& batch) {
   Timer t;
   t.clock = "MPI_Wtime";
   t.clock_cost_s = kWtimeCost_s;
-  t.batch_s = [op](int iters) {
+  t.batch_s = [batch](int iters) {
     const double t0 = MPI_Wtime();
-    for (int i = 0; i < iters; ++i) op();
+    batch(iters);
     return MPI_Wtime() - t0;
   };
   return over_ranks(std::move(t), comm, how);
+}
+
+Timer mpi_wtime_timer(MPI_Comm comm, Reduction how, const std::function<void()>& op) {
+  return mpi_wtime_batch_timer(comm, how, [op](int iters) {
+    for (int i = 0; i < iters; ++i) op();
+  });
 }
 
 Rules rules_of(const Config& cfg) {

@@ -21,6 +21,10 @@ void reduce_across(MPI_Comm comm, Reduction how, std::vector<double>& samples);
 // Makes `t` a timer of the ranks of comm: its barrier, agreement and reduction go over comm.
 Timer over_ranks(Timer t, MPI_Comm comm, Reduction how);
 
+// MPI_Wtime around batch(iters), which runs iters iterations in a loop of its own (so that an
+// operation of a fraction of a microsecond is called as a bare loop calls it), over the ranks of comm.
+Timer mpi_wtime_batch_timer(MPI_Comm comm, Reduction how, const std::function<void(int iters)>& batch);
+
 // MPI_Wtime around a batch of op(), over the ranks of comm.
 Timer mpi_wtime_timer(MPI_Comm comm, Reduction how, const std::function<void()>& op);
 
