@@ -26,8 +26,10 @@ double measure_allreduce(const SuiteContext& ctx, int64_t bytes, MPI_Comm comm, 
   const int64_t count = bytes / static_cast<int64_t>(sizeof(float));
   std::vector<float> send(static_cast<size_t>(count)), recv(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) send[static_cast<size_t>(i)] = static_cast<float>(patterns::input(r, i));
-  auto run = [&] { MPI_Allreduce(send.data(), recv.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, comm); };
-  const auto timing = ctx.runner.time_op(step, comm, run);
+  auto run = [&, c = static_cast<int>(count)](int iters) {
+    for (int i = 0; i < iters; ++i) MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, comm);
+  };
+  const auto timing = ctx.runner.time_batch(step, comm, run);
   rec.dtype = "float";
   rec.op = "sum";
   rec.count = count;
@@ -39,7 +41,7 @@ double measure_allreduce(const SuiteContext& ctx, int64_t bytes, MPI_Comm comm, 
   if (ctx.cfg.check) {
     Step verify(ctx.control, step + " verify");
     std::fill(recv.begin(), recv.end(), -7.0f);
-    run();
+    run(1);
     int64_t wrong = 0;
     for (int64_t i = 0; i < count; ++i)
       wrong += static_cast<double>(recv[static_cast<size_t>(i)]) != patterns::reduced("sum", n, i);
