@@ -5,13 +5,14 @@
 namespace gpunet::bench {
 
 measure::Timing Runner::time_op(const std::string& step, MPI_Comm comm, const std::function<void()>& op) const {
-  return measure::measure(control_, step, StepScope::all_ranks, measure::rules_of(cfg_),
-                          measure::mpi_wtime_timer(comm, cfg_.reduction, op));
+  return time_batch(step, comm, [&op](int iters) {
+    for (int i = 0; i < iters; ++i) op();
+  });
 }
 
 measure::Timing Runner::time_batch(const std::string& step, MPI_Comm comm, const std::function<void(int iters)>& batch) const {
   return measure::measure(control_, step, StepScope::all_ranks, measure::rules_of(cfg_),
-                          measure::mpi_wtime_batch_timer(comm, cfg_.reduction, batch));
+                          measure::mpi_wtime_timer(comm, cfg_.reduction, batch));
 }
 
 }  // namespace gpunet::bench

@@ -50,8 +50,8 @@ double bare_loop_us(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op
 
 extern "C" int MPI_Allreduce(const void* s, void* r, int count, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   Pairs& p = pairs();
-  // One comparison per call outside the pairs' edges, so that the suite's window carries nothing
-  // the bare loop does not. In even pairs a window of suite calls comes first, then the bare loop;
+  // A few comparisons per call outside the pairs' edges (no division), so that the suite's window
+  // carries next to nothing the bare loop does not. In even pairs a window of suite calls comes first, then the bare loop;
   // in odd pairs the bare loop, then the window.
   if (s == MPI_IN_PLACE || t != MPI_FLOAT || ++p.calls != p.next || p.window <= 0) return PMPI_Allreduce(s, r, count, t, op, c);
   if (!p.in_window) {

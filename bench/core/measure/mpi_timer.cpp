@@ -21,7 +21,7 @@ Timer over_ranks(Timer t, MPI_Comm comm, Reduction how) {
   return t;
 }
 
-Timer mpi_wtime_batch_timer(MPI_Comm comm, Reduction how, const std::function<void(int iters)>& batch) {
+Timer mpi_wtime_timer(MPI_Comm comm, Reduction how, const std::function<void(int iters)>& batch) {
   Timer t;
   t.clock = "MPI_Wtime";
   t.clock_cost_s = kWtimeCost_s;
@@ -31,12 +31,6 @@ Timer mpi_wtime_batch_timer(MPI_Comm comm, Reduction how, const std::function<vo
     return MPI_Wtime() - t0;
   };
   return over_ranks(std::move(t), comm, how);
-}
-
-Timer mpi_wtime_timer(MPI_Comm comm, Reduction how, const std::function<void()>& op) {
-  return mpi_wtime_batch_timer(comm, how, [op](int iters) {
-    for (int i = 0; i < iters; ++i) op();
-  });
 }
 
 Rules rules_of(const Config& cfg) {

@@ -23,10 +23,7 @@ Timer over_ranks(Timer t, MPI_Comm comm, Reduction how);
 
 // MPI_Wtime around batch(iters), which runs iters iterations in a loop of its own (so that an
 // operation of a fraction of a microsecond is called as a bare loop calls it), over the ranks of comm.
-Timer mpi_wtime_batch_timer(MPI_Comm comm, Reduction how, const std::function<void(int iters)>& batch);
-
-// MPI_Wtime around a batch of op(), over the ranks of comm.
-Timer mpi_wtime_timer(MPI_Comm comm, Reduction how, const std::function<void()>& op);
+Timer mpi_wtime_timer(MPI_Comm comm, Reduction how, const std::function<void(int iters)>& batch);
 
 // The Rules of the Config: -w, -n, --max-iters, --budget.
 Rules rules_of(const Config& cfg);
