@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): what the mpi suite's measuring path adds to an allreduce, without the noise
-# between processes. harness_overhead.sh compares gpunet-bench with a bare loop in another process;
-# on this VM the speed of a process's calls changes by turns (8 B: 0.19-0.3 or 0.5-0.7 us a call) for
-# seconds, so two processes seconds apart often run at different speeds. Here the bare loop
+# Benchmark (not a test): what the mpi suite's own calls add to an allreduce, apart from what its
+# process adds. harness_overhead.sh compares gpunet-bench with a bare loop in another process (the
+# two taking turns on the cores, as this VM changes its speed every few seconds). Here the bare loop
 # (bench/perf/in_process_bare_loop.cpp, preloaded) runs inside gpunet-bench while the suite times
 # 8 B and 1 MiB allreduce, each pair a window of the suite's calls and a bare loop of as many calls
 # back to back (which comes first alternates), both timed with one MPI_Wtime pair.
