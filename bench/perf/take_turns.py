@@ -48,7 +48,8 @@ SUITE_READY = "# progress [mpi] allreduce"
 
 class Job:
     def __init__(self, name, argv, ready, env):
-        self.name, self.turns, self.started = name, 0, False
+        self.name, self.started = name, False
+        self.bare = ready == "ready"  # bare_allreduce: a byte on standard input starts its batches, the next one ends them
         self.stopped_at = self.waited_s = None
         self.proc = subprocess.Popen(MPIRUN + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, env=env)
@@ -74,12 +75,23 @@ class Job:
             except ProcessLookupError:
                 pass
 
-    def start(self):  # bare_allreduce: a byte on standard input starts its batches, the next one ends them
+    def wait_for_turn(self):  # stopped on its ready line until its first turn
+        self.signal(signal.SIGSTOP)
+        self.stopped_at = time.monotonic()
+
+    def take_turn(self):
+        self.signal(signal.SIGCONT)
+        if self.started:
+            return
         self.started = True
-        self.proc.stdin.write("g")
-        self.proc.stdin.flush()
+        self.waited_s = time.monotonic() - self.stopped_at
+        if self.bare:
+            self.proc.stdin.write("g")
+            self.proc.stdin.flush()
 
     def finish(self):  # ends a bare loop's batches; one that never started ends at the end of its input
+        if not self.bare:
+            return
         try:
             if self.started:
                 self.proc.stdin.write("x")
@@ -129,6 +141,11 @@ def turn_medians(samples_us, iters_per_batch, slots, turn_s, waited_s=None):
     than three batches is left out.
     """
     out, now, k = {}, [], 0
+
+    def keep():  # the batches so far stand for the k-th turn, unless it has a figure already
+        if k < len(slots) and len(now) >= 3 and slots[k] not in out:
+            out[slots[k]] = statistics.median(now)
+
     for mean_us in samples_us:
         pause_s = mean_us * iters_per_batch * 1e-6
         if pause_s <= turn_s / 2:
@@ -137,14 +154,12 @@ def turn_medians(samples_us, iters_per_batch, slots, turn_s, waited_s=None):
         if k == 0 and waited_s is not None and abs(pause_s - waited_s) < turn_s / 2:
             waited_s, now = None, []
             continue
-        if k < len(slots) and len(now) >= 3 and slots[k] not in out:
-            out[slots[k]] = statistics.median(now)
+        keep()
         expected_s = (slots[k + 1] - slots[k] - 1) * turn_s if k + 1 < len(slots) else None
         if expected_s is None or abs(pause_s - expected_s) < turn_s / 2:
             k += 1
         now = []
-    if k < len(slots) and len(now) >= 3 and slots[k] not in out:
-        out[slots[k]] = statistics.median(now)
+    keep()
     return out
 
 
@@ -203,31 +218,22 @@ def main():
     try:
         for name in order[:0:-1]:  # all but the first wait, stopped, for their first turn; the first runs on
             jobs[name] = Job(name, argv[name], SUITE_READY if name in suites else "ready", env)
-            jobs[name].signal(signal.SIGSTOP)
-            jobs[name].stopped_at = time.monotonic()
+            jobs[name].wait_for_turn()
         jobs["gpunet-bench"] = Job("gpunet-bench", argv["gpunet-bench"], SUITE_READY, env)
+        jobs["gpunet-bench"].started = True
         turns = schedule(order, a.seed)
         slots = [next(turns)]
-        jobs["gpunet-bench"].turns = 1
         while True:
             time.sleep(a.turn)
             if any(jobs[n].proc.poll() is not None for n in suites):
                 break  # the rest runs on alone, outside the turns
             jobs[slots[-1]].signal(signal.SIGSTOP)
             slots.append(next(turns))
-            name = slots[-1]
-            job = jobs[name]
-            job.signal(signal.SIGCONT)
-            if not job.started and name not in suites:
-                job.start()
-            if job.turns == 0:
-                job.waited_s = time.monotonic() - job.stopped_at
-            job.turns += 1
+            jobs[slots[-1]].take_turn()
     finally:
         for job in jobs.values():
             job.signal(signal.SIGCONT)
-            if job.name not in suites:
-                job.finish()
+            job.finish()
         for job in jobs.values():
             try:
                 job.proc.wait(timeout=120)
@@ -241,9 +247,9 @@ def main():
     for name in order:
         samples, per_batch = suite_samples(f"{out}/{name}/results.jsonl") if name in suites else bare_samples(jobs[name])
         mine = [slot for slot, n in enumerate(slots) if n == name]
-        waited = jobs[name].waited_s if name in suites and name != order[0] else None
+        waited = None if jobs[name].bare else jobs[name].waited_s  # bare loops time nothing before their first turn
         timeline.update((slot, (name, m)) for slot, m in turn_medians(samples, per_batch, mine, a.turn, waited).items())
-    print(f"{a.bytes} B, turns of {a.turn} s: " + ", ".join(f"{n} {jobs[n].turns} turns" for n in order))
+    print(f"{a.bytes} B, turns of {a.turn} s: " + ", ".join(f"{n} {slots.count(n)} turns" for n in order))
     if a.timeline:
         print(" ".join(f"{n}={v:.4f}" for _, (n, v) in sorted(timeline.items())))
     for name in order:
