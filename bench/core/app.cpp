@@ -66,8 +66,7 @@ std::unique_ptr<ResultsSink> open_sink(const Config& cfg, const MpiContext& mpi)
       ok = 0;
     }
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, mpi.world);
-  if (!ok) throw std::invalid_argument("output directory");
+  if (!mpi.all_ok(ok != 0)) throw std::invalid_argument("output directory");
   return sink;
 }
 
@@ -99,8 +98,7 @@ Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
       ok = 0;
     }
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, mpi.world);
-  if (!ok) throw std::invalid_argument("acceptance input");
+  if (!mpi.all_ok(ok != 0)) throw std::invalid_argument("acceptance input");
   return acc;
 }
 

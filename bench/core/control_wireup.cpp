@@ -69,7 +69,7 @@ std::vector<std::unique_ptr<Link>> open_channel(const MpiContext& mpi, const std
   std::string error;
   ControlInvitation inv;
   if (mpi.is_root()) inv = invite_members(control_interface_spec(control_if, oob ? oob : "", mpi.num_nodes), listener, error);
-  MPI_Bcast(&inv, sizeof inv, MPI_BYTE, 0, mpi.world);
+  mpi.from_root(&inv, static_cast<int>(sizeof inv));
   if (!inv.ok) {  // nothing listens (no such interface, no address): a usage error, said once by rank 0
     if (mpi.is_root()) std::fprintf(stderr, "gpunet-bench: error: %s\n", error.c_str());
     throw std::invalid_argument("control channel");

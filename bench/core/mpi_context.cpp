@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace gpunet::bench {
@@ -91,6 +92,17 @@ MpiContext MpiContext::create() {
   std::string v(version, static_cast<size_t>(len));
   c.mpi_library_version = v.substr(0, v.find_first_of(",\n"));
   return c;
+}
+
+void MpiContext::from_root(void* data, int bytes) const {
+  if (!is_root()) std::memset(data, 0, static_cast<size_t>(bytes));
+  MPI_Allreduce(MPI_IN_PLACE, data, bytes, MPI_BYTE, MPI_BOR, world);
+}
+
+bool MpiContext::all_ok(bool mine) const {
+  int ok = mine ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, world);
+  return ok != 0;
 }
 
 void MpiContext::release() {

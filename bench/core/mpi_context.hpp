@@ -43,6 +43,17 @@ struct MpiContext {
   void release();                     // frees the communicators (before MPI_Finalize)
   bool is_root() const { return rank == 0; }
   std::string describe_rank(int r) const;  // "rank 3 (host-b)"
+
+  // The harness's own messages between measurements go both ways. Rank 0's `bytes` at `data` reach
+  // every rank through a bitwise-or reduction over world (the other ranks give zeros), not a
+  // broadcast; `all_ok` is every rank's flag, the minimum. Why: Open MPI's shared-memory transport
+  // keeps one ring of small-message slots per direction between two ranks, and a message sent one
+  // way only (a broadcast's) leaves the two rings at different places for the rest of the run. On
+  // the VM this was built on, an odd number of such messages before a loop made its 8 B allreduce
+  // 9-14 % slower, an even number nothing (bench/perf/harness_overhead.sh, job bare-odd). With 2 ranks
+  // (and any power of two) a reduction sends as many messages each way.
+  void from_root(void* data, int bytes) const;
+  bool all_ok(bool mine) const;
 };
 
 }  // namespace gpunet::bench
