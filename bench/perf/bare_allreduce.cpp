@@ -1,19 +1,27 @@
 // Yardstick for the mpi suite (bench/perf/harness_overhead.sh): what a user would otherwise run, a
-// bare single-threaded MPI_Allreduce loop (float, sum, out of place) timed as OSU times it: warm-up,
-// a barrier, one MPI_Wtime pair around a batch of ITERS iterations, the mean time per iteration, the
-// largest of the ranks. Nothing else runs in the process.
+// bare single-threaded MPI_Allreduce loop (float, sum, out of place) timed as nccl-tests and OSU time
+// it: warm-up, one MPI_Barrier, then one MPI_Wtime pair around each batch of ITERS iterations, the
+// mean time per iteration, the largest of the ranks. Nothing else runs in the process, and nothing
+// runs between two batches but the clock: like the suite, it times batch after batch from one barrier.
 // It takes turns with other programs on the same cores (bench/perf/take_turns.py): after the
 // warm-up rank 0 prints "ready" and waits for a byte on standard input; then it times batches back
-// to back until the next byte arrives (looked for between batches, outside the timed part), and
-// prints the batches' means in order: "bare_allreduce ... samples_us=a,b,...".
-// Usage: mpirun -np 2 bare_allreduce BYTES ITERS WARMUP [mpi-init|single|funneled|multiple] [idle-thread|-] [dup]
-//   single, funneled, multiple: initialise with MPI_Init_thread at that level instead of MPI_Init,
-//   to tell the cost of the thread level from the cost of the harness itself.
+// to back until the next byte arrives, and prints the batches' means in order:
+// "bare_allreduce ... samples_us=a,b,...". Rank 0 looks for that byte between batches (outside the
+// timed part) and tells the other ranks through the reduced data itself: element 0 of its input is 1
+// until then and 0 after, everyone else's 0, so every rank stops after the same batch without an
+// extra call.
+// Usage: mpirun -np 2 bare_allreduce BYTES ITERS WARMUP [WORD...], words in any order:
+//   mpi-init (the default), single, funneled, multiple: initialise with MPI_Init_thread at that level
+//     instead of MPI_Init, to tell the cost of the thread level from the cost of the harness itself;
 //   idle-thread: a second thread, started before MPI is initialised, sleeps in poll() on a pipe
-//   until the end and never calls MPI (as the harness's control thread mostly does), to tell the
-//   cost of a second thread existing from the cost of the thread level.
+//     until the end and never calls MPI (as the harness's control thread mostly does);
 //   dup: call MPI_Allreduce on a duplicate of MPI_COMM_WORLD with its own error handler, as the
-//   harness does, instead of on MPI_COMM_WORLD.
+//     harness does, instead of on MPI_COMM_WORLD;
+//   one-bcast: one MPI_Bcast from rank 0 after the warm-up. A message sent one way only leaves Open
+//     MPI's two shared-memory rings of small-message slots between the ranks (one per direction) at
+//     different places for the rest of the run; on the VM this was built on, an odd number of them
+//     made the 8 B loop 9-14 % slower, an even number nothing. gpunet-bench's start-up once sent three
+//     (see MpiContext::from_root); this word shows the effect in every run of the yardstick.
 #include <mpi.h>
 #include <poll.h>
 #include <unistd.h>
@@ -27,39 +35,49 @@
 
 namespace {
 
-struct Level {
-  const char* name;
-  int level;  // -1: MPI_Init
+struct Options {
+  const char* level_name = "MPI_Init";
+  int level = -1;  // -1: MPI_Init
+  bool idle_thread = false, dup = false, one_bcast = false;
 };
 
-Level level_of(const char* word) {
-  if (std::strcmp(word, "single") == 0) return {"MPI_THREAD_SINGLE", MPI_THREAD_SINGLE};
-  if (std::strcmp(word, "funneled") == 0) return {"MPI_THREAD_FUNNELED", MPI_THREAD_FUNNELED};
-  if (std::strcmp(word, "multiple") == 0) return {"MPI_THREAD_MULTIPLE", MPI_THREAD_MULTIPLE};
-  return {"MPI_Init", -1};
+Options options_of(int argc, char** argv) {
+  Options o;
+  for (int i = 4; i < argc; ++i) {
+    const std::string w = argv[i];
+    if (w == "single") {
+      o.level_name = "MPI_THREAD_SINGLE";
+      o.level = MPI_THREAD_SINGLE;
+    }
+    if (w == "funneled") {
+      o.level_name = "MPI_THREAD_FUNNELED";
+      o.level = MPI_THREAD_FUNNELED;
+    }
+    if (w == "multiple") {
+      o.level_name = "MPI_THREAD_MULTIPLE";
+      o.level = MPI_THREAD_MULTIPLE;
+    }
+    o.idle_thread |= w == "idle-thread";
+    o.dup |= w == "dup";
+    o.one_bcast |= w == "one-bcast";
+  }
+  return o;
 }
 
-// Rank 0 reads one byte of standard input (blocking when `wait`), and every rank learns whether one came.
-bool byte_arrived(int rank, bool wait) {
-  int got = 0;
-  if (rank == 0) {
-    pollfd p{STDIN_FILENO, POLLIN, 0};
-    char c = 0;
-    got = (wait || poll(&p, 1, 0) > 0) && read(STDIN_FILENO, &c, 1) >= 0;
-  }
-  MPI_Bcast(&got, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return got != 0;
+// Rank 0 only: whether a byte arrived on standard input (blocking until one does when `wait`).
+bool byte_arrived(bool wait) {
+  pollfd p{STDIN_FILENO, POLLIN, 0};
+  char c = 0;
+  return (wait || poll(&p, 1, 0) > 0) && read(STDIN_FILENO, &c, 1) >= 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Level level = level_of(argc > 4 ? argv[4] : "");
-  const bool idle_thread = argc > 5 && std::strcmp(argv[5], "idle-thread") == 0;
-  const bool dup = argc > 6 && std::strcmp(argv[6], "dup") == 0;
+  const Options opt = options_of(argc, argv);
   int wake[2] = {-1, -1};
   std::thread idle;
-  if (idle_thread) {
+  if (opt.idle_thread) {
     if (pipe(wake) != 0) return 1;
     idle = std::thread([fd = wake[0]] {
       pollfd p{fd, POLLIN, 0};
@@ -67,9 +85,9 @@ int main(int argc, char** argv) {
       }
     });
   }
-  if (level.level >= 0) {
+  if (opt.level >= 0) {
     int provided = 0;
-    MPI_Init_thread(&argc, &argv, level.level, &provided);
+    MPI_Init_thread(&argc, &argv, opt.level, &provided);
   } else {
     MPI_Init(&argc, &argv);
   }
@@ -80,7 +98,7 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm comm = MPI_COMM_WORLD;
-  if (dup) {
+  if (opt.dup) {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   }
@@ -90,24 +108,31 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     std::printf("ready\n");
     std::fflush(stdout);
+    byte_arrived(true);
   }
-  byte_arrived(rank, true);
+  in[0] = rank == 0 ? 1.0f : 0.0f;  // the go-on flag, summed into out[0]
+  if (opt.one_bcast) {
+    int word = 0;
+    MPI_Bcast(&word, 1, MPI_INT, 0, comm);
+  }
+  MPI_Barrier(comm);
   std::vector<double> means_us;
   do {
     const double t0 = MPI_Wtime();
     for (int i = 0; i < iters; ++i) MPI_Allreduce(in.data(), out.data(), count, MPI_FLOAT, MPI_SUM, comm);
     means_us.push_back((MPI_Wtime() - t0) / iters * 1e6);
-  } while (!byte_arrived(rank, false));
+    if (rank == 0 && byte_arrived(false)) in[0] = 0.0f;  // the next batch is the last
+  } while (out[0] > 0.5f);
   MPI_Allreduce(MPI_IN_PLACE, means_us.data(), static_cast<int>(means_us.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0) {
     std::string list;
     for (double m : means_us) list += (list.empty() ? "" : ",") + std::to_string(m);
-    std::printf("bare_allreduce bytes=%ld iters_per_batch=%d init=%s idle_thread=%d dup=%d samples_us=%s\n", bytes, iters,
-                level.name, idle_thread ? 1 : 0, dup ? 1 : 0, list.c_str());
+    std::printf("bare_allreduce bytes=%ld iters_per_batch=%d init=%s idle_thread=%d dup=%d one_bcast=%d samples_us=%s\n",
+                bytes, iters, opt.level_name, opt.idle_thread ? 1 : 0, opt.dup ? 1 : 0, opt.one_bcast ? 1 : 0, list.c_str());
   }
-  if (dup) MPI_Comm_free(&comm);
+  if (opt.dup) MPI_Comm_free(&comm);
   MPI_Finalize();
-  if (idle_thread) {
+  if (opt.idle_thread) {
     (void)!write(wake[1], "x", 1);
     idle.join();
     close(wake[0]);

@@ -22,10 +22,14 @@ Jobs (--jobs; the first, gpunet-bench, takes the first turn):
   gpunet-bench   the mpi suite (--suites mpi --collectives allreduce -c 0 --budget 0): its record's
                  batch means (extra.samples_us) in the order they were timed; its turns start when it
                  prints the allreduce step's progress line, the measurement following within the turn
-  bare           bench/perf/bare_allreduce with MPI_Init (what a user would otherwise run)
+  bare           bench/perf/bare_allreduce with MPI_Init (what a user would otherwise run: one barrier,
+                 then batch after batch with nothing but the clock between them, as the suite times)
   bare-again     a second bare process, for the A/A ratio: what the machine alone does to a ratio
   bare-same      the bare loop set up as the harness sets MPI up: MPI_THREAD_SINGLE, a second thread
                  asleep in poll() that never calls MPI, the calls on a duplicate of MPI_COMM_WORLD
+  bare-odd       the bare loop after one MPI_Bcast from rank 0: a message sent one way only, which
+                 leaves Open MPI's shared-memory rings of the two directions at different places
+                 (bare_allreduce.cpp, one-bcast): what the messages before a loop can do to it
   gpunet-bench-alt  the same suite from another build (--alt-build): did a change slow the harness?
 """
 import argparse
@@ -206,6 +210,7 @@ def main():
     out = tempfile.mkdtemp(prefix="take_turns.")
     atexit.register(shutil.rmtree, out, True)
     argv = {"bare": bare, "bare-again": bare, "bare-same": bare + ["single", "idle-thread", "dup"],
+            "bare-odd": bare + ["one-bcast"],
             "gpunet-bench": suite_argv(a.build, a, f"{out}/gpunet-bench"),
             "gpunet-bench-alt": suite_argv(a.alt_build, a, f"{out}/gpunet-bench-alt")}
     order = a.jobs.split(",")
