@@ -61,23 +61,20 @@ nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root) {
   return nlohmann::json::parse(text);
 }
 
-auth::Key shared_key(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+auth::Key shared_key(const MpiContext& mpi) {
   auth::Key key{};
-  int ok = 1;
+  bool ok = true;
   std::string why;
-  if (rank == 0) {
+  if (mpi.is_root()) {
     try {
       key = auth::random_key();
     } catch (const std::runtime_error& e) {
-      ok = 0;
+      ok = false;
       why = e.what();
     }
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (!ok) throw std::runtime_error("the tcp suite's run key: " + (rank == 0 ? why : std::string("rank 0 could not draw it")));
-  MPI_Bcast(key.data(), static_cast<int>(key.size()), MPI_UNSIGNED_CHAR, 0, comm);
+  if (!mpi.all_ok(ok)) throw std::runtime_error("the tcp suite's run key: " + (mpi.is_root() ? why : std::string("rank 0 could not draw it")));
+  mpi.from_root(key.data(), static_cast<int>(key.size()));
   return key;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/core/auth/hmac.hpp"
+#include "bench/core/mpi_context.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -17,9 +18,9 @@ std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm com
 std::vector<nlohmann::json> allgather_json(const nlohmann::json& mine, MPI_Comm comm);
 // root's document, everywhere. Collective over comm.
 nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root);
-// The run key: drawn on rank 0 (auth::random_key) and broadcast over MPI, the trusted wire-up; it
-// never travels on the data network. The same on every rank. Collective over comm; throws
-// std::runtime_error on every rank when rank 0 could not draw it.
-auth::Key shared_key(MPI_Comm comm);
+// The run key: drawn on rank 0 (auth::random_key) and handed to every rank over MPI, the trusted
+// wire-up (MpiContext::from_root); it never travels on the data network. The same on every rank.
+// Collective over mpi.world; throws std::runtime_error on every rank when rank 0 could not draw it.
+auth::Key shared_key(const MpiContext& mpi);
 
 }  // namespace gpunet::bench::tcp

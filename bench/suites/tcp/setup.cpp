@@ -57,7 +57,7 @@ Setup make_setup(const SuiteContext& ctx) {
     s.stop_reason = "the tcp suite needs 2 or more ranks (on one node, pairs of ranks test over loopback)";
     return s;
   }
-  s.key = shared_key(mpi.world);
+  s.key = shared_key(mpi);
 
   // Each participant: its address, its link, its listener.
   json mine = nullptr;
