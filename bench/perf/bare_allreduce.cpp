@@ -42,21 +42,22 @@ struct Options {
 };
 
 Options options_of(int argc, char** argv) {
+  struct Level {
+    const char* word;
+    const char* name;
+    int level;
+  };
+  const Level levels[] = {{"single", "MPI_THREAD_SINGLE", MPI_THREAD_SINGLE},
+                          {"funneled", "MPI_THREAD_FUNNELED", MPI_THREAD_FUNNELED},
+                          {"multiple", "MPI_THREAD_MULTIPLE", MPI_THREAD_MULTIPLE}};
   Options o;
   for (int i = 4; i < argc; ++i) {
     const std::string w = argv[i];
-    if (w == "single") {
-      o.level_name = "MPI_THREAD_SINGLE";
-      o.level = MPI_THREAD_SINGLE;
-    }
-    if (w == "funneled") {
-      o.level_name = "MPI_THREAD_FUNNELED";
-      o.level = MPI_THREAD_FUNNELED;
-    }
-    if (w == "multiple") {
-      o.level_name = "MPI_THREAD_MULTIPLE";
-      o.level = MPI_THREAD_MULTIPLE;
-    }
+    for (const Level& l : levels)
+      if (w == l.word) {
+        o.level_name = l.name;
+        o.level = l.level;
+      }
     o.idle_thread |= w == "idle-thread";
     o.dup |= w == "dup";
     o.one_bcast |= w == "one-bcast";

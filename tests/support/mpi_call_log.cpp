@@ -12,9 +12,9 @@ namespace {
 
 void note(const std::string& what) {
   const char* base = std::getenv("MPI_CALL_LOG");
+  if (!base) return;
   int rank = -1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (!base) return;
   const std::string path = std::string(base) + "." + std::to_string(rank);
   if (FILE* f = std::fopen(path.c_str(), "a")) {
     std::fprintf(f, "%s\n", what.c_str());
