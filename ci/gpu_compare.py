@@ -4,7 +4,7 @@
 Usage: gpu_compare.py REPORT.json [NVIDIA_SMI.txt] [RUN_EXIT_CODE]
 Exit code 0 when every check passes, 1 otherwise. Used by ci/gpu-check.sh (see ci/GPU.md).
 
-Ceilings (reference/CEILINGS.md section 3): the encoded PCIe rate per direction, width lanes of
+Ceilings (report/CEILINGS.md section 3): the encoded PCIe rate per direction, width lanes of
 GT/s x line code / 8, and the same after TLP overhead, MPS / (MPS + 24) with 4-DW headers.
 Pinned host-to-device and device-to-host copies from the GPU's NUMA node must reach 85% of the
 encoded rate on Gen5 and later (55.4-57 GB/s is what Gen5 x16 reaches in public logs) and 75% on

@@ -84,13 +84,13 @@ std::string pair_test_key(const Figure& f) {
 const char* ceiling_source(PathModel m) {
   switch (m) {
     case PathModel::tcp_flow:
-      return "CEILINGS.md \u00a71.3 (TCP over Ethernet) at the slower end of the path: its --link-rate, tc tbf rate "
+      return "report/CEILINGS.md \u00a71.3 (TCP over Ethernet) at the slower end of the path: its --link-rate, tc tbf rate "
              "or NIC speed (extra.link, extra.dst_link)";
-    case PathModel::tcp_link: return "CEILINGS.md \u00a71.3 (TCP over Ethernet) at the root host's link (extra.link)";
-    case PathModel::rdma_port: return "CEILINGS.md \u00a71.4, \u00a72 (RoCEv2, InfiniBand) at the binding end's port (extra.rdma)";
-    case PathModel::pcie_link: return "CEILINGS.md \u00a73 (PCIe) at the device's link (extra.pcie, the topology)";
+    case PathModel::tcp_link: return "report/CEILINGS.md \u00a71.3 (TCP over Ethernet) at the root host's link (extra.link)";
+    case PathModel::rdma_port: return "report/CEILINGS.md \u00a71.4, \u00a72 (RoCEv2, InfiniBand) at the binding end's port (extra.rdma)";
+    case PathModel::pcie_link: return "report/CEILINGS.md \u00a73 (PCIe) at the device's link (extra.pcie, the topology)";
     case PathModel::collective:
-      return "CEILINGS.md \u00a75.4 (Ring bus bandwidth) over the intra-node path and the NICs (extra.intra, extra.nccl, "
+      return "report/CEILINGS.md \u00a75.4 (Ring bus bandwidth) over the intra-node path and the NICs (extra.intra, extra.nccl, "
              "extra.link, the topology)";
     case PathModel::none: return "";
   }

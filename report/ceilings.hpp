@@ -1,5 +1,5 @@
 // Theoretical ceilings of the links a GPU cluster uses, as pure functions. Every constant and formula
-// comes from reference/CEILINGS.md (section numbers below); its tables are the test oracle
+// comes from report/CEILINGS.md (section numbers below); its tables are the test oracle
 // (tests/report/test_ceilings_*.cpp).
 //
 // Units: Ethernet, RoCE and InfiniBand ceilings are in Gb/s (1e9 bit/s); PCIe, NVLink and NCCL

@@ -1,5 +1,5 @@
 // Ceilings inside and across nodes: PCIe, NVLink, and the NCCL bus-bandwidth model
-// (CEILINGS.md §3, §4, §5.4).
+// (report/CEILINGS.md §3, §4, §5.4).
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Network ceilings: Ethernet/TCP, tbf-shaped links, RoCEv2, InfiniBand (CEILINGS.md §1, §2, §7.2).
+// Network ceilings: Ethernet/TCP, tbf-shaped links, RoCEv2, InfiniBand (report/CEILINGS.md §1, §2, §7.2).
 #include <algorithm>
 #include <array>
 #include <cctype>

@@ -22,7 +22,7 @@ int nvlink_links(const std::string& cls) {
 }
 
 // The NVLink generation of the node's GPUs: as they state it (gpus[].nvlink.gen), else by the GPU
-// model in their name (V100, A100, H100/H200, B200/GB200: CEILINGS.md §4), else 0.
+// model in their name (V100, A100, H100/H200, B200/GB200: report/CEILINGS.md §4), else 0.
 int nvlink_gen(const nlohmann::json& gpus) {
   for (const auto& g : gpus)
     if (const auto* nv = jsonx::object_at(g, "nvlink"))

@@ -3,7 +3,7 @@
 // of one link. So for each node with two or more GPUs the summary says plainly that NVLink was not
 // measured, and gives what the node's topology section shows: the NVLink links between its GPU
 // pairs (path class NV<n>, nvidia-smi topo -m's notation) with their line-rate ceiling per direction
-// (CEILINGS.md §4, from the GPUs' nvlink.gen), or that it shows no NVLink at all. Pure.
+// (report/CEILINGS.md §4, from the GPUs' nvlink.gen), or that it shows no NVLink at all. Pure.
 #pragma once
 
 #include <string>

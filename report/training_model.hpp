@@ -163,11 +163,11 @@ std::optional<int> nodes_where_comm_exceeds_compute(const AlphaBeta& m, double g
 // The Ethernet speeds projected to.
 inline constexpr double kLinkSpeedsGbps[] = {10, 25, 100, 200, 400};
 // Typical efficiency against the ceiling, which caps this run's own: 0.92, the low end of the 92-97 %
-// of line rate that public NIC and NCCL per-NIC figures reach (reference/CEILINGS.md section 8: 46-48
+// of line rate that public NIC and NCCL per-NIC figures reach (report/CEILINGS.md section 8: 46-48
 // GB/s per 400G NIC, 24 GB/s per 200G NIC). A shaped fake link reaches ~100 % and flatters projections.
 inline constexpr double kTypicalEfficiency = 0.92;
 // The TCP/IPv4 goodput ceiling of an Ethernet link at MTU 1500 with timestamps, R·1448/1538
-// (reference/CEILINGS.md section 1.3), in bytes per second.
+// (report/CEILINGS.md §1.3), in bytes per second.
 double ethernet_ceiling_Bps(double rate_Gbps);
 // The model on another link: alpha kept (latency is not a bandwidth), beta = 1 / (efficiency·ceiling).
 AlphaBeta at_link_speed(const AlphaBeta& measured, double efficiency, double rate_Gbps);

@@ -1,5 +1,5 @@
 // PCIe link arithmetic: generation from the kernel's speed strings, and the per-direction data rate
-// of a link after line coding (CEILINGS.md §3.1). Pure functions.
+// of a link after line coding (report/CEILINGS.md §3.1). Pure functions.
 //
 // The report/ ceilings module was not on main when this was written, so this small function lives
 // here; report/ can call it or replace it with its own table.

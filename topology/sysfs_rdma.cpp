@@ -20,7 +20,7 @@ std::string after_colon(const std::string& s) {
   return start == std::string::npos ? "" : s.substr(start);
 }
 
-// Data rate per lane in Gb/s (CEILINGS.md §2): the kernel prints the signalling rate up to FDR.
+// Data rate per lane in Gb/s (report/CEILINGS.md §2): the kernel prints the signalling rate up to FDR.
 double data_per_lane(const std::string& name) {
   static const std::map<std::string, double> table{
       {"SDR", 2.0},  {"DDR", 4.0},  {"QDR", 8.0},   {"FDR10", 10.0}, {"FDR", 14.0625 * 64.0 / 66.0},

@@ -2,7 +2,7 @@
 // state, physical state, link layer (InfiniBand, or Ethernet = RoCE), rate, the netdev of a RoCE
 // port and whether a RoCE v2 GID is configured. sysfs has no active MTU: verbs supplies it on a live
 // machine (rdma_verbs.hpp); for RoCE without verbs it is derived from the netdev MTU as the kernel
-// does (largest IB MTU that fits in MTU - 96 bytes of RoCE headers, CEILINGS.md §1.4).
+// does (largest IB MTU that fits in MTU - 96 bytes of RoCE headers, report/CEILINGS.md §1.4).
 #pragma once
 
 #include <string>

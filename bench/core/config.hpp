@@ -63,7 +63,7 @@ struct Config {
   double timeout_s = 120;   // bound on any single step (watchdog)
   std::string control_if;   // --control-if: the watchdog's channel ("" = MPI's wire-up interface, else loopback on one node)
 
-  // --- rdma suite (bench/rdma) -----------------------------------------------------------------
+  // --- rdma suite (bench/suites/rdma) -----------------------------------------------------------------
   std::string rdma_dev;            // --rdma-dev DEV[:PORT]; "" = the first ACTIVE port
   int gid_index = -1;              // --gid-index; -1 = choose (IPv4-mapped, global, RoCE v2 first)
   bool rdma_ipv6 = false;          // --rdma-ipv6: prefer IPv6 GIDs

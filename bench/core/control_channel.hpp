@@ -1,5 +1,5 @@
 // The control channel's sockets: one TCP connection from every rank to rank 0, opened at start and
-// authenticated by challenge and response (bench/auth) with a per-run key handed out over MPI.
+// authenticated by challenge and response (bench/core/auth) with a per-run key handed out over MPI.
 // Nothing here calls MPI.
 //  - Link: one authenticated connection. The service thread reads it; any thread may send on it
 //    (non-blocking; what the socket does not take at once waits in the link until flush()).

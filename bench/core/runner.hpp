@@ -1,5 +1,5 @@
 // The runner times one operation on every rank of a communicator with the measurement layer
-// (bench/measure): MPI_Wtime around batches of iterations, the samples reduced across ranks as
+// (bench/core/measure): MPI_Wtime around batches of iterations, the samples reduced across ranks as
 // --reduce says (max by default). Suites supply one operation.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Helpers for suites that run on each node leader alone (pcie, node): the other ranks wait without
-// spinning; records for what a leader skipped or failed. (Their timing is bench/measure's.)
+// spinning; records for what a leader skipped or failed. (Their timing is bench/core/measure's.)
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-// The PCIe link of a GPU as Linux shows it (CEILINGS.md §3.3): negotiated and maximum speed and
+// The PCIe link of a GPU as Linux shows it (report/CEILINGS.md §3.3): negotiated and maximum speed and
 // width of the device and of the port above it, the Max Payload Size from config space, and the
 // NUMA node. Read from a sysfs root (a fake tree in tests). The report's analysis turns these into
 // the raw and TLP-adjusted ceilings.

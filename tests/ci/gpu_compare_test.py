@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ci/gpu_compare.py, the GPU machine's verdict: PCIe ceilings as CEILINGS.md section 3 tabulates them,
+"""ci/gpu_compare.py, the GPU machine's verdict: PCIe ceilings as report/CEILINGS.md section 3 tabulates them,
 the 85% rule for pinned H2D on Gen5 x16, the nvidia-smi fallback for the link, and a report from a
 machine without a GPU failing with the reason."""
 import importlib.util
@@ -20,7 +20,7 @@ def near(a, b, tol=0.01):
     assert abs(a - b) <= tol, (a, b)
 
 
-# Encoded x16 rates and the MPS 256 / 4-DW TLP figures of CEILINGS.md section 3.
+# Encoded x16 rates and the MPS 256 / 4-DW TLP figures of report/CEILINGS.md section 3.
 near(gc.pcie_encoded_GBps(3, 16), 15.754)
 near(gc.pcie_encoded_GBps(4, 16), 31.508)
 near(gc.pcie_encoded_GBps(5, 16), 63.015)

@@ -1,4 +1,4 @@
-// PCIe, NVLink and the NCCL bus-bandwidth model against every entry of the CEILINGS.md tables.
+// PCIe, NVLink and the NCCL bus-bandwidth model against every entry of the report/CEILINGS.md tables.
 #include <array>
 #include <vector>
 

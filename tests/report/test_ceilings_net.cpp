@@ -1,4 +1,4 @@
-// The Ethernet, tbf, RoCEv2 and InfiniBand ceilings against every entry of the CEILINGS.md tables.
+// The Ethernet, tbf, RoCEv2 and InfiniBand ceilings against every entry of the report/CEILINGS.md tables.
 #include <array>
 #include <vector>
 
@@ -21,7 +21,7 @@ struct TcpRow {
   std::array<const char*, 6> goodput;  // 10G 25G 40G 100G 200G 400G
 };
 
-// CEILINGS.md §1.3, every row and column.
+// report/CEILINGS.md §1.3, every row and column.
 const std::vector<TcpRow> kTcpTable{
     {1500, false, true, 1448, 1538, "0.94148", {"9.415", "23.54", "37.66", "94.15", "188.30", "376.59"}},
     {1500, false, false, 1460, 1538, "0.94928", {"9.493", "23.73", "37.97", "94.93", "189.86", "379.71"}},

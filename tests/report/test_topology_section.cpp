@@ -185,7 +185,7 @@ TEST(NvlinkSummary, RealGpuExportsWithoutNvlinkSaySoAndThatNothingWasMeasured) {
 
 // The discovery's pair classes in nvidia-smi's notation: a pair the topology calls NV2 (the juwels
 // export with its first GPU pair marked so, and the generation stated on its GPUs) gets the line
-// rate of two NVLink2 links per direction, CEILINGS.md §4: 2 x 25 GB/s.
+// rate of two NVLink2 links per direction, report/CEILINGS.md §4: 2 x 25 GB/s.
 TEST(NvlinkSummary, NvlinkPairsGetTheirLinksAndCeiling) {
   Report rep = topo_report_of("juwels-gpu");
   auto& section = rep.topology["juwels-node"];

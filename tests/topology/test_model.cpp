@@ -1,4 +1,4 @@
-// Pure pieces: PCIe generation parsing and bandwidth (CEILINGS.md §3.1), bus ids, CPU lists, the
+// Pure pieces: PCIe generation parsing and bandwidth (report/CEILINGS.md §3.1), bus ids, CPU lists, the
 // GPU/NIC classification rules, and path classes on hand-built devices.
 #include <gtest/gtest.h>
 

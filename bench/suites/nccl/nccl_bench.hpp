@@ -41,7 +41,7 @@ class NcclCase {
   unsigned char* recv_ = nullptr;  // device; null in place
 };
 
-// Batch samples of enqueue-able `op` by the measurement layer (bench/measure) with a CUDA event
+// Batch samples of enqueue-able `op` by the measurement layer (bench/core/measure) with a CUDA event
 // pair around each batch on the communicator's stream (with -G/--cudagraph, around the launches of
 // the batch captured as a CUDA graph), as step `step`: the samples reduced across mpi_comm as
 // --reduce says. Every wait is bounded by the step's remaining --timeout.

@@ -1,6 +1,6 @@
 // What NCCL chose, read back from its INFO log (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,NET,P2P,SHM):
 // the NCCL version, the network module and its devices, and the transport to each peer.
-// Pure text parsing (CEILINGS.md §5.2 gives the formats); no CUDA or NCCL needed.
+// Pure text parsing (report/CEILINGS.md §5.2 gives the formats); no CUDA or NCCL needed.
 #pragma once
 
 #include <istream>

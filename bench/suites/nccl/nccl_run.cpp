@@ -252,7 +252,7 @@ class NcclRun {
 
   // One scaling point on a sub-communicator; ranks outside it (comm null) mirror its steps. On two
   // nodes it is measured again with NCCL_ALGO=Ring: NCCL may pick Tree there, whose busbw can
-  // exceed what the network carries (CEILINGS.md §5.4).
+  // exceed what the network carries (report/CEILINGS.md §5.4).
   double scaling_point(MPI_Comm comm, const ScalingGroup& g, int64_t bytes, report::Record& rec) {
     const std::string base = "nccl scaling allreduce " + std::to_string(g.nodes.size()) + " nodes" + (g.probe ? " probe" : "");
     const bool ring = g.nodes.size() == 2 && !g.probe && !std::getenv("NCCL_ALGO");

@@ -4,7 +4,7 @@
 //   SYS/class/infiniband/<dev>/ports/<p>/gid_attrs/ndevs/<idx>   the netdev (RoCE only)
 // A GID with no readable type is an InfiniBand GID. Tests build such trees; the suite passes "/sys".
 //
-// Choice (CEILINGS.md §7.1): --gid-index wins when given. Otherwise every non-zero entry is scored:
+// Choice (report/CEILINGS.md §7.1): --gid-index wins when given. Otherwise every non-zero entry is scored:
 // +100 when its address family is the wanted one (IPv4-mapped by default, IPv6 with --rdma-ipv6),
 // +10 when it is not link-local, +2 for RoCE v2 (+1 for v1); the best score wins, lowest index on a tie.
 #pragma once

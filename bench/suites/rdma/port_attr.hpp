@@ -1,6 +1,6 @@
 // ibv_query_port's codes turned into what people read: state, link layer, MTU in bytes, lanes,
 // Gb/s per lane and per port. Pure functions over a plain copy of the fields, so that tests need no
-// device (CEILINGS.md §7.2 is the oracle; §2 gives the data rates behind the lane rates).
+// device (report/CEILINGS.md §7.2 is the oracle; §2 gives the data rates behind the lane rates).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The `rdma` suite: RDMA WRITE bandwidth and latency between rank pairs over libibverbs (bench/rdma,
+// The `rdma` suite: RDMA WRITE bandwidth and latency between rank pairs over libibverbs (bench/suites/rdma,
 // bench/suites/rdma/suite.cpp).
 #pragma once
 

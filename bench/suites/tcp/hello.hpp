@@ -2,7 +2,7 @@
 //
 //   connector -> listener   hello      magic, test id, sender, stream, streams, kind (no secret)
 //   listener  -> connector  challenge  magic and a fresh random nonce, one per connection
-//   connector -> listener   response   HMAC-SHA-256(run key, nonce || context)  (bench/auth)
+//   connector -> listener   response   HMAC-SHA-256(run key, nonce || context)  (bench/core/auth)
 //   listener  -> connector  ack        once the stream is taken into its flow
 //
 // The context binds the response to this connection's purpose: the hello's fields (test id, sender,

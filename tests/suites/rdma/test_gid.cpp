@@ -1,4 +1,4 @@
-// GID table reading and choice on sysfs trees built by the test (CEILINGS.md §7.1, ANCHORS.md §4 item 9).
+// GID table reading and choice on sysfs trees built by the test (report/CEILINGS.md §7.1, ANCHORS.md §4 item 9).
 #include <gtest/gtest.h>
 
 #include "bench/suites/rdma/gid.hpp"

@@ -1,4 +1,4 @@
-// ibv_query_port codes -> readable port facts, checked against CEILINGS.md §7.2 and §2.
+// ibv_query_port codes -> readable port facts, checked against report/CEILINGS.md §7.2 and §2.
 #include <gtest/gtest.h>
 
 #include "bench/suites/rdma/port_attr.hpp"

@@ -1,5 +1,5 @@
 // What one end reports about itself, and the contract between extra.rdma and report::rdma_ceiling
-// (the function the analysis applies): the figures must be those of CEILINGS.md §1.4, §2 and §3.
+// (the function the analysis applies): the figures must be those of report/CEILINGS.md §1.4, §2 and §3.
 #include <gtest/gtest.h>
 
 #include "bench/suites/rdma/side_facts.hpp"

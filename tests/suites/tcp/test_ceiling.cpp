@@ -21,7 +21,7 @@ LinkFacts nic(const std::string& iface, int mtu) {
 }  // namespace
 
 TEST(TcpLinkCeiling, EthernetTableOfCeilingsMd) {
-  // CEILINGS.md §1.3: 10GbE, MTU 1500, IPv4, timestamps: 10 × 1448/1538.
+  // report/CEILINGS.md §1.3: 10GbE, MTU 1500, IPv4, timestamps: 10 × 1448/1538.
   LinkFacts l = nic("eth0", 1500);
   l.speed_Mbps = 10000;
   EXPECT_NEAR(link_ceiling(link_json(l)).value, 9.41482, 1e-5);
