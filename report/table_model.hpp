@@ -103,7 +103,8 @@ std::vector<Table> check_tables(const Report& rep);
 std::vector<Table> report_tables(const Report& rep, bool with_summary = true);
 
 // nccl-tests' footer of a set of sweep records: "# Out of bounds values : 0 OK" and
-// "# Avg bus bandwidth    : 1.234 " (GB/s over the passed records), as nccl-tests prints them.
+// "# Avg bus bandwidth    : 1.234 " (GB/s, the mean over every measured size, failed checks included),
+// as nccl-tests prints them. The console after a sweep suite and every report print this one.
 std::vector<std::string> collective_footer(const std::vector<const Record*>& rows);
 
 }  // namespace gpunet::report

@@ -151,11 +151,12 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
     const report::Provenance layout = run_layout(mpi);
     SuiteContext ctx{cfg, mpi, runner, control,
                      [&](const report::Record& measured) {
-                       const report::Record r = fail_if_unmeasured(measured);
+                       const Suite* suite = find_suite(suites, measured.suite);
+                       const report::Record r = fail_if_unmeasured(measured, suite ? suite->unmeasured : nullptr);
                        control.emit(r);
                        if (!print) return;
                        control.print_live();  // rank 0's interval lines first
-                       console.text(record_console_line(find_suite(suites, r.suite), r, layout, sections.topology));
+                       console.text(record_console_line(suite, r, layout, sections.topology));
                      },
                      sections};
     std::string suite_now;
@@ -179,7 +180,7 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
       suite.run(ctx);
       traffic.end();
       console.end_progress();
-      if (print && prints_sweep_header(name)) console.text(sweep_footer(sink->records(), name));
+      if (print && suite.sweeps) console.text(sweep_footer(sink->records(), name));
       if (print && suite.console_summary) console.text(suite.console_summary(sections));
     }
     control.finish();

@@ -4,18 +4,19 @@
 
 #include "report/busbw.hpp"
 #include "report/console.hpp"
+#include "report/table_model.hpp"
 
 namespace gpunet::bench {
 
-namespace {
-
-std::string findings(const report::Record& r) {
+std::string console_line_findings(const report::Record& r) {
   std::string out;
   if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
     for (const auto& f : r.extra["findings"])
       out += "# finding (" + f.value("severity", "note") + "): " + f.value("message", "") + "\n";
   return out;
 }
+
+namespace {
 
 std::string bandwidth_line(const report::Record& r) {
   char buf[256];
@@ -29,50 +30,40 @@ std::string bandwidth_line(const report::Record& r) {
 }  // namespace
 
 std::string sweep_footer(const std::vector<report::Record>& records, const std::string& suite) {
-  int64_t wrong = 0, rows = 0;
-  double busbw = 0;
-  bool checked_wrong = false;
-  for (const auto& r : records) {
-    if (r.suite != suite || !report::collective_from_string(r.name) || r.time_us.samples <= 0 ||
-        r.status == report::Status::skipped)
-      continue;
-    wrong += r.wrong;
-    checked_wrong = checked_wrong || r.check == "wrong";
-    busbw += r.busbw_GBps;
-    ++rows;
-  }
-  if (rows == 0) return "";
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "# Out of bounds values : %lld %s\n# Avg bus bandwidth    : %.4f GB/s\n#\n",
-                static_cast<long long>(wrong), wrong > 0 || checked_wrong ? "FAILED" : "OK", busbw / static_cast<double>(rows));
-  return buf;
+  std::vector<const report::Record*> rows;
+  for (const auto& r : records)
+    if (r.suite == suite && report::collective_from_string(r.name) && r.time_us.samples > 0 &&
+        r.status != report::Status::skipped)
+      rows.push_back(&r);
+  if (rows.empty()) return "";
+  std::string out;
+  for (const auto& line : report::collective_footer(rows)) out += line + "\n";
+  return out + "#\n";
 }
 
-bool prints_sweep_header(const std::string& suite) { return suite == "mpi" || suite == "nccl"; }
+std::string copy_console_line(const report::Record& r) {
+  const bool measured = r.status != report::Status::skipped && r.time_us.samples > 0;
+  return measured ? bandwidth_line(r) + console_line_findings(r) : console_line(r);
+}
+
+std::string sweep_console_line(const report::Record& r) {
+  const bool measured = r.status != report::Status::skipped && r.time_us.samples > 0;
+  if (!report::collective_from_string(r.name) || !measured) return console_line(r);
+  report::Record row = r;
+  if (!r.variant.empty() && r.variant != "out-of-place") row.name += " " + r.variant;
+  return report::console_sweep_row(row) + console_line_findings(r);
+}
 
 std::string console_line(const report::Record& r) {
   std::string line;
-  const bool measured = r.status != report::Status::skipped && r.time_us.samples > 0;
-  if (prints_sweep_header(r.suite) && report::collective_from_string(r.name) && measured) {
-    report::Record row = r;
-    if (!r.variant.empty() && r.variant != "out-of-place") row.name += " " + r.variant;
-    line = report::console_sweep_row(row);
-  } else if (r.suite == "counters") {
+  if (r.suite == "counters") {
     line = "# counters " + r.name + " on " + r.host + ": " + r.extra.value("summary", std::string("?")) + "\n";
-  } else if ((r.suite == "pcie" || r.suite == "node") && measured) {
-    line = bandwidth_line(r);
   } else if (r.name == "scaling" && r.extra.contains("scaling")) {
     line = "# " + r.suite + " scaling " + r.variant + ": " + r.extra["scaling"].value("summary", std::string()) + "\n";
-  } else if (r.suite == "nccl" && r.name == "transport" && r.extra.contains("nccl")) {
-    const auto& n = r.extra["nccl"];
-    line = "# nccl transport " + r.variant + " (" + r.host + "): " + n.value("transport", std::string("?")) +
-           (n.contains("gdr") ? std::string(n["gdr"].get<bool>() ? " with" : " without") + " GPUDirect RDMA" : "") +
-           (n.value("nic", std::string()).empty() ? "" : ", NIC " + n.value("nic", std::string())) +
-           (n.value("version", std::string()).empty() ? "" : ", NCCL " + n.value("version", std::string())) + "\n";
   } else {
     line = report::console_note(r);
   }
-  return line + findings(r);
+  return line + console_line_findings(r);
 }
 
 }  // namespace gpunet::bench

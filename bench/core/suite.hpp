@@ -76,12 +76,15 @@ struct Suite {
   std::string help;                  // one line for --help
   std::vector<std::string> metrics;  // the figure metrics it produces (prefixes end in '.')
   bool by_default = true;            // runs when --suites is not given; else only on request
+  bool sweeps = false;               // its records are size sweeps: nccl-tests' footer follows it
   // Its options, in its own --help group, and their checks after the parse ("" = fine).
   void (*add_options)(CLI::App& app, Config& cfg, OptionText& text) = nullptr;
   std::string (*finish_options)(Config& cfg, const OptionText& text, const CLI::App& app) = nullptr;
   void (*run)(const SuiteContext& ctx) = nullptr;
   // The console line for one of its records as it arrives at rank 0 ("" = none).
   std::string (*console)(const report::Record& r) = nullptr;
+  // Why a passed record of it measured nothing ("" = it did, or is not timed): bench/core/unmeasured.hpp.
+  std::string (*unmeasured)(const report::Record& r) = nullptr;
   // Console text before it runs (a table header) and after it ran (a summary of its sections).
   std::string (*console_header)(const Config& cfg, const MpiContext& mpi) = nullptr;
   std::string (*console_summary)(const ReportSections& sections) = nullptr;

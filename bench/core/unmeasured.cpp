@@ -16,20 +16,22 @@ int64_t latency_samples(const report::Record& r) {
 
 }  // namespace
 
-bool is_timed_record(const report::Record& r) {
-  if (r.suite == "tcp") return r.name == "latency";
-  if (r.suite == "mpi" || r.suite == "nccl") return report::collective_from_string(r.name).has_value();
-  return false;
+std::string collective_unmeasured(const report::Record& r) {
+  if (!report::collective_from_string(r.name) || r.time_us.samples > 0) return "";
+  return "no timed iteration completed, so there is no figure to report";
 }
 
-report::Record fail_if_unmeasured(report::Record r) {
-  if (r.status != report::Status::passed || !is_timed_record(r)) return r;
-  const bool tcp_latency = r.suite == "tcp";
-  const bool none = tcp_latency ? r.time_us.samples == 0 && latency_samples(r) == 0 : r.time_us.samples == 0;
-  if (!none) return r;
+std::string pingpong_unmeasured(const report::Record& r) {
+  if (r.name != "latency" || r.time_us.samples > 0 || latency_samples(r) > 0) return "";
+  return "no ping-pong completed in --tcp-lat-time, so there is no latency to report (raise --tcp-lat-time)";
+}
+
+report::Record fail_if_unmeasured(report::Record r, std::string (*unmeasured)(const report::Record&)) {
+  if (r.status != report::Status::passed || !unmeasured) return r;
+  std::string why = unmeasured(r);
+  if (why.empty()) return r;
   r.status = report::Status::failed;
-  r.reason = tcp_latency ? "no ping-pong completed in --tcp-lat-time, so there is no latency to report (raise --tcp-lat-time)"
-                         : "no timed iteration completed, so there is no figure to report";
+  r.reason = std::move(why);
   return r;
 }
 

@@ -30,8 +30,8 @@ json node_hosts(const MpiContext& mpi, const std::vector<int>& nodes) {
   return out;
 }
 
-double measure_group(const SuiteContext& ctx, const std::string& suite, int64_t bytes, const ScalingGroup& g,
-                     const ScalingMeasure& measure) {
+double measure_group(const SuiteContext& ctx, const std::string& suite, const std::string& memory, int64_t bytes,
+                     const ScalingGroup& g, const ScalingMeasure& measure) {
   const bool mine = std::find(g.nodes.begin(), g.nodes.end(), ctx.mpi.node_index) != g.nodes.end();
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(ctx.mpi.world, mine ? 0 : MPI_UNDEFINED, ctx.mpi.rank, &comm);
@@ -43,7 +43,7 @@ double measure_group(const SuiteContext& ctx, const std::string& suite, int64_t 
   rec.extra["scaling"] = {{"hosts", node_hosts(ctx.mpi, g.nodes)}, {"added", node_hosts(ctx.mpi, g.added)}, {"probe", g.probe}};
   double busbw = measure(comm, g, rec);
   if (rec.status != report::Status::skipped)
-    rec.figure = report::collective_figure(suite, suite == "nccl" ? "device" : "host", rec,
+    rec.figure = report::collective_figure(suite, memory, rec,
                                            report::group_subject("scaling", "", static_cast<int>(g.nodes.size())),
                                            measure::batch_means_us(rec));
   if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
@@ -64,14 +64,15 @@ std::string describe_node(const MpiContext& mpi, int node) {
   return node_hosts(mpi, {node})[0].get<std::string>() + " (node " + std::to_string(node) + ")";
 }
 
-void run_scaling(const SuiteContext& ctx, const std::string& suite, int64_t bytes, const ScalingMeasure& measure) {
+void run_scaling(const SuiteContext& ctx, const std::string& suite, const std::string& memory, int64_t bytes,
+                 const ScalingMeasure& measure) {
   const auto groups = scaling_groups(ctx.mpi.num_nodes);
   std::vector<int> nodes;
   std::vector<double> busbw;
   json points = json::array();
   for (const auto& g : groups) {
     nodes.push_back(static_cast<int>(g.nodes.size()));
-    busbw.push_back(measure_group(ctx, suite, bytes, g, measure));
+    busbw.push_back(measure_group(ctx, suite, memory, bytes, g, measure));
     points.push_back(point_json(ctx.mpi, g, busbw.back()));
   }
 
@@ -105,7 +106,7 @@ void run_scaling(const SuiteContext& ctx, const std::string& suite, int64_t byte
       std::vector<double> probe_bw;
       json tried = json::array();
       for (const auto& p : probes) {
-        probe_bw.push_back(measure_group(ctx, suite, bytes, p, measure));
+        probe_bw.push_back(measure_group(ctx, suite, memory, bytes, p, measure));
         tried.push_back(point_json(ctx.mpi, p, probe_bw.back()));
       }
       d["probes"] = tried;

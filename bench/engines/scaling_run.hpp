@@ -20,8 +20,10 @@ namespace gpunet::bench {
 // 0, always in the group, emits it); returns 0 elsewhere.
 using ScalingMeasure = std::function<double(MPI_Comm comm, const ScalingGroup& g, report::Record& rec)>;
 
-// suite: "mpi" or "nccl"; bytes: the all_reduce size.
-void run_scaling(const SuiteContext& ctx, const std::string& suite, int64_t bytes, const ScalingMeasure& measure);
+// suite: the records' suite; memory: where the buffers live ("host", "device"), a figure parameter;
+// bytes: the all_reduce size.
+void run_scaling(const SuiteContext& ctx, const std::string& suite, const std::string& memory, int64_t bytes,
+                 const ScalingMeasure& measure);
 
 // For ranks outside a group: enter and leave `step` at once.
 void idle_step(const SuiteContext& ctx, const std::string& step);

@@ -117,18 +117,18 @@ TEST(FileWrite, NamesAFullDisk) {
 }
 
 TEST(Unmeasured, PassedTimedRecordWithoutSamplesFails) {
-  const auto tcp = fail_if_unmeasured(record("tcp", "latency", 0));
+  const auto tcp = fail_if_unmeasured(record("tcp", "latency", 0), pingpong_unmeasured);
   EXPECT_EQ(tcp.status, report::Status::failed);
   EXPECT_NE(tcp.reason.find("--tcp-lat-time"), std::string::npos);
-  EXPECT_EQ(fail_if_unmeasured(record("mpi", "allreduce", 0)).status, report::Status::failed);
-  EXPECT_EQ(fail_if_unmeasured(record("mpi", "allreduce", 5)).status, report::Status::passed);
+  EXPECT_EQ(fail_if_unmeasured(record("mpi", "allreduce", 0), collective_unmeasured).status, report::Status::failed);
+  EXPECT_EQ(fail_if_unmeasured(record("mpi", "allreduce", 5), collective_unmeasured).status, report::Status::passed);
 }
 
 TEST(Unmeasured, OtherRecordsAreLeftAlone) {
-  EXPECT_EQ(fail_if_unmeasured(record("tcp", "bandwidth", 0)).status, report::Status::passed);
-  EXPECT_EQ(fail_if_unmeasured(record("topo", "node", 0)).status, report::Status::passed);
+  EXPECT_EQ(fail_if_unmeasured(record("tcp", "bandwidth", 0), pingpong_unmeasured).status, report::Status::passed);
+  EXPECT_EQ(fail_if_unmeasured(record("topo", "node", 0), nullptr).status, report::Status::passed);
   auto skipped = record("mpi", "allreduce", 0);
   skipped.status = report::Status::skipped;
   skipped.reason = "too small";
-  EXPECT_EQ(fail_if_unmeasured(skipped).reason, "too small");
+  EXPECT_EQ(fail_if_unmeasured(skipped, collective_unmeasured).reason, "too small");
 }

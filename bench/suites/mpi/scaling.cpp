@@ -60,7 +60,7 @@ double measure_allreduce(const SuiteContext& ctx, int64_t bytes, MPI_Comm comm, 
 
 void run_mpi_scaling(const SuiteContext& ctx) {
   const int64_t bytes = ctx.cfg.scaling_bytes > 0 ? ctx.cfg.scaling_bytes : ctx.cfg.max_bytes;
-  run_scaling(ctx, "mpi", bytes, [&](MPI_Comm comm, const ScalingGroup& g, report::Record& rec) {
+  run_scaling(ctx, "mpi", "host", bytes, [&](MPI_Comm comm, const ScalingGroup& g, report::Record& rec) {
     return measure_allreduce(ctx, bytes, comm, g, rec);
   });
 }

@@ -5,6 +5,7 @@
 
 #include "bench/core/cli_size.hpp"
 #include "bench/core/console_lines.hpp"
+#include "bench/core/unmeasured.hpp"
 #include "common/strings.hpp"
 #include "report/busbw.hpp"
 #include "report/console.hpp"
@@ -55,10 +56,12 @@ Suite mpi_suite() {
   s.name = "mpi";
   s.help = "host-memory MPI collectives swept over sizes (busbw as nccl-tests); --scaling adds the node sweep";
   s.metrics = {"mpi."};
+  s.sweeps = true;
+  s.unmeasured = collective_unmeasured;
   s.add_options = add_mpi_options;
   s.finish_options = finish_mpi_options;
   s.run = run_mpi_with_scaling;
-  s.console = console_line;
+  s.console = sweep_console_line;
   s.console_header = mpi_header;
   return s;
 }

@@ -119,7 +119,7 @@ class NcclRun {
     }
     if (ctx_.cfg.scaling) {
       const int64_t bytes = ctx_.cfg.scaling_bytes > 0 ? ctx_.cfg.scaling_bytes : ctx_.cfg.max_bytes;
-      run_scaling(ctx_, "nccl", bytes, [&](MPI_Comm comm, const ScalingGroup& g, report::Record& rec) {
+      run_scaling(ctx_, "nccl", "device", bytes, [&](MPI_Comm comm, const ScalingGroup& g, report::Record& rec) {
         steps_.start_paced("scaling allreduce " + std::to_string(g.nodes.size()) + " nodes" + (g.probe ? " probe" : ""), bytes);
         return scaling_point(comm, g, bytes, rec);
       });

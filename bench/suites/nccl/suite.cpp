@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/core/console_lines.hpp"
+#include "bench/core/unmeasured.hpp"
 #include "bench/engines/node_local.hpp"
 #include "common/strings.hpp"
 #include "gpunet/build_config.h"
@@ -62,6 +63,19 @@ void run_nccl_suite(const SuiteContext& ctx) {
 #endif
 }
 
+// A transport record: which path NCCL chose to a peer; every other record as a sweep suite's.
+std::string nccl_console_line(const report::Record& r) {
+  if (r.name != "transport" || !r.extra.contains("nccl")) return sweep_console_line(r);
+  const auto& n = r.extra["nccl"];
+  const auto text = [&n](const char* key) { return n.value(key, std::string()); };
+  std::string line = "# nccl transport " + r.variant + " (" + r.host + "): " + n.value("transport", std::string("?"));
+  if (n.contains("gdr") && n["gdr"].is_boolean())
+    line += std::string(n["gdr"].get<bool>() ? " with" : " without") + " GPUDirect RDMA";
+  if (!text("nic").empty()) line += ", NIC " + text("nic");
+  if (!text("version").empty()) line += ", NCCL " + text("version");
+  return line + "\n" + console_line_findings(r);
+}
+
 }  // namespace
 
 Suite nccl_suite() {
@@ -72,7 +86,9 @@ Suite nccl_suite() {
   s.add_options = add_nccl_options;
   s.finish_options = finish_nccl_options;
   s.run = run_nccl_suite;
-  s.console = console_line;
+  s.sweeps = true;
+  s.unmeasured = collective_unmeasured;
+  s.console = nccl_console_line;
   s.console_header = nccl_header;
   return s;
 }

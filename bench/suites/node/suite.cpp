@@ -245,7 +245,7 @@ Suite node_suite() {
   s.metrics = {"node."};
   s.add_options = add_node_options;
   s.run = run_node_suite;
-  s.console = console_line;
+  s.console = copy_console_line;
   return s;
 }
 

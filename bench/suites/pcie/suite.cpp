@@ -224,7 +224,7 @@ Suite pcie_suite() {
   s.metrics = {"pcie."};
   s.add_options = add_pcie_options;
   s.run = run_pcie_suite;
-  s.console = console_line;
+  s.console = copy_console_line;
   return s;
 }
 

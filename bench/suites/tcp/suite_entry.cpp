@@ -1,6 +1,7 @@
 // The tcp suite's entry in the suite list.
 #include <CLI/CLI.hpp>
 
+#include "bench/core/unmeasured.hpp"
 #include "bench/suites/tcp/console.hpp"
 #include "bench/suites/tcp/options.hpp"
 #include "bench/suites/tcp/suite.hpp"
@@ -16,6 +17,7 @@ Suite tcp_suite() {
   s.finish_options = finish_options;
   s.run = run_tcp_suite;
   s.console = console_line;
+  s.unmeasured = pingpong_unmeasured;
   return s;
 }
 
