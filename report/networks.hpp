@@ -28,5 +28,6 @@ std::optional<Verdict> network_warning(const Report& rep);
 
 // "## Networks measured" with one row per interface, or "" when no record names one.
 std::string networks_markdown(const Report& rep);
+std::string networks_html(const Report& rep);  // the same as <h2> and <table>
 
 }  // namespace gpunet::report

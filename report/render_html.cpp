@@ -9,6 +9,7 @@
 #include "report/chart_timeline.hpp"
 #include "report/html_charts.hpp"
 #include "report/json_access.hpp"
+#include "report/networks.hpp"
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/table_model.hpp"
@@ -16,6 +17,7 @@
 #include "report/text_format.hpp"
 #include "report/topology_render.hpp"
 #include "report/training_render.hpp"
+#include "report/run_verdict.hpp"
 #include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
@@ -27,7 +29,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:
 main{max-width:1200px;margin:0 auto;padding:0 20px 40px}
 header.verdict{padding:18px 20px;color:#fff}
 header.PASS{background:#2e7d32}header.WARN{background:#b26a00}header.FAIL{background:#b00020}
-header.UNKNOWN{background:#555}
+header.INCOMPLETE{background:#555}
 header h1{margin:0;font-size:28px}header p{margin:4px 0 0;font-size:15px}
 h2{margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0;background:#fff;font-size:13px}
@@ -56,13 +58,13 @@ ol.ceil li{margin:2px 0}
 
 std::string td(const std::string& text) { return "<td>" + html_escape(text) + "</td>"; }
 
+// The run's one verdict (report/run_verdict.hpp): its colour and its reasons, first on the page.
 std::string verdict_header(const Report& rep) {
-  const auto* a = jsonx::object_at(rep.extra, "analysis");
-  std::string verdict = a ? jsonx::string(*a, "verdict").value_or("UNKNOWN") : "UNKNOWN";
-  if (verdict != "PASS" && verdict != "WARN" && verdict != "FAIL") verdict = "UNKNOWN";
-  const auto summary = a ? jsonx::string(*a, "summary").value_or("") : "the report was not analysed";
-  return "<header class=\"verdict " + verdict + "\"><h1>gpunet-bench: " + html_escape(verdict) + "</h1><p>" +
-         html_escape(summary) + "</p></header>";
+  const auto v = run_verdict_of(rep);
+  const std::string verdict = to_string(v.outcome);
+  std::string out = "<header class=\"verdict " + verdict + "\"><h1>gpunet-bench: " + html_escape(verdict) + "</h1>";
+  for (const auto& reason : v.reasons) out += "<p>" + html_escape(reason) + "</p>";
+  return out + "</header>";
 }
 
 std::string provenance(const Report& rep) {
@@ -171,8 +173,9 @@ std::string render_html(const Report& rep) {
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   CeilingNotes notes;
   std::string body = verdict_header(rep) + problems_html(rep) + "<main>";
+  body += acceptance_html(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
   body += table_html(summary_table(rep), notes, threshold, "h2") + provenance(rep);
-  body += acceptance_html(rep);  // acceptance verdicts and baseline comparison
+  body += networks_html(rep);  // the interfaces measured and their roles
   body += training::training_html(rep);  // training impact (report/training_render.hpp)
   body += html_findings(rep) + charts(rep);
   body += tables(rep, notes, threshold);

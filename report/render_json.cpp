@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "report/renderers.hpp"
+#include "report/run_verdict.hpp"
 
 namespace gpunet::report {
 
@@ -121,7 +122,9 @@ void render_json(const Report& rep, std::ostream& os) {
   out += ",\n  \"findings\": ";
   put_nested(out, rep.findings);
   out += ",\n  \"extra\": ";
-  put_nested(out, rep.extra);
+  json extra = rep.extra.is_object() ? rep.extra : json::object();
+  extra["run_verdict"] = to_json(run_verdict_of(rep));  // computed, never read back
+  put_nested(out, extra);
   out += "\n}\n";
   os << out;
 }

@@ -9,6 +9,7 @@
 #include "report/figure_select.hpp"
 #include "report/json_access.hpp"
 #include "report/renderers.hpp"
+#include "report/run_verdict.hpp"
 #include "report/sections.hpp"
 #include "report/text_format.hpp"
 #include "report/verdicts_outputs.hpp"
@@ -64,6 +65,25 @@ std::string testcase(const Record& r) {
   return out + "    </testcase>\n";
 }
 
+// One testsuite "verdict" with the run's one verdict (report/run_verdict.hpp): FAIL -> failure,
+// INCOMPLETE -> skipped, its reasons in the message.
+std::string verdict_suite(const RunVerdict& v, JunitCounts& counts) {
+  std::string reasons;
+  for (const auto& r : v.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
+  const bool failed = v.outcome == RunOutcome::fail, skipped = v.outcome == RunOutcome::incomplete;
+  counts.tests += 1;
+  counts.failures += failed;
+  counts.skipped += skipped;
+  std::string out = "  <testsuite name=\"verdict\" tests=\"1\" failures=" + xml_attr(std::to_string(int{failed})) +
+                    " errors=\"0\" skipped=" + xml_attr(std::to_string(int{skipped})) + " time=\"0\">\n" +
+                    "    <testcase classname=\"gpunet-bench.verdict\" name=" + xml_attr("run verdict " + to_string(v.outcome)) +
+                    " time=\"0\">\n";
+  if (failed) out += "      <failure type=\"FAIL\" message=" + xml_attr(reasons) + ">" + xml_escape(reasons) + "</failure>\n";
+  if (skipped) out += "      <skipped message=" + xml_attr(reasons) + "/>\n";
+  if (!failed && !skipped) out += "      <system-out>" + xml_escape(reasons) + "</system-out>\n";
+  return out + "    </testcase>\n  </testsuite>\n";
+}
+
 }  // namespace
 
 void render_junit(const Report& rep, std::ostream& os) {
@@ -84,7 +104,8 @@ void render_junit(const Report& rep, std::ostream& os) {
     skipped += s.skipped;
     time += s.time;
   }
-  const auto acc = acceptance_junit(rep);  // acceptance and baseline testsuites
+  auto acc = acceptance_junit(rep);  // acceptance and baseline testsuites
+  const std::string verdict = verdict_suite(run_verdict_of(rep), acc.counts);
   failures += acc.counts.failures;
   skipped += acc.counts.skipped;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpunet-bench\" tests="
@@ -98,7 +119,7 @@ void render_junit(const Report& rep, std::ostream& os) {
     for (const Record* r : s.records) os << testcase(*r);
     os << "  </testsuite>\n";
   }
-  os << acc.xml << "</testsuites>\n";
+  os << verdict << acc.xml << "</testsuites>\n";
 }
 
 std::string render_junit(const Report& rep) {

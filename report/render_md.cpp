@@ -10,6 +10,7 @@
 #include "report/json_access.hpp"
 #include "report/md_table.hpp"
 #include "report/renderers.hpp"
+#include "report/run_verdict.hpp"
 #include "report/sections.hpp"
 #include "report/table_model.hpp"
 #include "report/table_render.hpp"
@@ -24,12 +25,12 @@ namespace {
 
 using Align = MdTable::Align;
 
+// The run's one verdict (report/run_verdict.hpp) and its reasons, before anything else.
 std::string verdict(const Report& rep) {
-  const auto* a = jsonx::object_at(rep.extra, "analysis");
-  const auto verdict = a ? jsonx::string(*a, "verdict").value_or("UNKNOWN") : "NOT ANALYSED";
-  const auto summary = a ? jsonx::string(*a, "summary").value_or("") : "";
-  return "# gpunet-bench report\n\n**Verdict: " + md_escape(verdict) + "**" +
-         (summary.empty() ? "" : " - " + md_escape(summary)) + "\n";
+  const auto v = run_verdict_of(rep);
+  std::string out = "# gpunet-bench report\n\n**Verdict: " + to_string(v.outcome) + "**\n\n";
+  for (const auto& reason : v.reasons) out += "- " + md_escape(reason) + "\n";
+  return out;
 }
 
 std::string run(const Report& rep) {
@@ -90,11 +91,11 @@ std::string tables(const Report& rep, CeilingNotes& notes) {
 std::string render_markdown(const Report& rep) {
   CeilingNotes notes;
   std::string out = verdict(rep);
-  out += problems_markdown(rep);  // what is wrong, before any table
+  out += problems_markdown(rep);    // what is wrong, before any table
+  out += acceptance_markdown(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
   out += table_markdown(summary_table(rep), notes, "##");
   out += run(rep);
-  out += acceptance_markdown(rep);  // acceptance verdicts and baseline comparison
-  out += networks_markdown(rep);    // the interfaces measured and their roles
+  out += networks_markdown(rep);  // the interfaces measured and their roles
   out += training::training_markdown(rep);  // training impact (report/training_render.hpp)
   out += findings(rep);
   out += tables(rep, notes);

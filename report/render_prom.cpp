@@ -13,6 +13,7 @@
 
 #include "report/prom_text.hpp"
 #include "report/renderers.hpp"
+#include "report/run_verdict.hpp"
 
 namespace gpunet::report {
 
@@ -179,6 +180,11 @@ void render_prom(const Report& rep, std::ostream& out) {
   for (const auto& [status, n] : statuses)
     add_series(fams, "gpunet_results", "Records of the run by status", {{"status", status}}, n);
   add_series(fams, "gpunet_nodes", "Hosts the run spanned", {}, static_cast<double>(nodes));
+  const RunVerdict verdict = run_verdict_of(rep);  // 1 for the run's verdict, 0 for the others
+  for (const auto o : {RunOutcome::pass, RunOutcome::warn, RunOutcome::incomplete, RunOutcome::fail})
+    add_series(fams, "gpunet_run_verdict", "The run's one verdict (report.md's first line), 1 for the one it has",
+               {{"verdict", to_string(o)}}, o == verdict.outcome ? 1 : 0);
+  add_series(fams, "gpunet_run_exit_code", "The exit code the run's verdict gives", {}, verdict.exit_code());
 
   for (const auto& [name, fam] : fams) {
     out << "# HELP " << name << " " << prom::help_text(fam.help) << "\n# TYPE " << name << " gauge\n";

@@ -8,6 +8,8 @@
 #include "report/analysis.hpp"
 #include "report/culprits.hpp"
 #include "report/outputs.hpp"
+#include "report/run_verdict.hpp"
+#include "report/training_section.hpp"
 #include "report/verdicts.hpp"
 
 namespace gpunet::bench {
@@ -40,7 +42,6 @@ int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, 
     report::attach_verdicts(rep, *acc.spec, verdicts);
     out << "# Acceptance: " << (acc.spec->name.empty() ? acc.spec->source : acc.spec->name) << "\n"
         << report::render_verdicts_console(verdicts);
-    code = report::verdict_exit_code(verdicts);
   }
   const auto now = report::make_baseline(rep, acc.baseline ? acc.baseline->rule : report::CompareRule{},
                                          acc.baseline ? &*acc.baseline : nullptr);
@@ -48,7 +49,6 @@ int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, 
     const auto cmp = report::compare(*acc.baseline, now);
     report::attach_comparison(rep, cfg.baseline_path, acc.baseline->rule, cmp);
     out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(cmp);
-    if (report::regression_exit_code(cmp)) code = 1;  // a regression outranks an incomplete verdict
   }
   out << report::problems_console(rep);
   if (!cfg.save_baseline_path.empty()) {
@@ -79,6 +79,8 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
   report::Report& rep = *loaded.report;
   for (const char* stale : {"verdicts", "spec", "baseline"}) rep.extra.erase(stale);
   report::analyze(rep);
+  // The same training section as `gpunet-bench report` without a spec writes.
+  report::training::add_training_section(rep, cfg.training.given ? cfg.training : report::training::stored_params(rep));
   const int judged = judge_report(cfg, acc, rep, out, err);
   try {
     report::write_analysed_outputs(rep, cfg.output_dir);
@@ -86,16 +88,12 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
     err << "gpunet-bench report: " << e.what() << " (choose a writable directory with -o)\n";
     return 2;
   }
-  const bool failed = std::any_of(rep.results.begin(), rep.results.end(), [](const report::Record& r) {
-    return r.status == report::Status::failed || r.status == report::Status::timed_out;
-  });
-  return combine_exit_codes(failed, judged);
+  out << report::run_verdict_console(report::run_verdict_of(rep));
+  return run_exit_code(rep, judged);
 }
 
-int combine_exit_codes(bool failed_records, int judged) {
-  if (judged == 2) return 2;
-  if (failed_records || judged == 1) return 1;
-  return judged;
+int run_exit_code(const report::Report& rep, int judged) {
+  return judged == 2 ? 2 : report::run_verdict_of(rep).exit_code();
 }
 
 }  // namespace gpunet::bench

@@ -22,13 +22,13 @@ struct Acceptance {
 Acceptance load_acceptance(const Config& cfg, std::ostream& err);
 
 // Adds the verdicts and the baseline comparison to rep.extra, prints their tables to `out`, and saves
-// the baseline when asked. Returns 1 on a failed verdict or a confirmed regression, 2 when the
-// baseline cannot be saved, else 0.
+// the baseline when asked. Returns 2 when the baseline cannot be saved, else 0 (the run's verdict,
+// report/run_verdict.hpp, judges what was added).
 int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err);
 
-// The run's exit code from whether any record failed and judge_report's code: a bad input (2) first,
-// then a failure (1: a failed record, verdict or regression), then an incomplete verdict (4), else 0.
-int combine_exit_codes(bool failed_records, int judged);
+// The run's exit code: 2 when judge_report could not save the baseline, else the run verdict's
+// (1 FAIL: a failed record, promise or regression; 4 INCOMPLETE; else 0), the one report.md shows.
+int run_exit_code(const report::Report& rep, int judged);
 
 // `gpunet-bench report PATH --spec ... --baseline ... --save-baseline ...`: judges a stored run without
 // measuring again, writes its outputs, and returns the exit code the live run would have had.

@@ -25,6 +25,7 @@
 #include "report/analysis.hpp"
 #include "report/console.hpp"
 #include "report/outputs.hpp"
+#include "report/run_verdict.hpp"
 #include "report/training_render.hpp"
 #include "report/training_section.hpp"
 
@@ -127,8 +128,9 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   }
   std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
             << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,metrics.prom,sweeps.csv,*.csv}\n"
-            << report::console_summary(rep) << tables.str() << report::training::training_console(rep);
-  return combine_exit_codes(failed > 0, judged);
+            << report::console_summary(rep) << tables.str() << report::training::training_console(rep)
+            << report::run_verdict_console(report::run_verdict_of(rep));
+  return run_exit_code(rep, judged);
 }
 
 }  // namespace

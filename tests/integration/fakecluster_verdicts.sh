@@ -6,6 +6,8 @@
 #   C node 3's link halved (500 Mbit/s), the contract and A's baseline: the contract FAILs naming
 #     node 3, SLOWER on exactly the pair figures that involve node 3, "What is wrong" names node 3 first,
 #     JUnit test names the same as in A (no measured sizes in them).
+# In each run, and in `report --spec` with a contract run A does not meet, every output and the exit
+# code give the same one verdict.
 # And a spec typo exits 2 before anything runs. TCP latency is judged too: on a loaded 2-core machine
 # its median flips between a ~11 and a ~25 us mode from run to run, and the rule for times (ci/SPEC.md:
 # the default spread widened by the figure's own p10-p90 band, and the band check) must not call that
@@ -34,6 +36,38 @@ rc=0; fc_mpirun 180 "${args[@]}" --spec "$OUT/spec.json" --save-baseline "$OUT/b
 rc_off=0; "$bin" report "$OUT/a/report.json" --spec "$OUT/spec.json" -o "$OUT/a-off" >"$OUT/a-off.log" 2>&1 || rc_off=$?
 [[ $rc_off == 0 ]] || { cat "$OUT/a-off.log"; fail "report --spec on run A: exit $rc_off, expected 0 as live"; }
 
+# The run's one verdict: report.md's first line, the html banner, report.json, junit.xml, metrics.prom
+# and the exit code say the same (report/run_verdict.hpp).
+verdict_agrees() {  # DIR EXIT_CODE VERDICT...: the outputs in DIR say one of VERDICT, as the exit code does
+  local dir=$1 code=$2; shift 2
+  python3 - "$dir" "$code" "$@" <<'PY'
+import json, re, sys, xml.etree.ElementTree as ET
+d, code, allowed = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+md = open(f"{d}/report.md").read()
+html = open(f"{d}/report.html").read()
+said = {
+    "report.md": re.search(r"\*\*Verdict: ([A-Z]+)\*\*", md).group(1),
+    "report.html": re.search(r'<header class="verdict ([A-Z]+)"', html).group(1),
+    "report.json": json.load(open(f"{d}/report.json"))["extra"]["run_verdict"]["verdict"],
+    "junit.xml": ET.parse(f"{d}/junit.xml").getroot().find("./testsuite[@name='verdict']/testcase").get("name").split()[-1],
+    "metrics.prom": re.search(r'gpunet_run_verdict\{verdict="([A-Z]+)"\} 1', open(f"{d}/metrics.prom").read()).group(1),
+}
+assert len(set(said.values())) == 1 and said["report.md"] in allowed, (d, said, allowed)
+want = {"PASS": 0, "WARN": 0, "FAIL": 1, "INCOMPLETE": 4}[said["report.md"]]
+assert want == code, (d, said, "exit", code)
+PY
+}
+verdict_agrees "$OUT/a" 0 PASS WARN || fail "run A: the outputs disagree on the verdict"
+verdict_agrees "$OUT/a-off" 0 PASS WARN || fail "report --spec on run A: the outputs disagree on the verdict"
+# A healthy cluster against a contract it does not meet (a pair rate no 1 Gbit/s link reaches): FAIL
+# everywhere, the banner included, and the reason names the contract.
+sed 's/"min": 0.7/"min": 0.99/' "$OUT/spec.json" >"$OUT/strict.json"
+rc_strict=0; "$bin" report "$OUT/a/report.json" --spec "$OUT/strict.json" -o "$OUT/a-strict" >"$OUT/a-strict.log" 2>&1 || rc_strict=$?
+verdict_agrees "$OUT/a-strict" "$rc_strict" FAIL || { cat "$OUT/a-strict.log"; fail "a failed contract on a healthy cluster: not FAIL everywhere"; }
+grep -qF -- '- contract fc contract: 1 of 2 promises failed (bandwidth\[0\] tcp/bandwidth' "$OUT/a-strict/report.md" ||
+  { head -8 "$OUT/a-strict/report.md"; fail "report.md does not give the failed contract as the reason"; }
+grep -q '^# Verdict: FAIL' "$OUT/a-strict.log" || fail "the console does not end with the verdict"
+
 rc=0; fc_mpirun 180 "${args[@]}" --baseline "$OUT/base.json" -o "$OUT/b" >"$OUT/b.log" 2>&1 || rc=$?
 [[ $rc == 0 ]] || { cat "$OUT/b.log"; fail "unchanged rerun B: exit $rc, expected 0"; }
 
@@ -45,6 +79,9 @@ rc=0; fc_mpirun 180 "${args[@]}" --spec "$OUT/spec.json" --baseline "$OUT/base.j
 rc_off=0; "$bin" report "$OUT/c/report.json" --spec "$OUT/spec.json" --baseline "$OUT/base.json" -o "$OUT/c-off" >"$OUT/c-off.log" 2>&1 || rc_off=$?
 [[ $rc_off == 1 ]] || { cat "$OUT/c-off.log"; fail "report --spec --baseline on run C: exit $rc_off, expected 1 as live"; }
 grep -A3 '^# What is wrong:' "$OUT/c.log" | head -4
+verdict_agrees "$OUT/b" 0 PASS WARN || fail "run B: the outputs disagree on the verdict"
+verdict_agrees "$OUT/c" 1 FAIL || fail "run C: the outputs disagree on the verdict"
+verdict_agrees "$OUT/c-off" 1 FAIL || fail "report --spec --baseline on run C: the outputs disagree on the verdict"
 
 python3 - "$OUT" "$PFX" <<'PY'
 import json, sys, xml.etree.ElementTree as ET

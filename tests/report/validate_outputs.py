@@ -53,16 +53,23 @@ def main():
             check(all("ceiling" in f for f in figures), f"{name}: a figure was not analysed")
 
             root = ET.parse(os.path.join(out, "junit.xml")).getroot()
-            cases = root.findall("./testsuite/testcase")
-            check(root.tag == "testsuites" and int(root.get("tests")) == n == len(cases),
+            # one testcase per record, and the run verdict's testcase (testsuite "verdict")
+            verdict = report["extra"]["run_verdict"]["verdict"]
+            cases = root.findall("./testsuite[@name!='verdict']/testcase")
+            check(root.tag == "testsuites" and int(root.get("tests")) == n + 1 and n == len(cases),
                   f"{name}: junit.xml has {len(cases)} testcases for {n} records")
+            verdict_cases = root.findall("./testsuite[@name='verdict']/testcase")
+            check(len(verdict_cases) == 1 and verdict_cases[0].get("name") == "run verdict " + verdict,
+                  f"{name}: junit.xml's run verdict is not report.json's {verdict}")
             failed = sum(1 for r in report["results"]
                          if r["status"] in ("failed", "timed_out") or r["wrong"] > 0 or r["check"] == "wrong")
             skipped = sum(1 for r in report["results"] if r["status"] == "skipped")
-            check(len(root.findall("./testsuite/testcase/failure")) == failed == int(root.get("failures")),
-                  f"{name}: junit failures do not match the records")
-            check(len(root.findall("./testsuite/testcase/skipped")) == skipped == int(root.get("skipped")),
-                  f"{name}: junit skips do not match the records")
+            failed_all = failed + (verdict == "FAIL")
+            check(len(root.findall("./testsuite/testcase/failure")) == failed_all == int(root.get("failures")),
+                  f"{name}: junit failures do not match the records and the verdict")
+            skipped_all = skipped + (verdict == "INCOMPLETE")
+            check(len(root.findall("./testsuite/testcase/skipped")) == skipped_all == int(root.get("skipped")),
+                  f"{name}: junit skips do not match the records and the verdict")
 
             with open(os.path.join(out, "sweeps.csv"), newline="") as f:
                 rows = list(csv.reader(f))
