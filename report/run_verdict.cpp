@@ -1,7 +1,9 @@
 #include "report/run_verdict.hpp"
 
 #include <algorithm>
+#include <set>
 
+#include "report/host_load.hpp"
 #include "report/json_access.hpp"
 #include "report/text_format.hpp"
 #include "report/verdicts_outputs.hpp"
@@ -119,6 +121,7 @@ RunVerdict decide_run_verdict(const RunVerdictInputs& in) {
     out.add(RunOutcome::incomplete, "the records were not analysed");
   judge_contract(in, out);
   if (in.baseline) judge_baseline(*in.baseline, out);
+  if (!in.busy_hosts.empty()) out.add(RunOutcome::pass, "hosts: " + in.busy_hosts);  // said, judged by nothing
   return std::move(out).done();
 }
 
@@ -137,6 +140,8 @@ RunVerdictInputs run_verdict_inputs(const Report& rep) {
   }
   in.promises = verdicts_of(rep);
   if (jsonx::object_at(rep.extra, "baseline")) in.baseline = comparison_of(rep);
+  std::set<std::string> hosts(rep.provenance.hosts.begin(), rep.provenance.hosts.end());
+  in.busy_hosts = busy_hosts_text(busy_hosts(rep), hosts.size());
   return in;
 }
 

@@ -35,6 +35,7 @@ struct RunVerdictInputs {
   std::string contract;                         // the spec's name or file; "" when there is no spec
   std::vector<Verdict> promises;                // the spec's verdicts
   std::optional<BaselineComparison> baseline;   // absent when there was no --baseline
+  std::string busy_hosts;                       // report/host_load.hpp's busy_hosts_text; "" when none
 };
 
 // Pure: the verdict and its reasons from the inputs.

@@ -7,6 +7,7 @@
 
 #include "report/analysis.hpp"
 #include "report/culprits.hpp"
+#include "report/host_load.hpp"
 #include "report/outputs.hpp"
 #include "report/run_verdict.hpp"
 #include "report/training_section.hpp"
@@ -46,7 +47,8 @@ int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, 
   const auto now = report::make_baseline(rep, acc.baseline ? acc.baseline->rule : report::CompareRule{},
                                          acc.baseline ? &*acc.baseline : nullptr);
   if (acc.baseline) {
-    const auto cmp = report::compare(*acc.baseline, now);
+    auto cmp = report::compare(*acc.baseline, now);
+    report::discount_busy_hosts(cmp, report::busy_hosts(rep));  // a busy host is not a slower network
     report::attach_comparison(rep, cfg.baseline_path, acc.baseline->rule, cmp);
     out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(cmp);
   }

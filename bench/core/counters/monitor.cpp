@@ -13,6 +13,7 @@ TrafficMonitor::~TrafficMonitor() = default;
 void TrafficMonitor::begin(const std::string& suite) {
   if (!on_) return;
   suite_ = suite;
+  load_before_ = take_load_snapshot(proc_root_);
   sampler_ = std::make_unique<Sampler>(sys_root_, ctx_.cfg.counters_interval_s, nvml_.get());
   sampler_->start();
 }
@@ -30,7 +31,15 @@ void TrafficMonitor::end() {
   rec.extra["traffic"] = to_json(s, e);
   rec.extra["summary"] = describe_traffic(s, e);
   rec.extra["nvml"] = nvml_ ? "GPUs: " + std::to_string(nvml_->devices()) : nvml_note_;
-  const auto findings = traffic_findings(s, e, suite_, ctx_.mpi.host);
+  auto findings = traffic_findings(s, e, suite_, ctx_.mpi.host);
+  if (const auto load = host_load(load_before_, take_load_snapshot(proc_root_), load_average(proc_root_))) {
+    rec.extra["host_load"] = to_json(*load);
+    rec.extra["host_load"]["summary"] = describe_load(*load, suite_);
+    if (is_busy(*load))
+      findings.push_back({{"severity", "warning"}, {"kind", "host_busy"}, {"node", ctx_.mpi.host}, {"suite", suite_},
+                          {"message", ctx_.mpi.host + ": " + describe_load(*load, suite_) +
+                                          "; its figures there tell about the host more than about the network"}});
+  }
   if (!findings.empty()) rec.extra["findings"] = findings;
   ctx_.emit(rec);
 }

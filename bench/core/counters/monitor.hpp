@@ -1,12 +1,14 @@
 // Which wire carried each suite's traffic: on every node leader, a Sampler runs while a suite runs;
 // at its end the leader emits one record (suite "counters", name = the suite measured) with the
 // bytes and rates per interface and RDMA port, NVML GPU activity where present, and findings when
-// the traffic took an unexpected interface.
+// the traffic took an unexpected interface, and how busy the node's CPUs were with other work
+// (report/host_load.hpp reads it).
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "bench/core/counters/host_load.hpp"
 #include "bench/core/counters/nvml.hpp"
 #include "bench/core/counters/sampler.hpp"
 #include "bench/core/suite.hpp"
@@ -32,6 +34,7 @@ class TrafficMonitor {
   std::unique_ptr<Nvml> nvml_;
   std::unique_ptr<Sampler> sampler_;
   std::string suite_;
+  LoadSnapshot load_before_;  // the node's CPU times when the suite began
 };
 
 }  // namespace gpunet::bench::counters

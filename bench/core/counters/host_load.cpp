@@ -1,0 +1,130 @@
+#include "bench/core/counters/host_load.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace gpunet::bench::counters {
+
+namespace fs = std::filesystem;
+
+std::optional<CpuTimes> parse_cpu_times(const std::string& proc_stat) {
+  std::istringstream in(proc_stat);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu ", 0) != 0) continue;
+    std::istringstream f(line.substr(4));
+    // user nice system idle iowait irq softirq steal (guest times are already in user and nice)
+    uint64_t v[8] = {};
+    int n = 0;
+    while (n < 8 && f >> v[n]) ++n;
+    if (n < 4) return std::nullopt;
+    CpuTimes t;
+    for (int i = 0; i < n; ++i) t.total += v[i];
+    t.idle = v[3] + v[4];
+    t.steal = v[7];
+    t.irq = v[5] + v[6];
+    return t;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// utime + stime of /proc/PID/stat, 0 when unreadable (a process that just ended).
+uint64_t process_ticks(const fs::path& stat) {
+  const std::string text = read_all(stat);
+  const auto close = text.rfind(')');  // the command name may hold spaces and parentheses
+  if (close == std::string::npos) return 0;
+  std::istringstream f(text.substr(close + 1));
+  std::string field;
+  uint64_t utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && f >> field; ++i) {  // field 3 is the state; 14 utime, 15 stime
+    if (i == 14) utime = std::strtoull(field.c_str(), nullptr, 10);
+    if (i == 15) stime = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  return utime + stime;
+}
+
+uint64_t own_ticks(const fs::path& proc) {
+  std::error_code ec;
+  const auto self = fs::read_symlink(proc / "self" / "exe", ec);
+  if (ec) return 0;
+  uint64_t sum = 0;
+  for (const auto& e : fs::directory_iterator(proc, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code link_ec;
+    if (fs::read_symlink(e.path() / "exe", link_ec) == self && !link_ec) sum += process_ticks(e.path() / "stat");
+  }
+  return sum;
+}
+
+}  // namespace
+
+LoadSnapshot take_load_snapshot(const std::string& proc_root) {
+  LoadSnapshot s;
+  const fs::path proc(proc_root);
+  const auto cpu = parse_cpu_times(read_all(proc / "stat"));
+  if (!cpu) return s;
+  s.cpu = *cpu;
+  s.own_ticks = own_ticks(proc);
+  s.cpus = static_cast<int>(std::thread::hardware_concurrency());
+  s.ok = true;
+  return s;
+}
+
+double load_average(const std::string& proc_root) {
+  double load1 = 0;
+  std::ifstream(fs::path(proc_root) / "loadavg") >> load1;
+  return load1;
+}
+
+std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot& after, double load1) {
+  if (!before.ok || !after.ok || after.cpu.total <= before.cpu.total) return std::nullopt;
+  const double total = static_cast<double>(after.cpu.total - before.cpu.total);
+  const auto delta = [](uint64_t a, uint64_t b) { return b > a ? static_cast<double>(b - a) : 0.0; };
+  const double idle = delta(before.cpu.idle, after.cpu.idle);
+  const double steal = delta(before.cpu.steal, after.cpu.steal);
+  const double irq = delta(before.cpu.irq, after.cpu.irq);
+  const double own = delta(before.own_ticks, after.own_ticks);
+  const double busy = total - idle - steal > 0 ? total - idle - steal : 0;
+  HostLoad l;
+  l.busy_pct = 100 * busy / total;
+  l.others_pct = busy > own + irq ? 100 * (busy - own - irq) / total : 0;
+  l.steal_pct = 100 * steal / total;
+  l.load1 = load1;
+  l.cpus = after.cpus;
+  return l;
+}
+
+bool is_busy(const HostLoad& l) { return l.others_pct > kBusyOthersPct || l.steal_pct > kStolenPct; }
+
+nlohmann::json to_json(const HostLoad& l) {
+  return {{"busy_pct", l.busy_pct}, {"others_pct", l.others_pct}, {"steal_pct", l.steal_pct},
+          {"load1", l.load1},       {"cpus", l.cpus},             {"busy", is_busy(l)}};
+}
+
+std::string describe_load(const HostLoad& l, const std::string& suite) {
+  char buf[200];
+  if (l.steal_pct > kStolenPct)
+    std::snprintf(buf, sizeof buf, "the hypervisor stole %.0f %% of its CPU time during %s (load %.1f on %d CPUs)",
+                  l.steal_pct, suite.c_str(), l.load1, l.cpus);
+  else
+    std::snprintf(buf, sizeof buf, "its CPUs were %.0f %% busy with other work during %s (load %.1f on %d CPUs)",
+                  l.others_pct, suite.c_str(), l.load1, l.cpus);
+  return buf;
+}
+
+}  // namespace gpunet::bench::counters

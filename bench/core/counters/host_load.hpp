@@ -1,0 +1,55 @@
+// How busy a node's CPUs were with other work while a suite ran: /proc/stat's CPU time (busy, steal)
+// less the CPU time of this run's own processes on the node (every process running this executable),
+// and the load average. A figure measured while its hosts were saturated by others, or while the
+// hypervisor stole their time, says more about the hosts than about the network.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace gpunet::bench::counters {
+
+// CPU time summed over every CPU, in clock ticks (/proc/stat's first "cpu" line).
+struct CpuTimes {
+  uint64_t total = 0, idle = 0, steal = 0;  // idle includes iowait; total includes steal and irq
+  uint64_t irq = 0;  // hard and soft interrupts: mostly the network traffic the run itself makes
+};
+
+// Parses /proc/stat's text; nullopt when its "cpu " line is missing or malformed. Pure.
+std::optional<CpuTimes> parse_cpu_times(const std::string& proc_stat);
+
+// One snapshot of the node: CPU times, this run's own CPU time, the CPU count.
+struct LoadSnapshot {
+  CpuTimes cpu;
+  uint64_t own_ticks = 0;  // utime + stime of every process whose executable is this one
+  int cpus = 0;
+  bool ok = false;
+};
+LoadSnapshot take_load_snapshot(const std::string& proc_root);
+double load_average(const std::string& proc_root);  // /proc/loadavg's first field, 0 when unreadable
+
+struct HostLoad {
+  double busy_pct = 0;    // of all CPU time: not idle
+  double others_pct = 0;  // of all CPU time: busy with other work than this run's processes and interrupts
+  double steal_pct = 0;   // of all CPU time: taken by the hypervisor
+  double load1 = 0;       // 1-minute load average at the end
+  int cpus = 0;
+};
+
+// From two snapshots and the load average at the end. Pure; nullopt when no time passed.
+std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot& after, double load1);
+
+// Other work above this share of the CPUs, or steal above kStolenPct, makes a node busy.
+inline constexpr double kBusyOthersPct = 30;
+inline constexpr double kStolenPct = 10;
+bool is_busy(const HostLoad& l);
+
+// {"busy_pct", "others_pct", "steal_pct", "load1", "cpus", "busy"}
+nlohmann::json to_json(const HostLoad& l);
+// "its CPUs were 97 % busy with other work during mpi (load 12.3 on 2 CPUs)"
+std::string describe_load(const HostLoad& l, const std::string& suite);
+
+}  // namespace gpunet::bench::counters

@@ -1,0 +1,72 @@
+// A node's load from /proc/stat and its own processes, on a fake /proc and on this machine's.
+#include <gtest/gtest.h>
+
+#include "bench/core/counters/host_load.hpp"
+#include "tests/support/fake_tree.hpp"
+
+using namespace gpunet::bench::counters;
+using gpunet::test::FakeTree;
+
+TEST(HostLoad, ParsesTheCpuLineWithAndWithoutSteal) {
+  const auto t = parse_cpu_times("cpu  100 5 50 800 20 3 2 10 0 0\ncpu0 50 2 25 400 10 1 1 5 0 0\n");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->total, 990u);
+  EXPECT_EQ(t->idle, 820u);
+  EXPECT_EQ(t->steal, 10u);
+  EXPECT_EQ(t->irq, 5u);
+  const auto old = parse_cpu_times("cpu 1 2 3 4\n");  // kernels before 2.6.11 had four fields
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->total, 10u);
+  EXPECT_FALSE(parse_cpu_times("intr 5\n"));
+  EXPECT_FALSE(parse_cpu_times("cpu  x y\n"));
+  EXPECT_FALSE(parse_cpu_times(""));
+}
+
+TEST(HostLoad, OthersAreTheBusyTimeThisRunDidNotSpend) {
+  LoadSnapshot a, b;
+  a.ok = b.ok = true;
+  a.cpus = b.cpus = 2;
+  a.cpu = {1000, 500, 0, 0};
+  b.cpu = {1200, 520, 0, 0};  // 200 ticks: 180 busy
+  a.own_ticks = 100;
+  b.own_ticks = 160;  // the run used 60 of them, other work 120
+  auto l = host_load(a, b, 12.5);
+  ASSERT_TRUE(l);
+  EXPECT_DOUBLE_EQ(l->busy_pct, 90);
+  EXPECT_DOUBLE_EQ(l->others_pct, 60);
+  EXPECT_TRUE(is_busy(*l));
+  EXPECT_EQ(describe_load(*l, "mpi"), "its CPUs were 60 % busy with other work during mpi (load 12.5 on 2 CPUs)");
+  b.own_ticks = 280;  // the run alone kept the CPUs busy: nobody else's work
+  l = host_load(a, b, 2);
+  EXPECT_DOUBLE_EQ(l->others_pct, 0);
+  EXPECT_FALSE(is_busy(*l));
+  b.cpu = {1200, 520, 0, 20};  // interrupts (the run's own traffic, mostly) are not other work
+  b.own_ticks = 260;
+  EXPECT_DOUBLE_EQ(host_load(a, b, 2)->others_pct, 0);
+  b.cpu = {1200, 680, 40, 0};  // a hypervisor took 20 %
+  l = host_load(a, b, 1);
+  EXPECT_DOUBLE_EQ(l->steal_pct, 20);
+  EXPECT_TRUE(is_busy(*l));
+  EXPECT_EQ(describe_load(*l, "tcp"), "the hypervisor stole 20 % of its CPU time during tcp (load 1.0 on 2 CPUs)");
+  EXPECT_FALSE(host_load(a, a, 0));  // no time passed
+  EXPECT_FALSE(host_load(LoadSnapshot{}, b, 0));
+}
+
+TEST(HostLoad, SnapshotsOfAFakeAndOfTheRealProc) {
+  FakeTree t;
+  t.write("stat", "cpu  10 0 10 80 0 0 0 0\n");
+  t.write("loadavg", "3.25 2.00 1.00 4/100 1234\n");
+  const auto s = take_load_snapshot(t.root());
+  ASSERT_TRUE(s.ok);
+  EXPECT_EQ(s.cpu.total, 100u);
+  EXPECT_EQ(s.own_ticks, 0u);  // no process directories here
+  EXPECT_DOUBLE_EQ(load_average(t.root()), 3.25);
+  EXPECT_FALSE(take_load_snapshot(t.path("missing")).ok);
+  // On this machine this test process is one of its own executable's processes.
+  const auto before = take_load_snapshot("/proc");
+  ASSERT_TRUE(before.ok);
+  volatile double x = 0;
+  for (int i = 0; i < 30000000; ++i) x = x + i * 1e-9;
+  const auto after = take_load_snapshot("/proc");
+  EXPECT_GT(after.own_ticks, before.own_ticks);
+}
