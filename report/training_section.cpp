@@ -205,6 +205,19 @@ TrainingParams params_from_json(const json& j) {
   return p;
 }
 
+namespace {
+
+// The hosts the run spanned: one per rank in the provenance; the records' hosts in a file without it.
+size_t distinct_hosts(const Report& rep) {
+  std::set<std::string> hosts(rep.provenance.hosts.begin(), rep.provenance.hosts.end());
+  if (hosts.empty())
+    for (const auto& r : rep.results)
+      if (!r.host.empty()) hosts.insert(r.host);
+  return hosts.size();
+}
+
+}  // namespace
+
 json training_section(const Report& rep, const TrainingParams& p) {
   const TrainingInputs in = select_training_inputs(rep);
   std::vector<std::vector<RegimeFit>> fits;
@@ -216,6 +229,13 @@ json training_section(const Report& rep, const TrainingParams& p) {
   if (!chosen) {
     s["available"] = false;
     s["reason"] = "no all-reduce curve (mpi or nccl suite) and no TCP pair goodput and latency (tcp suite) in this run";
+    return s;
+  }
+  if (const size_t hosts = distinct_hosts(rep); hosts == 1) {
+    // Ranks on one host talk over shared memory or loopback: nothing between nodes was measured.
+    s["available"] = false;
+    s["reason"] = "the run spanned one host (its ranks talked over shared memory or loopback), so no network "
+                  "between nodes was measured; run it across 2 or more nodes to answer";
     return s;
   }
   const double compute = p.step_compute_s.value_or(kDefaultStepComputeS);

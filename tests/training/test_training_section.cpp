@@ -281,3 +281,15 @@ TEST(TrainingSection, TwoRankNoteFollowsTheRingNotTheNodes) {
   EXPECT_NEAR(two["model"]["beta_s_per_byte"].get<double>(), kBeta, kBeta * 1e-9);
   EXPECT_NEAR(one["model"]["beta_s_per_byte"].get<double>(), kBeta, kBeta * 1e-9);
 }
+
+TEST(TrainingSection, OneHostMakesNoClaimAboutNodes) {
+  // Two ranks on one host talk over shared memory or loopback: no network between nodes was measured.
+  Report rep = four_node_run();
+  rep.provenance.hosts.assign(rep.provenance.hosts.size(), "a");
+  const json s = training_section(rep, {});
+  EXPECT_FALSE(s.value("available", true));
+  const auto headline = section_text(s).headline;
+  EXPECT_NE(headline.find("the run spanned one host"), std::string::npos) << headline;
+  EXPECT_EQ(headline.find("between nodes,"), std::string::npos) << headline;
+  EXPECT_EQ(headline.find("measured node count"), std::string::npos) << headline;
+}
