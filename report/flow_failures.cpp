@@ -32,7 +32,8 @@ std::vector<FlowOutcome> flow_outcomes(const Report& rep) {
     if (r.status == Status::skipped || r.name == "finding") continue;
     const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
     if (!src || !dst || src->empty() || dst->empty()) continue;
-    out.push_back({*src, *dst, r.status, jsonx::number(r.extra, "started_s"), r.reason});
+    const bool moved = r.bytes > 0 || jsonx::integer(r.extra, "bytes_sent").value_or(0) > 0;
+    out.push_back({*src, *dst, r.status, jsonx::number(r.extra, "started_s"), r.reason, moved});
   }
   return out;
 }
@@ -63,6 +64,7 @@ std::optional<HostFailure> one_host_failing(const std::vector<FlowOutcome>& flow
     }
     ++h.with_host;
     h.failed += broken(f.status);
+    h.ran_before = h.ran_before || (broken(f.status) && f.moved_data);
   }
   return h;
 }

@@ -17,6 +17,7 @@ struct FlowOutcome {
   Status status = Status::passed;
   std::optional<double> started_s;  // extra.started_s: seconds into its suite
   std::string reason;
+  bool moved_data = false;          // bytes arrived (or were sent) before it ended
 };
 
 // The pair records of a report, skipped ones and findings left out.
@@ -28,7 +29,8 @@ struct HostFailure {
   int with_host = 0;             // flows with it from the first failure on (all, when times are unknown)
   std::optional<double> from_s;  // when the first of them began
   std::string cause;             // the first failure's own words, e.g. "connection timed out"
-  bool ran_before = false;       // a flow with it passed before the first failure
+  bool ran_before = false;       // the link worked first: a flow with it passed before the first failure,
+                                 // or a failed one had moved data
 };
 
 // The host every failed flow involves, when there is exactly one such host; else nothing.

@@ -121,6 +121,13 @@ TEST(FlowFailures, AllFailuresWithOneHostNameIt) {
   EXPECT_EQ(f->with_host, 3);
   EXPECT_TRUE(f->ran_before);
   EXPECT_EQ(failure_sentence(*f), "3 of 3 flows with it failed from 14 s on (connection timed out): its data link went down?");
+  for (int i : {0, 1}) {  // cut in its first flow: it cannot be reached ...
+    flows[static_cast<size_t>(i)].status = Status::timed_out;
+    flows[static_cast<size_t>(i)].reason = "no connection within 2.0 s";
+  }
+  EXPECT_FALSE(one_host_failing(flows)->ran_before);
+  flows[3].moved_data = true;  // ... unless a failed flow had moved data first
+  EXPECT_TRUE(one_host_failing(flows)->ran_before);
   flows.push_back({"node-0", "node-3", Status::failed, 20.0, "x"});  // a failure without node-2: no single host
   EXPECT_FALSE(one_host_failing(flows));
   EXPECT_FALSE(one_host_failing({{"a", "b", Status::failed, 1.0, "x"}}));  // one pair: either end
