@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/path_ceilings.hpp"
 #include "report/text_format.hpp"
@@ -131,7 +132,9 @@ int record_nodes(const Record& r, const Provenance& p) {
 namespace {
 
 // The ceiling of the path a record's figure took, in the figure's unit.
-Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView& topo) {
+// `egress_only`: hosts whose shaper does not bound what they receive (hosts_receiving_above_shaper).
+Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView& topo,
+                       const std::set<std::string>& egress_only) {
   if (r.status == Status::skipped) return unknown_ceiling("not measured (skipped)");
   if (!r.figure) return unknown_ceiling("the record carries no figure");
   const Figure& f = *r.figure;
@@ -142,9 +145,16 @@ Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView&
                                                        : "no ceiling model applies to " + f.metric);
     case PathModel::tcp_flow:
       c = tcp_flow_ceiling(jsonx::section(r.extra, "link"), jsonx::section(r.extra, "dst_link"), f.sending_share,
-                           f.receiving_share);
+                           f.receiving_share,
+                           egress_only.count(jsonx::string(r.extra, "dst_host").value_or(f.subject.dst_host)) > 0);
       break;
-    case PathModel::tcp_link: c = link_ceiling(jsonx::section(r.extra, "link")); break;
+    case PathModel::tcp_link: {  // the root's link: what it receives in many-to-one, else what it sends
+      const auto test = f.parameters.find("test");
+      const bool incast = test != f.parameters.end() && test->second == "many-to-one";
+      const json& link = jsonx::section(r.extra, "link");
+      c = incast ? incoming_link_ceiling(link, egress_only.count(r.host) > 0) : link_ceiling(link);
+      break;
+    }
     case PathModel::rdma_port: c = rdma_ceiling(jsonx::section(r.extra, "rdma")); break;
     case PathModel::pcie_link: {
       const json& pcie = jsonx::section(r.extra, "pcie");
@@ -157,16 +167,19 @@ Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView&
   return in_unit(c, f.unit);
 }
 
+// One record alone: its own flow is the only evidence about the receiver's shaper.
+std::set<std::string> own_evidence(const Record& r) { return hosts_receiving_above_shaper({r}); }
+
 }  // namespace
 
 FigureCeiling figure_ceiling(const Record& r, const Provenance& p, const TopologyView& topo) {
-  return to_figure_ceiling(record_ceiling(r, p, topo), r.figure ? r.figure->path : PathModel::none, "");
+  return to_figure_ceiling(record_ceiling(r, p, topo, own_evidence(r)), r.figure ? r.figure->path : PathModel::none, "");
 }
 
 void attach_ceiling(Record& r, const Provenance& p, const TopologyView& topo) {
   if (!r.figure) return;
   RecordAnalysis a;
-  a.ceiling = record_ceiling(r, p, topo);
+  a.ceiling = record_ceiling(r, p, topo, own_evidence(r));
   judge(a, r);
   r.figure->ceiling = to_figure_ceiling(a.ceiling, r.figure->path, "");
   r.figure->efficiency = a.efficiency;
@@ -174,7 +187,7 @@ void attach_ceiling(Record& r, const Provenance& p, const TopologyView& topo) {
 
 RecordAnalysis analyze_record(const Record& r, const Report& rep, const TopologyView& topo) {
   RecordAnalysis a;
-  a.ceiling = record_ceiling(r, rep.provenance, topo);
+  a.ceiling = record_ceiling(r, rep.provenance, topo, hosts_receiving_above_shaper(rep.results));
   judge(a, r);
   return a;
 }
@@ -186,6 +199,7 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
   std::unordered_map<std::string, SweepPeak> peaks;
   std::unordered_map<std::string, double> best_pair;
   std::vector<std::string> keys(rep.results.size());
+  const auto egress_only = hosts_receiving_above_shaper(rep.results);
   // Records of one sweep share their path: each distinct path is worked out once.
   std::unordered_map<size_t, std::vector<std::pair<const Record*, Ceiling>>> memo;
   for (size_t i = 0; i < rep.results.size(); ++i) {
@@ -194,7 +208,7 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     const Ceiling* known = nullptr;
     for (const auto& [exemplar, c] : bucket)
       if (same_path(*exemplar, r)) known = &c;
-    if (!known) known = &bucket.emplace_back(&r, record_ceiling(r, rep.provenance, topo)).second;
+    if (!known) known = &bucket.emplace_back(&r, record_ceiling(r, rep.provenance, topo, egress_only)).second;
     RecordAnalysis& a = results.emplace_back();
     a.ceiling = *known;
     judge(a, r);

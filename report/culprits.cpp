@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "report/escape.hpp"
+#include "report/flow_failures.hpp"
 #include "report/json_access.hpp"
 #include "report/networks.hpp"
 #include "report/verdicts_outputs.hpp"
@@ -90,6 +91,11 @@ void from_baseline(const Report& rep, Problems& p) {
   }
 }
 
+// Failed or timed-out pair records that all involve one host name it.
+void from_failures(const Report& rep, Problems& p) {
+  if (const auto f = one_host_failing(flow_outcomes(rep))) p.blame(f->host, failure_sentence(*f));
+}
+
 void from_findings(const Report& rep, Problems& p) {
   std::vector<const Record*> pairs;
   for (const auto& r : rep.results) {
@@ -115,6 +121,7 @@ void from_findings(const Report& rep, Problems& p) {
 std::vector<std::string> problem_sentences(const Report& rep) {
   Problems p;
   from_verdicts(rep, p);
+  from_failures(rep, p);
   from_findings(rep, p);
   from_baseline(rep, p);
   if (const auto w = network_warning(rep)) p.add(w->reason);

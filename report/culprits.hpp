@@ -1,7 +1,7 @@
 // The culprit first: one sentence per problem, grouped by host, for the end of the console output,
 // the top of report.md and the HTML banner. Read from what the report already holds: failed verdicts
-// (report.extra.verdicts), SLOWER figures (report.extra.baseline) and the findings that name a host
-// (tcp "finding" records). A host is blamed only where a source names it alone; a pair finding whose
+// (report.extra.verdicts), SLOWER figures (report.extra.baseline), failed flows that all involve one
+// host (report/flow_failures.hpp) and the findings that name a host (tcp "finding" records). A host is blamed only where a source names it alone; a pair finding whose
 // hosts include a blamed host is left out (the pair shares a flow with the culprit). Pure.
 #pragma once
 

@@ -44,7 +44,18 @@ std::optional<int> pcie_gen(const json& p, const char* gen_key, const char* text
 
 }  // namespace
 
-Ceiling link_ceiling(const json& link) {
+namespace {
+
+// The lower of `c` and a shaper's (or policer's) goodput at `rate_bps`, its derivation naming it.
+Ceiling under_rate(const Ceiling& c, double rate_bps, const EthernetFraming& f, const std::string& what) {
+  Ceiling r = tcp_goodput_tbf(rate_bps, f);
+  r.derivation = what + ": " + r.derivation;
+  return c.known && c.value < r.value ? c : r;
+}
+
+// One direction of a link: its wire rate, under the root tbf (what the host sends) when `egress`,
+// under an ingress policer (ingress_rate_bps, what it receives) when `ingress`.
+Ceiling directed_link_ceiling(const json& link, bool egress, bool ingress) {
   if (!link.is_object() || link.empty()) return unknown_ceiling("the record names no link (extra.link)");
   const auto kind = jsonx::string(link, "kind").value_or("ethernet");
   const auto iface = jsonx::string(link, "iface").value_or("");
@@ -62,31 +73,47 @@ Ceiling link_ceiling(const json& link) {
   const auto stated = jsonx::number(link, "stated_rate_bps");
   const auto speed = jsonx::number(link, "speed_Mbps");
   const auto shaped = jsonx::number(link, "shaped_rate_bps");
+  const auto policed = jsonx::number(link, "ingress_rate_bps");
   const auto driver = jsonx::string(link, "driver").value_or("");
   const bool virtual_nic = driver == "veth" || driver == "bridge" || driver == "tun";
-  Ceiling wire;
+  Ceiling c;
   if (stated && *stated > 0) {
-    wire = tcp_goodput(*stated / 1e9, f);
-    wire.derivation = name + " stated rate (--link-rate): " + wire.derivation;
+    c = tcp_goodput(*stated / 1e9, f);
+    c.derivation = name + " stated rate (--link-rate): " + c.derivation;
   } else if (virtual_nic) {
-    wire = unknown_ceiling(name + " is a virtual " + driver + " interface: its speed is not a wire rate (state one "
-                                  "with --link-rate)");
+    c = unknown_ceiling(name + " is a virtual " + driver + " interface: its speed is not a wire rate (state one "
+                               "with --link-rate)");
   } else if (speed && *speed > 0) {
-    wire = tcp_goodput(*speed / 1000.0, f);
+    c = tcp_goodput(*speed / 1000.0, f);
   } else {
-    wire = unknown_ceiling(name + " reports no link speed (state one with --link-rate)");
+    c = unknown_ceiling(name + " reports no link speed (state one with --link-rate)");
   }
-  if (!shaped || !(*shaped > 0)) return wire;
-  Ceiling tbf = tcp_goodput_tbf(*shaped, f);
-  tbf.derivation = name + " shaped by tc tbf: " + tbf.derivation;
-  return wire.known && wire.value < tbf.value ? wire : tbf;
+  if (egress && shaped && *shaped > 0) c = under_rate(c, *shaped, f, name + " shaped by tc tbf");
+  if (ingress && policed && *policed > 0) c = under_rate(c, *policed, f, name + " limited on what it receives");
+  return c;
+}
+
+}  // namespace
+
+Ceiling link_ceiling(const json& link) { return directed_link_ceiling(link, true, false); }
+
+Ceiling incoming_link_ceiling(const json& link, bool egress_only) {
+  if (egress_only) {
+    Ceiling c = directed_link_ceiling(link, false, true);
+    if (!c.known) c.unknown_reason = "its incoming rate is not known (its tbf shapes only what it sends: " + c.unknown_reason + ")";
+    return c;
+  }
+  Ceiling c = directed_link_ceiling(link, true, true);
+  const Ceiling without = directed_link_ceiling(link, false, true);
+  if (c.known && (!without.known || without.value > c.value))
+    c.derivation += " (a root tbf shapes what the host sends; taken to bound what it receives too)";
+  return c;
 }
 
 namespace {
 
 // One end's ceiling, divided among the flows that share that end's link.
-Ceiling link_share(const json& link, int flows, const char* end) {
-  Ceiling c = link_ceiling(link);
+Ceiling link_share(Ceiling c, int flows, const char* end) {
   if (!c.known || flows <= 1) return c;
   c.value /= flows;
   c.derivation += "; " + std::string(end) + " link shared by " + std::to_string(flows) + " flows: " +
@@ -96,10 +123,16 @@ Ceiling link_share(const json& link, int flows, const char* end) {
 
 }  // namespace
 
-Ceiling tcp_flow_ceiling(const json& src_link, const json& dst_link, int sending_share, int receiving_share) {
-  const Ceiling a = link_share(src_link, sending_share, "the sending");
+Ceiling tcp_flow_ceiling(const json& src_link, const json& dst_link, int sending_share, int receiving_share,
+                         bool receiver_shaper_egress_only) {
+  const Ceiling a = link_share(link_ceiling(src_link), sending_share, "the sending");
   if (!a.known) return a;
-  const Ceiling b = link_share(dst_link, receiving_share, "the receiving");
+  const Ceiling b = link_share(incoming_link_ceiling(dst_link, receiver_shaper_egress_only), receiving_share, "the receiving");
+  if (!b.known && receiver_shaper_egress_only) {
+    Ceiling c = a;
+    c.derivation = "the sender's outgoing rate: " + c.derivation + "; the receiver's " + b.unknown_reason;
+    return c;
+  }
   if (!b.known) return b;
   Ceiling c = b.value < a.value ? b : a;
   c.derivation = "the bottleneck of the two ends, " + std::string(b.value < a.value ? "the receiver" : "the sender") +

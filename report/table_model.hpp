@@ -46,6 +46,7 @@ struct Cell {
   std::string raw;         // for CSV (full precision); empty: the text
   std::string derivation;  // a ceiling cell: how it is derived (md cites it, HTML shows it on hover)
   std::optional<double> efficiency;  // an efficiency cell: HTML colours it against the threshold
+  bool flagged = false;    // a finding names its path slow: HTML colours it low, whatever the efficiency
   bool wrap = false;       // long text: HTML lets it wrap
 };
 

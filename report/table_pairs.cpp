@@ -7,6 +7,7 @@
 #include <set>
 
 #include "report/analysis.hpp"
+#include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/table_model.hpp"
 #include "report/text_format.hpp"
@@ -127,7 +128,7 @@ std::vector<Cell> iperf3_end_cells(const Record& r) {
   return cells;
 }
 
-Table flows_table(const std::vector<const Record*>& flows) {
+Table flows_table(const std::vector<const Record*>& flows, const std::vector<Record>& results) {
   const EndpointLabels label(endpoints(flows));
   Table t;
   t.kind = TableKind::flows;
@@ -159,6 +160,7 @@ Table flows_table(const std::vector<const Record*>& flows) {
     const auto ends = iperf3_end_cells(*r);
     row.cells.insert(row.cells.end(), ends.begin(), ends.end());
     row.cells.push_back(status_cell(*r));
+    if (f) row.cells[6].flagged = named_slow(results, f->subject);  // the efficiency cell
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -185,7 +187,7 @@ std::vector<Table> pair_tables(const Report& rep) {
   std::vector<Table> out;
   out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
   out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
-  out.push_back(flows_table(flows));
+  out.push_back(flows_table(flows, rep.results));
   return out;
 }
 

@@ -69,7 +69,7 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
         const Cell& c = row.cells[i];
         std::string cls = i < t.columns.size() && t.columns[i].number ? "n" : "";
         if (c.wrap) cls += cls.empty() ? "w" : " w";
-        if (c.efficiency) cls += std::string(cls.empty() ? "" : " ") + (*c.efficiency < threshold ? "low" : "ok");
+        if (c.efficiency) cls += std::string(cls.empty() ? "" : " ") + (c.flagged || *c.efficiency < threshold ? "low" : "ok");
         out += "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"");
         if (!c.derivation.empty()) {
           const std::string n = std::to_string(notes.cite(c.derivation));

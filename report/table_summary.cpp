@@ -7,6 +7,7 @@
 #include <map>
 
 #include "report/analysis.hpp"
+#include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/summary_nvlink.hpp"
 #include "report/table_model.hpp"
@@ -24,6 +25,7 @@ struct Row {
   const Record* record = nullptr;
   double value = 0;
   std::string unit;
+  bool failed = false;  // the record failed or timed out: no value to show as the state of the path
 };
 
 std::string pair_text(const Subject& s) { return pair_label(s); }
@@ -34,18 +36,26 @@ bool same_host(const Record& r) {
 
 const char* pair_path(const Record& r) { return same_host(r) ? kInside : kBetween; }
 
-// The slowest and the median of a set of pair figures.
+// The slowest and the median of a set of pair figures. A pair that failed or timed out is the
+// slowest: a figure measured before the failure is not the state of the link.
 void slowest_and_median(const std::vector<const Record*>& recs, const std::string& what, std::vector<Row>& out) {
   std::vector<const Record*> v;
-  for (const Record* r : recs)
+  const Record* broken = nullptr;
+  for (const Record* r : recs) {
     if (r->status == Status::passed && r->figure) v.push_back(r);
+    if (!broken && r->figure && (r->status == Status::failed || r->status == Status::timed_out)) broken = r;
+  }
+  if (broken)
+    out.push_back({pair_path(*broken), what + ", slowest pair", pair_text(broken->figure->subject), broken, 0,
+                   broken->figure->unit, true});
   if (v.empty()) return;
   const bool lower_better = v.front()->figure->better == Better::lower;
   std::sort(v.begin(), v.end(), [&](const Record* a, const Record* b) {
     return lower_better ? a->figure->value > b->figure->value : a->figure->value < b->figure->value;
   });
   const Record* worst = v.front();
-  out.push_back({pair_path(*worst), what + ", slowest pair", pair_text(worst->figure->subject), worst, worst->figure->value, worst->figure->unit});
+  if (!broken)
+    out.push_back({pair_path(*worst), what + ", slowest pair", pair_text(worst->figure->subject), worst, worst->figure->value, worst->figure->unit});
   if (v.size() > 2) {
     const Record* mid = v[v.size() / 2];
     out.push_back({pair_path(*mid), what + ", median of " + std::to_string(v.size()), pair_text(mid->figure->subject), mid,
@@ -143,8 +153,13 @@ Table summary_table(const Report& rep) {
     const auto c = ceiling_view(*r.record);
     TableRow row;
     row.status = r.record->status;
-    row.cells = {text_cell(r.path), text_cell(r.figure), text_cell(r.subject), figure_cell(r.value),
-                 ceiling_cell(c),   text_cell(r.unit),   efficiency_cell(c)};
+    if (r.failed)
+      row.cells = {text_cell(r.path), text_cell(r.figure), text_cell(r.subject), text_cell(to_string(r.record->status)),
+                   text_cell(""),     text_cell(r.unit),   text_cell("")};
+    else
+      row.cells = {text_cell(r.path), text_cell(r.figure), text_cell(r.subject), figure_cell(r.value),
+                   ceiling_cell(c),   text_cell(r.unit),   efficiency_cell(c)};
+    if (!r.failed && r.record->figure) row.cells.back().flagged = named_slow(rep.results, r.record->figure->subject);
     t.rows.push_back(std::move(row));
   }
   for (const auto& nv : nvlink_summary_rows(rep)) {  // inside a node, after the measured rows

@@ -7,6 +7,7 @@
 
 #include "bench/suites/tcp/json.hpp"
 #include "report/analysis.hpp"
+#include "report/direction.hpp"
 #include "report/path_ceilings.hpp"
 #include "report/stats.hpp"
 
@@ -62,14 +63,14 @@ void describe_pair(report::Record& rec, const Node& src, const Node& dst, const 
   rec.extra["dst_link"] = link_json(dst.link);
 }
 
-report::Figure flow_figure(const BandwidthTest& test, const FlowSpec& flow, const Node& src, const Node& dst,
-                           double goodput_Gbps, std::vector<double> timeline_Gbps) {
+report::Figure flow_figure(const BandwidthTest& test, const FlowSpec& flow, const std::vector<bool>& ran, const Node& src,
+                           const Node& dst, double goodput_Gbps, std::vector<double> timeline_Gbps) {
   report::Figure f = report::rate_figure("tcp.goodput", goodput_Gbps, "Gb/s",
                                          report::pair_subject(src.host, src.rank, dst.host, dst.rank),
                                          report::PathModel::tcp_flow);
   f.parameters = {{"test", test.variant}, {"streams", std::to_string(test.streams)}};
   if (test.bidir) f.parameters["direction"] = "bidirectional";
-  const FlowShares shares = flow_shares(test, flow);
+  const FlowShares shares = flow_shares(test, flow, ran);
   f.sending_share = shares.sending;
   f.receiving_share = shares.receiving;
   f.samples = std::move(timeline_Gbps);
@@ -88,9 +89,13 @@ void note_rejections(report::Record& rec, const Rejections& rej, const std::stri
 
 }  // namespace
 
-FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow) {
-  const auto out_degree = std::count_if(test.flows.begin(), test.flows.end(), [&](const FlowSpec& f) { return f.src == flow.src; });
-  const auto in_degree = std::count_if(test.flows.begin(), test.flows.end(), [&](const FlowSpec& f) { return f.dst == flow.dst; });
+FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow, const std::vector<bool>& ran) {
+  long out_degree = 0, in_degree = 0;
+  for (size_t i = 0; i < test.flows.size(); ++i) {
+    if (i < ran.size() && !ran[i]) continue;
+    out_degree += test.flows[i].src == flow.src;
+    in_degree += test.flows[i].dst == flow.dst;
+  }
   return {static_cast<int>(std::max<long>(out_degree, 1)), static_cast<int>(std::max<long>(in_degree, 1))};
 }
 
@@ -106,6 +111,12 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
   double sum_bps = 0;
   int64_t sum_bytes = 0;
   Status worst = Status::passed;
+  std::vector<bool> ran;  // the flows that completed share the links; a failed one is not counted
+  for (const auto& flow : test.flows) {
+    const ReceiveResult* rx = find_received(results, flow, nodes);
+    const SendResult* tx = find_sent(results, flow, nodes);
+    ran.push_back(rx && tx && rx->status == Status::passed && tx->status == Status::passed);
+  }
   for (const auto& flow : test.flows) {
     const Node& src = nodes[static_cast<size_t>(flow.src)];
     const Node& dst = nodes[static_cast<size_t>(flow.dst)];
@@ -151,7 +162,7 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
     rec.extra["interval_s"] = cfg.interval_s;
     const std::vector<double> timeline = rx ? rx->timeline_Gbps : std::vector<double>{};
     rec.extra["timeline_Gbps"] = timeline;
-    rec.figure = flow_figure(test, flow, src, dst, goodput / 1e9, timeline);
+    rec.figure = flow_figure(test, flow, ran, src, dst, goodput / 1e9, timeline);
     rec.extra["stability"] = summarize_stability(timeline, cfg.interval_s, cfg.dip * report::percentile(timeline, 0.5));
     if (cfg.duration_s > 0) rec.extra["mode"] = "stability";
     rec.extra["tcp_info"] = tx ? json(tx->tcp_info) : json::array();
@@ -298,8 +309,20 @@ report::Record matrix_record(const std::vector<Cell>& cells, const std::vector<N
   return rec;
 }
 
+namespace {
+
+std::vector<report::DirectedRate> directed_rates(const std::vector<Cell>& cells, const std::vector<Node>& nodes) {
+  std::vector<report::DirectedRate> out;
+  for (const auto& c : cells)
+    if (c.status == Status::passed)
+      out.push_back({nodes[static_cast<size_t>(c.src)].host, nodes[static_cast<size_t>(c.dst)].host, c.goodput_bps / 1e9});
+  return out;
+}
+
+}  // namespace
+
 std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const std::vector<Node>& nodes,
-                                     double best_bps, double fraction) {
+                                     double best_bps, double fraction, const std::vector<Cell>& measured) {
   std::vector<report::Record> out;
   const int n = static_cast<int>(nodes.size());
   std::map<int, std::set<int>> partners;  // host -> partners it is slow with, in either direction
@@ -320,6 +343,18 @@ std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const s
   if (n >= 3)
     for (const auto& [host, with] : partners)
       if (static_cast<int>(with.size()) == n - 1) named.insert(host);
+  if (n >= 3 && static_cast<int>(named.size()) == n) {  // every node: a common cause, not n NICs
+    auto r = base("network");
+    r.host = nodes[0].host;
+    r.rank = nodes[0].rank;
+    r.reason = "every node is slow with every other (" + std::to_string(confirmed.size()) +
+               " directions, confirmed when re-tested alone): the cause looks common (the hosts or the network as a "
+               "whole), not each node's NIC";
+    r.extra["finding"] = {{"severity", "error"}, {"subject", "network"}, {"directions", confirmed.size()}};
+    out.push_back(r);
+    return out;
+  }
+  const auto slow_rates = directed_rates(confirmed, nodes), all_rates = directed_rates(measured, nodes);
   for (int h : named) {
     auto r = base("host");
     const Node& node = nodes[static_cast<size_t>(h)];
@@ -332,9 +367,17 @@ std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const s
                         {"dst_host", nodes[static_cast<size_t>(c.dst)].host},
                         {"goodput_Gbps", c.goodput_bps / 1e9},
                         {"why", slow_reason(c, best_bps, fraction)}});
-    r.reason = "host " + node.host + ": every pair with it is slow (" + std::to_string(dirs.size()) +
-               " directions, confirmed when re-tested alone); suspect its NIC, cable or switch port";
-    r.extra["finding"] = {{"severity", "error"}, {"subject", "host"}, {"host", node.host}, {"pairs", dirs}};
+    const std::string one_way = report::one_way_slowness(node.host, slow_rates, all_rates);
+    const bool sending = one_way.rfind("slow sending", 0) == 0;
+    if (one_way.empty())
+      r.reason = "host " + node.host + ": every pair with it is slow (" + std::to_string(dirs.size()) +
+                 " directions, confirmed when re-tested alone); suspect its NIC, cable or switch port";
+    else
+      r.reason = "host " + node.host + ": " + one_way + ", confirmed when re-tested alone; suspect what limits its " +
+                 (sending ? "sending side (a shaper, its NIC's transmit path, its uplink)"
+                          : "receiving side (a policer, its NIC's receive path, its switch port)");
+    r.extra["finding"] = {{"severity", "error"}, {"subject", "host"}, {"host", node.host}, {"pairs", dirs},
+                          {"direction", one_way.empty() ? "both" : sending ? "sending" : "receiving"}};
     out.push_back(r);
   }
   for (const auto& c : confirmed) {

@@ -49,12 +49,14 @@ struct RunFacts {
   double stated_rate_bps = 0;
 };
 
-// How many of the test's flows leave the flow's source and reach its destination at once.
+// How many of the test's flows leave the flow's source and reach its destination at once. `ran`
+// (one per test flow; empty: all ran): the flows that completed; a flow that failed or timed out is
+// not counted, so the others' fair share is not divided by it.
 struct FlowShares {
   int sending = 1;
   int receiving = 1;
 };
-FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow);
+FlowShares flow_shares(const BandwidthTest& test, const FlowSpec& flow, const std::vector<bool>& ran = {});
 
 // A flow's ceiling, through report's tcp_flow_ceiling (the analysis's): the bottleneck of both ends'
 // links, each end's divided among the test's flows that share it. Gb/s.
@@ -100,8 +102,9 @@ report::Record matrix_record(const std::vector<Cell>& cells, const std::vector<N
                              const std::vector<Cell>& suspects, const std::vector<Cell>& retests, double fraction);
 
 // Confirmed slow directions → findings: a host when every pair it is in is slow (3+ participants),
-// else the pair.
+// saying when it is slow one way only ("slow sending: ..., flows into it at ..."; `measured`: every
+// direction the matrix measured), else the pair; one finding on the network when every node is named.
 std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const std::vector<Node>& nodes,
-                                     double best_bps, double fraction);
+                                     double best_bps, double fraction, const std::vector<Cell>& measured = {});
 
 }  // namespace gpunet::bench::tcp

@@ -1,6 +1,7 @@
 #include "bench/suites/tcp/suite.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 
@@ -43,12 +44,15 @@ class TcpSuite {
   // The live interval lines of one test: the sender's function for its intervals (null when off).
   std::function<void(const IntervalReport&)> live_intervals(const BandwidthTest& t) const;
   bool root() const { return ctx_.mpi.is_root(); }
+  // Seconds since the suite began, for a record's started_s (when its test began; rank 0's clock).
+  double since_start() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
   const SuiteContext& ctx_;
   const TcpConfig& cfg_;
   Setup& s_;
   StepProgress steps_;  // rank 0 shows it; a re-test, known once the matrix has run, adds itself
   uint64_t next_test_ = 1;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 void TcpSuite::plan_progress() {
@@ -116,6 +120,7 @@ std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
   const uint64_t id = next_test_++;
   if (cfg_.live_lines && root()) ctx_.control.live("# " + t.label + "\n" + interval_header());
   MPI_Barrier(ctx_.mpi.world);
+  const double started_s = since_start();
   json mine = nullptr;
   if (s_.self >= 0) {
     FlowPlan plan;
@@ -150,7 +155,9 @@ std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
     res.received[static_cast<size_t>(p)] = all[r].at("received").get<std::vector<ReceiveResult>>();
     res.rejected[static_cast<size_t>(p)] = all[r].at("rejected").get<Rejections>();
   }
-  return bandwidth_records(t, res, s_.nodes, cfg_, s_.run);
+  auto recs = bandwidth_records(t, res, s_.nodes, cfg_, s_.run);
+  for (auto& r : recs) r.extra["started_s"] = started_s;
+  return recs;
 }
 
 void TcpSuite::neighbours() {
@@ -265,7 +272,7 @@ void TcpSuite::matrix() {
   auto m = matrix_record(cells, s_.nodes, static_cast<int>(rounds.size()), suspects, retests, cfg_.suspect);
   if (s_.run.single_node) m.extra["suspects_skipped"] = "all ranks share one node: there are no links to judge";
   ctx_.emit(m);
-  for (const auto& f : findings(confirmed, s_.nodes, best, cfg_.suspect)) ctx_.emit(f);
+  for (const auto& f : findings(confirmed, s_.nodes, best, cfg_.suspect, cells)) ctx_.emit(f);
 }
 
 void TcpSuite::fan(bool incast) {
@@ -284,6 +291,7 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
   Step step(ctx_.control, label);
   const uint64_t id = next_test_++;
   MPI_Barrier(ctx_.mpi.world);
+  const double started_s = since_start();
   LatencyParams lp;
   lp.msg_bytes = cfg_.lat_bytes;
   lp.duration_s = cfg_.lat_time_s;
@@ -326,7 +334,9 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
       o.status = server_status;
       o.reason = "server " + s_.nodes[static_cast<size_t>(p.b)].host + ": " + sv.at("reason").get<std::string>();
     }
-    ctx_.emit(latency_record({p.a, p.b}, o, s_.nodes, cfg_, s_.run));
+    auto rec = latency_record({p.a, p.b}, o, s_.nodes, cfg_, s_.run);
+    rec.extra["started_s"] = started_s;
+    ctx_.emit(rec);
   }
 }
 

@@ -46,6 +46,47 @@ TEST(TcpRecords, FlowCeilingSharesTheBusyEnd) {
   EXPECT_NEAR(flow_ceiling(pair, {0, 1}, nodes).value * 1e9, kTbf1G, 1);
 }
 
+TEST(TcpRecords, FairShareCountsOnlyTheFlowsThatRan) {
+  BandwidthTest fan;
+  fan.variant = "one-to-many";
+  fan.flows = {{0, 1}, {0, 2}, {0, 3}};
+  EXPECT_EQ(flow_shares(fan, {0, 1}).sending, 3);
+  EXPECT_EQ(flow_shares(fan, {0, 1}, {true, true, false}).sending, 2);  // the flow to 3 failed
+  EXPECT_EQ(flow_shares(fan, {0, 1}, {true, false, false}).sending, 1);
+
+  // The records: two flows completed, the third failed; their ceiling is the sender's link halved.
+  const auto nodes = shaped_nodes({1e9, 1e9, 1e9, 1e9});
+  TestResults res;
+  res.sent.resize(4);
+  res.received.resize(4);
+  res.rejected.resize(4);
+  for (int d = 1; d <= 3; ++d) {
+    SendResult tx;
+    tx.peer = static_cast<uint32_t>(2 * d);
+    tx.bytes = 100'000'000;
+    ReceiveResult rx;
+    rx.peer = 0;
+    rx.bytes = 100'000'000;
+    rx.seconds = 2;
+    rx.goodput_bps = 0.47e9;
+    if (d == 3) {
+      tx.status = rx.status = Status::timed_out;
+      tx.reason = rx.reason = "connect: Connection timed out";
+      rx.goodput_bps = 0;
+    }
+    res.sent[0].push_back(tx);
+    res.received[static_cast<size_t>(d)] = {rx};
+  }
+  const auto recs = bandwidth_records(fan, res, nodes, gpunet::bench::TcpConfig{}, RunFacts{});
+  ASSERT_EQ(recs.size(), 4u);  // three flows and the aggregate
+  EXPECT_EQ(recs[0].figure->sending_share, 2);
+  EXPECT_EQ(recs[2].status, Status::timed_out);
+  const nlohmann::json no_topology = nlohmann::json::object();
+  const auto c = gpunet::report::figure_ceiling(recs[0], {}, gpunet::report::TopologyView(no_topology));
+  EXPECT_NEAR(c.value * 1e9, kTbf1G / 2, 1);
+  EXPECT_LT(0.47e9 / (c.value * 1e9), 1.0);  // 98 %, not 147 % of a third
+}
+
 TEST(TcpRecords, BandwidthRecordNamesBothEndsAndCarriesTheFigures) {
   const auto nodes = shaped_nodes({1e9, 1e9});
   BandwidthTest t;
@@ -180,6 +221,36 @@ TEST(TcpRecords, FindingsNameTheHostOrThePair) {
   EXPECT_EQ(f[0].extra["finding"]["src_host"], "node1");
   EXPECT_EQ(f[0].extra["finding"]["dst_host"], "node2");
   EXPECT_TRUE(findings({}, nodes, 0.95e9, 0.8).empty());
+}
+
+TEST(TcpRecords, AHostSlowOneWayIsSaidToBe) {
+  const auto nodes = shaped_nodes({1e9, 300e6, 1e9, 1e9});
+  std::vector<Cell> measured, confirmed;
+  for (int s = 0; s < 4; ++s)
+    for (int d = 0; d < 4; ++d)
+      if (s != d) measured.push_back({s, d, s == 1 ? 0.286e9 : 0.947e9, std::nullopt, Status::passed});
+  for (const auto& c : measured)
+    if (c.src == 1) confirmed.push_back(c);
+  const auto f = findings(confirmed, nodes, 0.947e9, 0.9, measured);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].host, "node1");
+  EXPECT_EQ(f[0].extra["finding"]["direction"], "sending");
+  EXPECT_EQ(f[0].reason.rfind("host node1: slow sending: 3 of 3 flows from it at 0.286 Gb/s, flows into it at 0.947 Gb/s", 0), 0u)
+      << f[0].reason;
+  EXPECT_EQ(f[0].reason.find("every pair"), std::string::npos);
+}
+
+TEST(TcpRecords, EveryNodeSlowIsACommonCause) {
+  const auto nodes = shaped_nodes({1e9, 1e9, 1e9});
+  std::vector<Cell> all;
+  for (int s = 0; s < 3; ++s)
+    for (int d = 0; d < 3; ++d)
+      if (s != d) all.push_back({s, d, 0.2e9, kTbf1G, Status::passed});
+  const auto f = findings(all, nodes, 0.2e9, 0.8, all);
+  ASSERT_EQ(f.size(), 1u);  // not one "suspect its NIC" per node
+  EXPECT_EQ(f[0].extra["finding"]["subject"], "network");
+  EXPECT_NE(f[0].reason.find("the cause looks common"), std::string::npos) << f[0].reason;
+  EXPECT_EQ(f[0].reason.find("NIC, cable"), std::string::npos);
 }
 
 TEST(TcpRecords, MatrixRecord) {
