@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "report/analysis.hpp"
+#include "report/json_access.hpp"
 #include "report/sections.hpp"
 #include "report/stats.hpp"
 
@@ -36,12 +37,18 @@ void add_point(Curve& c, const Record& r, int nodes) {
 
 double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
 
+void add_unique(std::vector<std::string>& v, const std::string& s) {
+  if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
 std::optional<PairFigures> pair_figures(const Report& rep) {
   std::vector<double> goodput, half, eff;
   std::string first;
+  std::vector<std::string> interfaces;
   for (const auto& r : rep.results) {
     if (r.suite != "tcp" || r.status != Status::passed) continue;
     if (r.name == "bandwidth" && r.extra.value("goodput_Gbps", 0.0) > 0) {
+      if (const auto* link = jsonx::object_at(r.extra, "link")) add_unique(interfaces, jsonx::string(*link, "iface").value_or(""));
       goodput.push_back(r.extra.value("goodput_Gbps", 0.0) * 1e9 / 8);
       if (const auto e = ceiling_view(r).efficiency) eff.push_back(*e);
       if (first.empty()) first = pair_label(r);
@@ -51,10 +58,27 @@ std::optional<PairFigures> pair_figures(const Report& rep) {
   if (goodput.empty() || half.empty()) return std::nullopt;
   PairFigures p;
   p.pairs = goodput.size() == 1 ? first : std::to_string(goodput.size()) + " pairs";
+  std::sort(interfaces.begin(), interfaces.end());
+  p.interfaces = std::move(interfaces);
   p.goodput_Bps = median(goodput);
   p.half_rtt_s = median(half);
   if (!eff.empty()) p.efficiency = median(eff);
   return p;
+}
+
+std::map<std::string, Crossed> crossed(const Report& rep) {
+  std::map<std::string, Crossed> out;
+  for (const auto& r : rep.results) {
+    const auto* traffic = jsonx::object_at(r.extra, "traffic");
+    const auto* by = traffic ? jsonx::array_at(*traffic, "carried_by") : nullptr;
+    if (!by) continue;
+    Crossed& c = out[r.name];
+    ++c.hosts;
+    for (const auto& i : *by)
+      if (i.is_string()) add_unique(c.interfaces, i.get<std::string>());
+  }
+  for (auto& [suite, c] : out) std::sort(c.interfaces.begin(), c.interfaces.end());
+  return out;
 }
 
 }  // namespace
@@ -70,7 +94,7 @@ TrainingInputs select_training_inputs(const Report& rep) {
     const std::string source = r.suite + " allreduce" + (is_scaling(r) ? " scaling sweep" : "");
     const auto key = std::make_tuple(order, source, is_scaling(r) ? 0 : nodes, is_scaling(r) ? 0 : r.ranks);
     Curve& c = curves[key];
-    if (c.source.empty()) c.source = source;
+    if (c.source.empty()) c.source = source, c.suite = r.suite;
     const bool seen = std::any_of(c.points.begin(), c.points.end(), [&](const TimedPoint& p) {
       return p.n == r.ranks && p.bytes == static_cast<double>(r.bytes);
     });
@@ -82,6 +106,14 @@ TrainingInputs select_training_inputs(const Report& rep) {
     in.curves.push_back(std::move(c));
   }
   in.pair = pair_figures(rep);
+  in.crossed = crossed(rep);
+  for (const auto& r : rep.results) {
+    const auto* pred = jsonx::object_at(r.extra, "predicted");
+    const double model = pred ? jsonx::number(*pred, "model_s").value_or(0) : 0;
+    if (r.suite != "train" || r.name != "step" || r.status != Status::passed || model <= 0) continue;
+    in.steps.push_back({r.variant, static_cast<int>(jsonx::number(r.extra, "nodes").value_or(0)), r.time_us.mean * 1e-6,
+                        model, r.extra.value("within_bounds", false)});
+  }
   for (const auto& r : rep.results)
     if (r.suite == "tcp" && r.name == "latency" && r.status == Status::passed && r.time_us.p99 > 0)
       in.latency.push_back({pair_label(r), 2 * r.time_us.p99});

@@ -35,7 +35,8 @@ json regime_json(const RegimeFit& f) {
 }
 
 // The model every prediction uses: the large-message regime of the first curve between nodes (NCCL
-// before MPI), else the TCP pair fallback, else the first curve within a node.
+// before MPI) that crossed the network the tcp suite measured, else the TCP pair fallback, else the
+// first curve within a node.
 struct Chosen {
   AlphaBeta model;
   std::string path, source, regime;
@@ -43,20 +44,58 @@ struct Chosen {
   int ranks = 0;  // of the fitted curve's largest point (0 for the fallback)
   std::optional<double> efficiency;
   bool fallback = false;
+  std::string network;    // "eth0 on 4 hosts": what the chosen figures crossed ("" when unknown)
+  std::string elsewhere;  // why a curve was passed over: it crossed another network
 };
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+std::string network_text(const TrainingInputs& in, const std::string& suite, std::vector<std::string> interfaces = {}) {
+  const auto it = in.crossed.find(suite);
+  if (interfaces.empty() && it != in.crossed.end()) interfaces = it->second.interfaces;
+  if (interfaces.empty()) return "";
+  const int hosts = it == in.crossed.end() ? 0 : it->second.hosts;
+  return joined(interfaces) + (hosts > 0 ? " on " + std::to_string(hosts) + " hosts" : "");
+}
+
+// A curve whose suite's traffic crossed none of the interfaces the tcp suite measured (MPI on the
+// control network while the data network is under test): why it is not the network asked about.
+std::optional<std::string> crossed_elsewhere(const Curve& c, const TrainingInputs& in) {
+  if (!in.pair || in.pair->interfaces.empty()) return std::nullopt;
+  const auto it = in.crossed.find(c.suite);
+  if (it == in.crossed.end() || it->second.interfaces.empty()) return std::nullopt;
+  for (const auto& i : it->second.interfaces)
+    if (std::find(in.pair->interfaces.begin(), in.pair->interfaces.end(), i) != in.pair->interfaces.end())
+      return std::nullopt;
+  return "the " + c.source + " crossed " + joined(it->second.interfaces) + ", not " + joined(in.pair->interfaces) +
+         ", the network the tcp suite measured; the model is fitted from " + joined(in.pair->interfaces) +
+         "'s pair goodput and latency instead";
+}
 
 std::optional<Chosen> choose(const TrainingInputs& in, const std::vector<std::vector<RegimeFit>>& fits) {
   auto from_curve = [&](size_t i) {
     const RegimeFit& f = fits[i].back();
     return Chosen{f.model, in.curves[i].path, in.curves[i].source, f.regime, in.curves[i].nodes,
-                  in.curves[i].ranks, in.curves[i].efficiency, false};
+                  in.curves[i].ranks, in.curves[i].efficiency, false, network_text(in, in.curves[i].suite), ""};
   };
-  for (size_t i = 0; i < in.curves.size(); ++i)
-    if (!fits[i].empty() && in.curves[i].nodes >= 2) return from_curve(i);
+  std::string elsewhere;
+  for (size_t i = 0; i < in.curves.size(); ++i) {
+    if (fits[i].empty() || in.curves[i].nodes < 2) continue;
+    if (const auto why = crossed_elsewhere(in.curves[i], in)) {
+      if (elsewhere.empty()) elsewhere = *why;
+      continue;
+    }
+    return from_curve(i);
+  }
   if (in.pair)
     return Chosen{from_pair(in.pair->half_rtt_s, in.pair->goodput_Bps), "between nodes",
-                  "tcp pair goodput and latency (" + in.pair->pairs + "), no all-reduce curve", "pair", 2, 0,
-                  in.pair->efficiency, true};
+                  "tcp pair goodput and latency (" + in.pair->pairs + ")" +
+                      (elsewhere.empty() ? ", no all-reduce curve" : ", not the all-reduce curve"),
+                  "pair", 2, 0, in.pair->efficiency, true, network_text(in, "tcp", in.pair->interfaces), elsewhere};
   for (size_t i = 0; i < in.curves.size(); ++i)
     if (!fits[i].empty()) return from_curve(i);
   return std::nullopt;
@@ -115,14 +154,55 @@ json workload_json(const Workload& w, const AlphaBeta& m, const TrainingParams& 
           {"rows", rows}};
 }
 
-json link_speeds_json(const Chosen& c, const Workload& w, const TrainingParams& p, int measured, double compute) {
+// The alpha of the link-speed estimates: the user's (--alpha-us), else the data network's latency (the
+// tcp latency test's p50, half a round trip), else the fit's, the last two at most kMaxProjectionAlphaS.
+struct ProjectionAlpha {
+  double s = 0;
+  std::string from;
+};
+
+ProjectionAlpha projection_alpha(const Chosen& c, const TrainingInputs& in, const TrainingParams& p) {
+  if (p.alpha_us) return {*p.alpha_us * 1e-6, "given (--alpha-us)"};
+  ProjectionAlpha a{in.pair ? in.pair->half_rtt_s : c.model.alpha_s,
+                    in.pair ? "the tcp latency test's p50 on " + (in.pair->interfaces.empty() ? std::string("the data network")
+                                                                                             : joined(in.pair->interfaces)) +
+                                  " (half the round trip)"
+                            : "the fit"};
+  const double bounded = std::min(a.s, kMaxProjectionAlphaS);
+  if (bounded != a.s) a.from += ", bounded to 100 us from " + format_figure(a.s * 1e6) + " us";
+  a.s = bounded;
+  return a;
+}
+
+AlphaBeta with_alpha(AlphaBeta m, double alpha_s) {
+  m.alpha_s = alpha_s;
+  return m;
+}
+
+// How much the answer hangs on alpha: the focus workload's wait at 100GbE (the typical efficiency) at
+// `n` nodes, with alpha halved, as chosen and doubled.
+json alpha_sensitivity(const Chosen& c, const Workload& w, const TrainingParams& p, int n, double compute,
+                       const ProjectionAlpha& a) {
+  json out = {{"alpha_s", a.s}, {"from", a.from}, {"workload", w.name}, {"nodes", n}, {"link", "100GbE"}};
+  json waits = json::array();
+  for (double k : {0.5, 1.0, 2.0}) {
+    const AlphaBeta m = with_alpha(at_link_speed(c.model, kTypicalEfficiency, 100), a.s * k);
+    const auto e = estimate(p.sharding, m, n, w.params * p.grad_bytes_per_param, p.bucket_bytes, compute);
+    waits.push_back({{"alpha_s", a.s * k}, {"wait_no_overlap", e.wait_no_overlap}});
+  }
+  out["waits"] = waits;
+  return out;
+}
+
+json link_speeds_json(const Chosen& c, const Workload& w, const TrainingParams& p, int measured, double compute,
+                      const ProjectionAlpha& alpha) {
   json out = json::array();
   const double grad = w.params * p.grad_bytes_per_param;
   const double capped = c.efficiency ? std::min(*c.efficiency, kTypicalEfficiency) : kTypicalEfficiency;
   for (double rate : kLinkSpeedsGbps) {
     json entry = {{"name", ethernet_name(rate)}, {"rate_Gbps", rate}, {"ceiling_GBps", ethernet_ceiling_Bps(rate) / 1e9}};
     auto project = [&](double eff) {
-      const AlphaBeta m = at_link_speed(c.model, eff, rate);
+      const AlphaBeta m = with_alpha(at_link_speed(c.model, eff, rate), alpha.s);
       json rows = json::array();
       for (int n : node_counts(measured)) {
         const auto e = estimate(p.sharding, m, n, grad, p.bucket_bytes, compute);
@@ -142,7 +222,7 @@ json link_speeds_json(const Chosen& c, const Workload& w, const TrainingParams& 
   return out;
 }
 
-json data_movement_json(const Chosen& c, const TrainingInputs& in, double bytes) {
+json data_movement_json(const Chosen& c, const TrainingInputs& in, double bytes, double alpha_s) {
   json out = json::array();
   auto add = [&](const std::string& network, const AlphaBeta& m, bool estimate) {
     out.push_back({{"network", network}, {"bandwidth_GBps", m.beta_s_per_byte > 0 ? 1e-9 / m.beta_s_per_byte : 0.0},
@@ -152,7 +232,7 @@ json data_movement_json(const Chosen& c, const TrainingInputs& in, double bytes)
   if (in.pair && !c.fallback) add("this network, tcp pair goodput", from_pair(in.pair->half_rtt_s, in.pair->goodput_Bps), false);
   for (double rate : kLinkSpeedsGbps)
     add(ethernet_name(rate) + " at " + format_figure(kTypicalEfficiency * 100) + " % of its ceiling",
-        at_link_speed(c.model, kTypicalEfficiency, rate), true);
+        with_alpha(at_link_speed(c.model, kTypicalEfficiency, rate), alpha_s), true);
   return out;
 }
 
@@ -189,6 +269,7 @@ json params_json(const TrainingParams& p) {
             {"sharding", to_string(p.sharding)},
             {"typical_efficiency", kTypicalEfficiency}};
   if (p.model_params) j["model_params"] = *p.model_params;
+  if (p.alpha_us) j["alpha_us"] = *p.alpha_us;
   return j;
 }
 
@@ -201,6 +282,7 @@ TrainingParams params_from_json(const json& j) {
   p.sharding = sharding_from_string(j.value("sharding", std::string("none"))).value_or(Sharding::none);
   if (!j.value("step_compute_is_default", true)) p.step_compute_s = j.value("step_compute_s", kDefaultStepComputeS);
   if (!j.value("dataset_is_default", true)) p.dataset_bytes = j.value("dataset_bytes", kDefaultDatasetBytes);
+  if (j.contains("alpha_us") && j["alpha_us"].is_number()) p.alpha_us = j["alpha_us"].get<double>();
   if (j.contains("latency_threshold_us")) p.latency_threshold_us = j.value("latency_threshold_us", kDefaultLatencyThresholdUs);
   return p;
 }
@@ -226,6 +308,11 @@ json training_section(const Report& rep, const TrainingParams& p) {
   const auto chosen = choose(in, fits);
   const double threshold = p.latency_threshold_us.value_or(kDefaultLatencyThresholdUs);
   s["latency"] = latency_json(in, threshold);
+  json steps = json::array();
+  for (const auto& st : in.steps)
+    steps.push_back({{"variant", st.variant}, {"nodes", st.nodes}, {"measured_s", st.measured_s}, {"model_s", st.model_s},
+                     {"error", st.measured_s / st.model_s - 1}, {"within_bounds", st.within_bounds}});
+  if (!steps.empty()) s["measured_steps"] = steps;
   if (!chosen) {
     s["available"] = false;
     s["reason"] = "no all-reduce curve (mpi or nccl suite) and no TCP pair goodput and latency (tcp suite) in this run";
@@ -250,6 +337,8 @@ json training_section(const Report& rep, const TrainingParams& p) {
                 {"beta_s_per_byte", chosen->model.beta_s_per_byte},
                 {"bandwidth_GBps", chosen->model.beta_s_per_byte > 0 ? 1e-9 / chosen->model.beta_s_per_byte : 0.0}};
   if (chosen->efficiency) s["model"]["efficiency"] = *chosen->efficiency;
+  if (!chosen->network.empty()) s["model"]["network"] = chosen->network;
+  if (!chosen->elsewhere.empty()) s["model"]["passed_over"] = chosen->elsewhere;
   // A ring of 2 ranks, not 2 nodes: 2 nodes with 2 ranks each form a ring of 4 whose network links
   // each carry one direction, as a larger ring's do (report/TRAINING.md section 1).
   if (!chosen->fallback && ring_neighbours_coincide(chosen->ranks))
@@ -263,8 +352,10 @@ json training_section(const Report& rep, const TrainingParams& p) {
   s["workloads"] = wl;
   const Workload focus = workloads(p).front().name == "your model" ? workloads(p).front() : Workload{"7B", 7e9};
   s["link_speeds_workload"] = focus.name;
-  s["link_speeds"] = link_speeds_json(*chosen, focus, p, measured, compute);
-  s["data_movement"] = data_movement_json(*chosen, in, p.dataset_bytes.value_or(kDefaultDatasetBytes));
+  const ProjectionAlpha alpha = projection_alpha(*chosen, in, p);
+  s["link_speeds"] = link_speeds_json(*chosen, focus, p, measured, compute, alpha);
+  s["alpha_sensitivity"] = alpha_sensitivity(*chosen, focus, p, std::max(measured, 4), compute, alpha);
+  s["data_movement"] = data_movement_json(*chosen, in, p.dataset_bytes.value_or(kDefaultDatasetBytes), alpha.s);
   return s;
 }
 

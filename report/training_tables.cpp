@@ -12,6 +12,7 @@ namespace gpunet::report::training {
 using nlohmann::json;
 
 std::string percent_text(double fraction) { return format_fixed(fraction * 100, 1) + " %"; }
+std::string signed_percent_text(double fraction) { return (fraction >= 0 ? "+" : "") + percent_text(fraction); }
 
 std::string seconds_text(double s) {
   char buf[32];
@@ -108,22 +109,40 @@ std::vector<std::string> notes(const json& s) {
   out.push_back("Model: " + str(m, "source") + ", " + str(m, "path") + ", " + str(m, "regime") + " regime, ring all-reduce " +
                 "T(n,S) = 2(n-1)·alpha + 2(n-1)/n·S·beta with alpha = " + seconds_text(num(m, "alpha_s")) +
                 ", beta = 1/(" + gbits_text(num(m, "bandwidth_GBps")) + ")" +
-                (m.contains("efficiency") ? ", " + percent_text(num(m, "efficiency")) + " of its ceiling" : "") + ".");
+                (m.contains("efficiency") ? ", " + percent_text(num(m, "efficiency")) + " of its ceiling" : "") +
+                (m.contains("network") ? "; its traffic crossed " + str(m, "network") : "") + ".");
+  if (m.contains("passed_over")) out.push_back("Network: " + str(m, "passed_over") + ".");
   if (m.contains("note")) out.push_back("Note: " + str(m, "note") + ".");
   if (in.value("sharding", std::string("none")) == "full")
     out.push_back("Sharding full (ZeRO-3 / FSDP): per step the parameters are all-gathered twice and the gradients "
                   "reduce-scattered, 3(n-1)/n·G per node (1.5× an all-reduce); the forward all-gather hides behind "
                   "the forward pass, the backward collectives behind the backward pass.");
   if (m.value("fallback", false))
-    out.push_back("No all-reduce curve in this run: alpha = half the TCP round trip (p50), beta = 1 / TCP goodput (median of pairs).");
+    out.push_back(std::string(m.contains("passed_over") ? "From the pair figures" : "No all-reduce curve in this run") + ": alpha = half the TCP round trip (p50), beta = 1 / TCP goodput (median of pairs).");
   out.push_back("Step compute " + seconds_text(num(in, "step_compute_s")) +
                 (in.value("step_compute_is_default", true) ? " (default; measure one step on one node and give --step-compute-s)" : "") +
                 "; gradients " + format_figure(num(in, "grad_bytes_per_param")) + " B per parameter in buckets of " +
                 format_bytes(static_cast<int64_t>(num(in, "bucket_bytes"))) +
                 "; fixed overlap model: step = compute + max(0, comm - f·compute), f = " + format_fixed(num(in, "overlappable_fraction"), 3) +
                 " (the backward pass), stated before measuring.");
+  for (const auto& st : s.value("measured_steps", json::array()))
+    out.push_back("The train suite measured a step (" + str(st, "variant") + ", " + std::to_string(st.value("nodes", 0)) +
+                  " nodes) at " + seconds_text(num(st, "measured_s")) + " against the model's " +
+                  seconds_text(num(st, "model_s")) + ": " + signed_percent_text(num(st, "error")) +
+                  (st.value("within_bounds", false) ? ", between the perfect-overlap and no-overlap steps"
+                                                    : ", outside the perfect-overlap and no-overlap steps") + ".");
+  if (s.contains("alpha_sensitivity")) {
+    const json& a = s["alpha_sensitivity"];
+    const json& w = a["waits"];
+    if (w.is_array() && w.size() == 3)
+      out.push_back("Alpha of the link-speed estimates: " + seconds_text(num(a, "alpha_s")) + ", " + str(a, "from") +
+                    "; the " + str(a, "workload") + " wait at " + str(a, "link") + " on " + std::to_string(a.value("nodes", 0)) +
+                    " nodes is " + percent_text(num(w[1], "wait_no_overlap")) + " with it, " +
+                    percent_text(num(w[0], "wait_no_overlap")) + " at half and " + percent_text(num(w[2], "wait_no_overlap")) +
+                    " at twice (--alpha-us gives your own).");
+  }
   out.push_back("Node counts other than the measured one are model predictions; counts above " + std::to_string(kMaxFakeClusterNodes) +
-                " or above the measured count are projections. Link speeds are estimates: alpha kept, bandwidth = efficiency × "
+                " or above the measured count are projections. Link speeds are estimates: alpha as stated, bandwidth = efficiency × "
                 "the TCP ceiling of the link; this run's efficiency and the typical " + percent_text(num(in, "typical_efficiency")) +
                 " cap are both shown (a shaped fake link reaches ~100 % and flatters the projection).");
   return out;

@@ -48,11 +48,15 @@ void add_training_options(CLI::App& app, TrainingOptionText& t) {
   app.add_option("--latency-threshold-us", t.latency_threshold_us,
                  "p99 round trip per pair an interactive workload accepts, microseconds")
       ->type_name("US")->default_str("100")->group(group);
+  app.add_option("--alpha-us", t.alpha_us,
+                 "Per-message latency (alpha) for the link-speed estimates, microseconds (default: the tcp latency "
+                 "test's p50 on the data network, else the fit, at most 100)")
+      ->type_name("US")->group(group);
 }
 
 std::optional<std::string> finish_training_options(const TrainingOptionText& t, report::training::TrainingParams& out) {
   for (const auto* text : {&t.model_params, &t.grad_bytes, &t.bucket_size, &t.step_compute_s, &t.sharding, &t.dataset_size,
-                           &t.latency_threshold_us})
+                           &t.latency_threshold_us, &t.alpha_us})
     out.given = out.given || !text->empty();
   auto number = [](const std::string& name, const std::string& text, auto&& set) -> std::optional<std::string> {
     if (text.empty()) return std::nullopt;
@@ -80,6 +84,7 @@ std::optional<std::string> finish_training_options(const TrainingOptionText& t, 
   if (auto e = size("--dataset-size", t.dataset_size, [&](double v) { out.dataset_bytes = v; })) return e;
   if (auto e = number("--latency-threshold-us", t.latency_threshold_us, [&](double v) { out.latency_threshold_us = v; }))
     return e;
+  if (auto e = number("--alpha-us", t.alpha_us, [&](double v) { out.alpha_us = v; })) return e;
   return std::nullopt;
 }
 

@@ -14,7 +14,8 @@ namespace gpunet::bench {
 
 // The options' text as given; empty = not given.
 struct TrainingOptionText {
-  std::string model_params, grad_bytes, bucket_size, step_compute_s, sharding, dataset_size, latency_threshold_us;
+  std::string model_params, grad_bytes, bucket_size, step_compute_s, sharding, dataset_size, latency_threshold_us,
+      alpha_us;
 };
 
 void add_training_options(CLI::App& app, TrainingOptionText& t);

@@ -37,6 +37,8 @@ def pct(x):  # as report.md writes a percentage
 t, md = section("four")
 m = t["model"]
 assert m["source"].startswith("mpi") and m["measured_nodes"] == 4 and not m["fallback"], m
+# The model names the network its curve crossed (MPI runs on the control network here).
+assert m.get("network") == "ctl0 on 4 hosts", m.get("network")
 assert m["alpha_s"] >= 0 and 0 < m["bandwidth_GBps"] <= 1.5 * link_GBps, m
 fit = t["fits"][0]
 assert fit["nodes"] == 4 and fit["points"] == 4, fit

@@ -293,3 +293,89 @@ TEST(TrainingSection, OneHostMakesNoClaimAboutNodes) {
   EXPECT_EQ(headline.find("between nodes,"), std::string::npos) << headline;
   EXPECT_EQ(headline.find("measured node count"), std::string::npos) << headline;
 }
+
+namespace {
+
+// The 4-node MPI sweep beside a tcp pair on eth0, with the counters saying which interface each suite's
+// traffic crossed (MPI's, `mpi_iface`).
+Report with_networks(const std::string& mpi_iface, double half_rtt_us) {
+  Report rep = four_node_run();
+  Record bw = tcp_record("bandwidth");
+  bw.extra["goodput_Gbps"] = 0.94;
+  bw.extra["link"] = {{"iface", "eth0"}};
+  Record lat = tcp_record("latency");
+  lat.time_us.p50 = half_rtt_us;
+  lat.time_us.p99 = half_rtt_us * 2;
+  rep.results.push_back(bw);
+  rep.results.push_back(lat);
+  for (const auto& [suite, iface] : {std::pair{"mpi", mpi_iface}, std::pair{"tcp", std::string("eth0")}})
+    for (const char* host : {"a", "b", "c", "d"}) {
+      Record c;
+      c.suite = "counters";
+      c.name = suite;
+      c.host = host;
+      c.extra["traffic"] = {{"carried_by", {iface}}};
+      rep.results.push_back(c);
+    }
+  return rep;
+}
+
+}  // namespace
+
+TEST(TrainingSection, ACurveOverAnotherNetworkIsPassedOverForTheDataNetwork) {
+  // MPI over the control network (ctl0) while the tcp suite measured eth0: fit from eth0's pairs.
+  const json s = training_section(with_networks("ctl0", 40), {});
+  ASSERT_TRUE(s["available"].get<bool>());
+  EXPECT_TRUE(s["model"]["fallback"].get<bool>());
+  EXPECT_EQ(s["model"]["network"], "eth0 on 4 hosts");
+  EXPECT_EQ(s["model"]["passed_over"],
+            "the mpi allreduce crossed ctl0, not eth0, the network the tcp suite measured; the model is fitted from "
+            "eth0's pair goodput and latency instead");
+  const auto notes = section_text(s).notes;
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "Network: " + s["model"]["passed_over"].get<std::string>() + "."),
+            notes.end());
+  // Over eth0 itself, the all-reduce curve is the model, and says what it crossed.
+  const json same = training_section(with_networks("eth0", 40), {});
+  EXPECT_FALSE(same["model"]["fallback"].get<bool>());
+  EXPECT_EQ(same["model"]["network"], "eth0 on 4 hosts");
+  EXPECT_FALSE(same["model"].contains("passed_over"));
+}
+
+TEST(TrainingSection, LinkSpeedAlphaIsTheNetworksLatencyBoundedOrTheUsers) {
+  json s = training_section(with_networks("eth0", 40), {});
+  EXPECT_NEAR(s["alpha_sensitivity"]["alpha_s"].get<double>(), 40e-6, 1e-12);
+  EXPECT_EQ(s["alpha_sensitivity"]["from"], "the tcp latency test's p50 on eth0 (half the round trip)");
+  const auto& w = s["alpha_sensitivity"]["waits"];
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_LT(w[0]["wait_no_overlap"].get<double>(), w[2]["wait_no_overlap"].get<double>());  // more alpha, more waiting
+  // A CPU-starved host's 2 ms is not a network's latency: bounded, and said so.
+  s = training_section(with_networks("eth0", 2000), {});
+  EXPECT_NEAR(s["alpha_sensitivity"]["alpha_s"].get<double>(), kMaxProjectionAlphaS, 1e-12);
+  EXPECT_NE(s["alpha_sensitivity"]["from"].get<std::string>().find("bounded to 100 us from 2000 us"), std::string::npos);
+  TrainingParams p;
+  p.alpha_us = 5;
+  s = training_section(with_networks("eth0", 2000), p);
+  EXPECT_NEAR(s["alpha_sensitivity"]["alpha_s"].get<double>(), 5e-6, 1e-15);
+  EXPECT_EQ(s["alpha_sensitivity"]["from"], "given (--alpha-us)");
+  EXPECT_EQ(stored_params([&] { Report r = four_node_run(); add_training_section(r, p); return r; }()).alpha_us, 5);
+}
+
+TEST(TrainingSection, TheTrainSuitesMeasuredStepIsShownWithItsError) {
+  Report rep = four_node_run();
+  Record step;
+  step.suite = "train";
+  step.name = "step";
+  step.variant = "cpu emulated";
+  step.time_us.mean = 1.27e6;
+  step.extra = {{"nodes", 4}, {"predicted", {{"model_s", 1.0}}}, {"within_bounds", true}};
+  rep.results.push_back(step);
+  const json s = training_section(rep, {});
+  ASSERT_EQ(s["measured_steps"].size(), 1u);
+  EXPECT_NEAR(s["measured_steps"][0]["error"].get<double>(), 0.27, 1e-9);
+  const auto notes = section_text(s).notes;
+  EXPECT_NE(std::find(notes.begin(), notes.end(),
+                      "The train suite measured a step (cpu emulated, 4 nodes) at 1.27 s against the model's 1 s: "
+                      "+27.0 %, between the perfect-overlap and no-overlap steps."),
+            notes.end())
+      << notes.size();
+}
