@@ -171,8 +171,8 @@ bool valid_figure_path(const std::string& figure) {
 
 Spec parse_spec(const json& doc, const std::string& source) {
   const Reader r(source);
-  r.object(doc, "", {"spec_version", "name", "nic", "link", "pcie", "locality", "bandwidth", "latency", "stability",
-                     "homogeneity"});
+  r.object(doc, "", {"spec_version", "name", "nodes", "nic", "link", "pcie", "locality", "bandwidth", "latency",
+                     "stability", "homogeneity"});
   const auto* version = field(doc, "spec_version");
   if (!version) r.fail("spec_version", "missing (required; this program reads spec_version 1 and 2)");
   const auto v_num = r.integer(*version, "spec_version", 0, INT64_MAX);
@@ -189,6 +189,7 @@ Spec parse_spec(const json& doc, const std::string& source) {
     s.link_rate_Gbps = r.number(r.required(*v, "link", "rate_Gbps"), "link.rate_Gbps", 0, 100000, true);
   }
   if (const auto* v = field(doc, "name")) s.name = r.string(*v, "name", true);
+  if (const auto* v = field(doc, "nodes")) s.nodes = static_cast<int>(r.integer(*v, "nodes", 1, 1000000));
   if (const auto* v = field(doc, "nic")) s.nic = nic(r, *v);
   if (const auto* v = field(doc, "pcie")) {
     r.object(*v, "pcie", {"gpu", "nic"});

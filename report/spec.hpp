@@ -95,6 +95,7 @@ struct Spec {
   int version = 1;     // spec_version: 1 or 2 (2 adds `test` on promises and link.rate_Gbps)
   std::string name;
   std::optional<double> link_rate_Gbps;  // link.rate_Gbps (version 2): the promised rate of every link
+  std::optional<int> nodes;              // nodes: at least this many hosts take part in the run
   std::optional<NicSpec> nic;
   std::optional<LinkSpec> pcie_gpu;
   std::optional<LinkSpec> pcie_nic;

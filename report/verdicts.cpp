@@ -1,6 +1,7 @@
 #include "report/verdicts.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "report/networks.hpp"
 #include "report/verdicts_facts.hpp"
@@ -9,10 +10,32 @@
 
 namespace gpunet::report {
 
+namespace {
+
+// The hosts the run spanned: the provenance's (one per rank), else the topology's.
+Verdict check_nodes(const Report& report, int promised) {
+  std::set<std::string> hosts(report.provenance.hosts.begin(), report.provenance.hosts.end());
+  if (hosts.empty() && report.topology.is_object())
+    for (const auto& [host, section] : report.topology.items())
+      if (host != "nodes") hosts.insert(host);
+  const std::string limit = ">= " + std::to_string(promised) + " nodes";
+  if (hosts.empty()) return {"nodes", VerdictStatus::skip, "-", limit, "the report names no host", "", {}};
+  const std::string measured = std::to_string(hosts.size()) + " nodes";
+  if (static_cast<int>(hosts.size()) >= promised)
+    return {"nodes", VerdictStatus::pass, measured, limit, "the run spanned " + measured, "", {}};
+  return {"nodes", VerdictStatus::fail, measured, limit,
+          "the run spanned " + std::to_string(hosts.size()) + " of the " + std::to_string(promised) +
+              " nodes promised: a node is missing from the job (down, drained or left out of the hostfile)",
+          "", {}};
+}
+
+}  // namespace
+
 std::vector<Verdict> evaluate(const Report& report, const Spec& spec) {
   const auto nodes = node_facts(report.topology);
   const std::string match = spec.nic ? spec.nic->match : std::string{};
   std::vector<Verdict> out;
+  if (spec.nodes) out.push_back(check_nodes(report, *spec.nodes));
   if (spec.nic) {
     std::vector<CarrierIface> carried;
     for (const auto& u : interfaces_used(report)) carried.push_back({u.host, u.iface});

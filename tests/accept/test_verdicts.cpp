@@ -294,3 +294,18 @@ TEST(VerdictFacts, FigurePaths) {
   EXPECT_EQ(figure_unit("extra.goodput_Gbps"), "Gb/s");
   EXPECT_EQ(figure_unit("time_us.p50"), "us");
 }
+
+TEST(Verdicts, ANodeCountPromiseCountsTheRunsHosts) {
+  Report r = fixture();
+  r.provenance.hosts = {"node-a", "node-a", "node-b", "node-b"};
+  auto v = one(r, R"("nodes": 2)");
+  EXPECT_EQ(v.promise, "nodes");
+  EXPECT_EQ(v.status, VerdictStatus::pass);
+  EXPECT_EQ(v.measured, "2 nodes");
+  v = one(r, R"("nodes": 3)");
+  EXPECT_EQ(v.status, VerdictStatus::fail);
+  EXPECT_EQ(v.reason, "the run spanned 2 of the 3 nodes promised: a node is missing from the job (down, drained or "
+                      "left out of the hostfile)");
+  EXPECT_THROW(parse_spec(json::parse(R"({"spec_version": 1, "nodes": 0})"), "t.json"), SpecError);
+  EXPECT_THROW(parse_spec(json::parse(R"({"spec_version": 1, "nodes": "16"})"), "t.json"), SpecError);
+}

@@ -19,7 +19,7 @@ source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1
 fc_start 4 --rate 1gbit
 cat >"$OUT/spec.json" <<'J'
-{"spec_version": 1, "name": "fc contract",
+{"spec_version": 1, "name": "fc contract", "nodes": 4,
  "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.7}],
  "homogeneity": {"figures": [{"suite": "tcp", "name": "matrix", "max_spread_pct": 25}]}}
 J
@@ -65,7 +65,7 @@ verdict_agrees "$OUT/a-off" 0 PASS WARN || fail "report --spec on run A: the out
 sed 's/"min": 0.7/"min": 0.99/' "$OUT/spec.json" >"$OUT/strict.json"
 rc_strict=0; "$bin" report "$OUT/a/report.json" --spec "$OUT/strict.json" -o "$OUT/a-strict" >"$OUT/a-strict.log" 2>&1 || rc_strict=$?
 verdict_agrees "$OUT/a-strict" "$rc_strict" FAIL || { cat "$OUT/a-strict.log"; fail "a failed contract on a healthy cluster: not FAIL everywhere"; }
-grep -qF -- '- contract fc contract: 1 of 2 promises failed (bandwidth\[0\] tcp/bandwidth' "$OUT/a-strict/report.md" ||
+grep -qF -- '- contract fc contract: 1 of 3 promises failed (bandwidth\[0\] tcp/bandwidth' "$OUT/a-strict/report.md" ||
   { head -8 "$OUT/a-strict/report.md"; fail "report.md does not give the failed contract as the reason"; }
 grep -q '^# Verdict: FAIL' "$OUT/a-strict.log" || fail "the console does not end with the verdict"
 
@@ -115,8 +115,9 @@ a, aoff, b, c, coff = rep("a"), rep("a-off"), rep("b"), rep("c"), rep("c-off")
 
 # A: every directed pair judged, all meet it; offline gives the same table.
 va = a["extra"]["verdicts"]
-assert [v["status"] for v in va] == ["PASS", "PASS"], va
-assert va[0]["reason"].startswith("all 12 directed pairs meet it"), va[0]
+assert [v["status"] for v in va] == ["PASS", "PASS", "PASS"], va
+assert va[0]["promise"] == "nodes" and va[0]["measured"] == "4 nodes", va[0]
+assert va[1]["reason"].startswith("all 12 directed pairs meet it"), va[1]
 assert aoff["extra"]["verdicts"] == va, (aoff["extra"]["verdicts"], va)
 
 # B: an unchanged rerun has no SLOWER figure; goodput figures of every pair are compared.
@@ -128,10 +129,11 @@ assert len(lat) == 4 and all(r["method"] == "U test" for r in lat), [(r["figure"
 
 # C: the contract fails per pair and names node 3; homogeneity names it as the outlier.
 vc = c["extra"]["verdicts"]
+vc = vc[1:]  # the node count promise holds: 4 nodes
 assert [v["status"] for v in vc] == ["FAIL", "FAIL"], vc
 assert vc[0]["reason"].startswith(f"6 of 12 directed pairs below 0.7 Gb/s, all involving {n3}; lowest "), vc[0]
 assert vc[0]["hosts"] == [n3] and vc[1]["hosts"] == [n3], vc
-assert coff["extra"]["verdicts"] == vc, "offline re-judging differs from the live run"
+assert coff["extra"]["verdicts"][1:] == vc, "offline re-judging differs from the live run"
 
 # SLOWER on exactly the pair figures (neighbours, matrix) that involve node 3.
 pairs = [r for r in c["extra"]["baseline"]["rows"] if "goodput_Gbps" in r["figure"] and ("/matrix " in r["figure"] or "/neighbours " in r["figure"])]
