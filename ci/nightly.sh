@@ -28,7 +28,9 @@ Usage: ci/nightly.sh --baseline FILE [options] [-- gpunet-bench options]
   --launcher KIND     slurm (default inside an allocation), hostfile (default with --hostfile), local
   --hostfile FILE     hosts for launch/gpunet-run
   --ranks N           ranks for --launcher local (default 2)
-  --update-baseline   after a clean run (exit 0), make it the new baseline
+  --update-baseline   after a clean run (exit 0), make it the new baseline (without it, and on a
+                      night that failed, the baseline keeps its values and learns the noise of the
+                      figures that were SAME)
   --bench PATH        gpunet-bench (default: build/gpunet-bench of this checkout)
 EOF
 }
@@ -79,7 +81,8 @@ candidate=$artifacts/baseline-candidate.json
 bench_args=("${args[@]}" -o "$out" --save-baseline "$candidate")
 [[ -n $spec ]] && bench_args+=(--spec "$spec")
 first_night=0
-if [[ -e $baseline ]]; then bench_args+=(--baseline "$baseline")
+learned=$artifacts/baseline-learned.json
+if [[ -e $baseline ]]; then bench_args+=(--baseline "$baseline" --learn-baseline "$learned")
 else first_night=1; echo "$prog: no baseline at $baseline yet: this run will become it"; fi
 
 echo "$prog: $(date -u +%Y-%m-%dT%H:%M:%SZ) launcher=$launcher artifacts=$artifacts"
@@ -114,6 +117,11 @@ fi
 if ((rc == 0 && (first_night || update))) && [[ -s $candidate ]]; then
   cp "$candidate" "$baseline.tmp" && mv "$baseline.tmp" "$baseline"
   echo "$prog: baseline $baseline $( ((first_night)) && echo created || echo updated) from this run"
+elif ((rc == 0 || rc == 1 || rc == 4)) && [[ -s $learned ]]; then
+  # Not rolled forward, but the figures that were SAME tonight add to the baseline's history (its
+  # values stay): the run-to-run spread is learned even on nights that failed elsewhere.
+  cp "$learned" "$baseline.tmp" && mv "$baseline.tmp" "$baseline"
+  echo "$prog: baseline $baseline kept; its history learned this night's SAME figures"
 fi
 # The cause, for the summary line: the first sentence of "What is wrong" in report.md (the culprit
 # first: a failed promise, a SLOWER figure, a host named by a finding), with how many more there are.

@@ -125,6 +125,11 @@ struct BaselineComparison {
 // Compares `now` with `base` under base.rule. Pure.
 BaselineComparison compare(const Baseline& base, const Baseline& now);
 
+// `base` with the value of every figure the comparison found SAME appended to its history (at most
+// kMaxHistory kept); values and every other figure unchanged. A night that failed elsewhere, or whose
+// other figures were UNCERTAIN on busy hosts, still teaches the baseline its noise. Pure.
+Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineComparison& c);
+
 // 1 when any figure is SLOWER, else 0.
 int regression_exit_code(const BaselineComparison& c);
 

@@ -180,6 +180,20 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
   return out;
 }
 
+Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineComparison& c) {
+  Baseline out = base;
+  for (const auto& row : c.rows) {
+    if (row.change != Change::same) continue;
+    const auto from = now.figures.find(row.key);
+    const auto to = out.figures.find(row.key);
+    if (from == now.figures.end() || to == out.figures.end()) continue;
+    auto& h = to->second.history;
+    h.push_back(from->second.value);
+    if (h.size() > kMaxHistory) h.erase(h.begin(), h.end() - static_cast<long>(kMaxHistory));
+  }
+  return out;
+}
+
 int regression_exit_code(const BaselineComparison& c) { return count(c, Change::slower) ? 1 : 0; }
 
 void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c) {

@@ -24,17 +24,39 @@ Acceptance load_acceptance(const Config& cfg, std::ostream& err) {
     err << "gpunet-bench: error: " << e.what() << "\n";
     throw std::invalid_argument("acceptance input");
   }
-  if (!cfg.save_baseline_path.empty()) {
-    const auto dir = std::filesystem::absolute(cfg.save_baseline_path).parent_path();
+  for (const auto& [option, path] : {std::pair{"--save-baseline", &cfg.save_baseline_path},
+                                      std::pair{"--learn-baseline", &cfg.learn_baseline_path}}) {
+    if (path->empty()) continue;
+    const auto dir = std::filesystem::absolute(*path).parent_path();
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
-      err << "gpunet-bench: error: --save-baseline " << cfg.save_baseline_path << ": directory " << dir.string()
+      err << "gpunet-bench: error: " << option << " " << *path << ": directory " << dir.string()
           << " does not exist (create it first)\n";
-      throw std::invalid_argument("save-baseline");
+      throw std::invalid_argument(option);
     }
+  }
+  if (!cfg.learn_baseline_path.empty() && cfg.baseline_path.empty()) {
+    err << "gpunet-bench: error: --learn-baseline " << cfg.learn_baseline_path
+        << " needs --baseline FILE (the baseline whose history it extends)\n";
+    throw std::invalid_argument("--learn-baseline");
   }
   return acc;
 }
+
+namespace {
+
+bool save(const std::string& path, const report::Baseline& b, std::ostream& out, std::ostream& err) {
+  try {
+    report::save_baseline(path, b);
+    out << "# Baseline saved: " << path << " (" << b.figures.size() << " figures)\n";
+    return true;
+  } catch (const report::BaselineError& e) {
+    err << "gpunet-bench: error: " << e.what() << "\n";
+    return false;
+  }
+}
+
+}  // namespace
 
 int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err) {
   int code = 0;
@@ -51,17 +73,11 @@ int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, 
     report::discount_busy_hosts(cmp, report::busy_hosts(rep));  // a busy host is not a slower network
     report::attach_comparison(rep, cfg.baseline_path, acc.baseline->rule, cmp);
     out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(cmp);
+    if (!cfg.learn_baseline_path.empty() && !save(cfg.learn_baseline_path, report::learn_noise(*acc.baseline, now, cmp), out, err))
+      code = 2;
   }
   out << report::problems_console(rep);
-  if (!cfg.save_baseline_path.empty()) {
-    try {
-      report::save_baseline(cfg.save_baseline_path, now);
-      out << "# Baseline saved: " << cfg.save_baseline_path << " (" << now.figures.size() << " figures)\n";
-    } catch (const report::BaselineError& e) {
-      err << "gpunet-bench: error: " << e.what() << "\n";
-      code = 2;
-    }
-  }
+  if (!cfg.save_baseline_path.empty() && !save(cfg.save_baseline_path, now, out, err)) code = 2;
   return code;
 }
 

@@ -84,6 +84,7 @@ struct Config {
   std::string spec_path;           // --spec FILE: judge the run against an acceptance spec
   std::string baseline_path;       // --baseline FILE: compare with a stored baseline
   std::string save_baseline_path;  // --save-baseline FILE: store this run as a baseline
+  std::string learn_baseline_path;  // --learn-baseline FILE: --baseline with this run's SAME figures in its history
   // --- gpu, node and counters suites ---
   std::vector<std::string> nccl_collectives{"allreduce"};  // --nccl-collectives
   bool nccl_topo_dump = false;           // --nccl-topo-dump: NCCL_TOPO_DUMP_FILE per node
@@ -95,6 +96,7 @@ struct Config {
   double node_min_time_s = 0.1;          // --node-min-time: Google Benchmark's minimum time per repetition
   int node_repetitions = 3;              // --node-repetitions: repetitions = samples per figure
   double counters_interval_s = 0.1;      // --counters-interval: seconds between counter readings; 0 = off
+  double host_busy_pct = 30;             // --host-busy-pct: other work above this share of the CPUs = busy
   std::vector<std::string> expect_ifaces;  // --expect-if: interfaces benchmark traffic should take
   // --- end of gpu, node and counters suites ---
 

@@ -50,6 +50,9 @@ std::string old_check_spelling(const std::vector<std::string>& args) {
 void add_counter_options(CLI::App& app, Config& c, std::string& expect_ifaces) {
   add_float_option(app, "--counters-interval", c.counters_interval_s, 0.0, 60.0,
                    "Seconds between readings of interface, RDMA and NVML counters during each suite; 0 turns them off");
+  add_float_option(app, "--host-busy-pct", c.host_busy_pct, 1.0, 100.0,
+                   "A node whose CPUs spent more than this % on other work during a suite (or a third of it stolen by "
+                   "a hypervisor) is busy: its SLOWER baseline figures become UNCERTAIN; 100 turns that off");
   app.add_option("--expect-if", expect_ifaces,
                  "Interfaces benchmark traffic should take (names, or prefixes ending in *); traffic elsewhere is flagged")
       ->type_name("LIST");
@@ -132,6 +135,10 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
       ->type_name("FILE");
   app.add_option("--save-baseline", c.save_baseline_path, "Store this run's figures as a baseline in FILE")
       ->type_name("FILE");
+  app.add_option("--learn-baseline", c.learn_baseline_path,
+                 "With --baseline: store it in FILE with this run's SAME figures added to their history (its values "
+                 "unchanged), so the run-to-run spread is learned even on a night that failed elsewhere")
+      ->type_name("FILE");
 
   auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
   rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();
@@ -140,6 +147,9 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
       ->type_name("FILE");
   rep->add_option("--baseline", c.baseline_path, "Compare the stored run with this baseline")->type_name("FILE");
   rep->add_option("--save-baseline", c.save_baseline_path, "Store the stored run's figures as a baseline in FILE")
+      ->type_name("FILE");
+  rep->add_option("--learn-baseline", c.learn_baseline_path,
+                  "With --baseline: store it in FILE with the stored run's SAME figures added to their history")
       ->type_name("FILE");
 }
 

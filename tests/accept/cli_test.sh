@@ -57,7 +57,7 @@ rc=0; "${RUN[@]}" -o "$T/o3" --spec "$T/bad.json" > "$T/o3.txt" 2> "$T/o3.err" |
 grep -qF "gpunet-bench: error: $T/bad.json: nic.speed_Gbps: expected a number, got \"fast\"" "$T/o3.err" || { cat "$T/o3.err"; fail "error text"; }
 [[ ! -e $T/o3 ]] || fail "a malformed spec must stop the run before it measures"
 
-# 4. A baseline the run is clearly slower than (every busbw 10x higher, no noise): exit 1, SLOWER rows.
+# 4. A baseline the run is clearly slower than (every busbw 10x higher, no noise): exit 1, SLOWER rows. (--host-busy-pct 100: the rule under test is the comparison, not the host-load rule)
 python3 - "$T/base.json" "$T/fast_base.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
@@ -69,7 +69,7 @@ for f in b["figures"].values():
     f["samples"] = [x * 10 for x in f["samples"]]
 json.dump(b, open(sys.argv[2], "w"))
 PY
-rc=0; "${RUN[@]}" -o "$T/o4" --baseline "$T/fast_base.json" > "$T/o4.txt" || rc=$?
+rc=0; "${RUN[@]}" -o "$T/o4" --baseline "$T/fast_base.json" --host-busy-pct 100 > "$T/o4.txt" || rc=$?
 [[ $rc == 1 ]] || { cat "$T/o4.txt"; fail "regression: exit $rc, expected 1"; }
 grep -Eq "^mpi/allreduce/out-of-place/float/sum/16384B/np2 busbw_GBps .* SLOWER" "$T/o4.txt" || { cat "$T/o4.txt"; fail "no SLOWER row"; }
 python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["extra"]["baseline"]; assert len(b["rows"])==6 and any(r["change"]=="SLOWER" for r in b["rows"]), b' "$T/o4/report.json"

@@ -9,7 +9,9 @@ BIN=$1
 NIGHTLY=$(cd "$(dirname "$0")/../.." && pwd)/ci/nightly.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ARGS=(-- -q --suites mpi -e 16K --budget 0.02 --collectives allreduce)
+# --host-busy-pct 100: the nightly flow is under test here, not the host-load rule (a CPU-loaded CI
+# machine would otherwise make the constructed regression UNCERTAIN)
+ARGS=(-- -q --suites mpi -e 16K --budget 0.02 --collectives allreduce --host-busy-pct 100)
 nightly() { "$NIGHTLY" --launcher local --ranks 2 --bench "$BIN" "$@"; }
 
 # First night: no baseline yet; the run becomes it; outputs land in the artifacts directory.
@@ -36,7 +38,13 @@ rc=0; nightly --baseline "$T/fast.json" --artifacts "$T/a2" --update-baseline "$
 grep -q "SLOWER" "$T/n2.txt" || fail "no SLOWER row"
 # The summary line names the cause: the first sentence of "What is wrong" (the SLOWER figures).
 grep -Eq "^nightly.sh: FAIL: .*SLOWER than the baseline" "$T/n2.txt" || { tail -n 3 "$T/n2.txt"; fail "the FAIL line does not name the SLOWER figures"; }
-cmp -s "$T/fast.json" "$T/fast.orig" || fail "a failed night must not replace the baseline"
+# A failed night keeps the baseline's values (it learns only the noise of SAME figures; none here).
+python3 - "$T/fast.json" "$T/fast.orig" <<'PY' || fail "a failed night must not replace the baseline"
+import json, sys
+now, orig = (json.load(open(p))["figures"] for p in sys.argv[1:3])
+assert now.keys() == orig.keys() and all(now[k]["value"] == orig[k]["value"] for k in now), "values changed"
+assert all(now[k]["history"] == orig[k]["history"] for k in now), "a SLOWER figure was learned"
+PY
 [[ -s $T/a2/report.json ]] || fail "artifacts of a failed night missing"
 python3 -c 'import json,sys; assert any(r["change"]=="SLOWER" for r in json.load(open(sys.argv[1]))["extra"]["baseline"]["rows"])' "$T/a2/report.json"
 
@@ -45,6 +53,22 @@ echo '{"spec_version": 1, "bandwidth": [{"suite": "mpi", "name": "allreduce", "m
 rc=0; nightly --baseline "$T/none.json" --spec "$T/spec.json" --artifacts "$T/a3" "${ARGS[@]}" > "$T/n3.txt" 2>&1 || rc=$?
 [[ $rc == 1 ]] || { cat "$T/n3.txt"; fail "failed-verdict night exited $rc, expected 1"; }
 [[ ! -e $T/none.json ]] || fail "a failed first night must not create the baseline"
+# A night that fails its contract but is otherwise unchanged still teaches the baseline its noise:
+# its SAME figures join their history, the values stay (the history was empty after three failed
+# nights before --learn-baseline).
+cp "$T/base.json" "$T/learn.json"
+rc=0; nightly --baseline "$T/learn.json" --spec "$T/spec.json" --artifacts "$T/a3b" "${ARGS[@]}" > "$T/n3b.txt" 2>&1 || rc=$?
+[[ $rc == 1 ]] || { cat "$T/n3b.txt"; fail "failed-verdict night against a baseline exited $rc, expected 1"; }
+grep -q "history learned this night's SAME figures" "$T/n3b.txt" || { tail -n 5 "$T/n3b.txt"; fail "no learning line"; }
+python3 - "$T/learn.json" "$T/base.json" "$T/a3b/report.json" <<'PY' || fail "the failed night's SAME figures were not learned"
+import json, sys
+now, orig = (json.load(open(p))["figures"] for p in sys.argv[1:3])
+same = {r["figure"] for r in json.load(open(sys.argv[3]))["extra"]["baseline"]["rows"] if r["change"] == "SAME"}
+assert same, "no SAME figure to learn from"
+for k in now:
+    assert now[k]["value"] == orig[k]["value"], k
+    assert len(now[k]["history"]) == len(orig[k]["history"]) + (k in same), (k, now[k]["history"], orig[k]["history"])
+PY
 python3 -c 'import json,sys; assert [v["status"] for v in json.load(open(sys.argv[1]))["extra"]["verdicts"]]==["FAIL"]' "$T/a3/report.json"
 
 # --update-baseline after a clean night (the baseline here is 10x slower: every figure FASTER or SAME).

@@ -445,3 +445,33 @@ TEST(Baseline, EveryBatchOfARateFigureIsARateInItsUnit) {
   ASSERT_EQ(f.samples.size(), 5u);
   EXPECT_NEAR(f.samples.front(), 15 * 100.0 / 110, 1e-9);  // the slowest batch, lowest rate
 }
+
+TEST(Baseline, LearnNoiseAddsOnlyTheSameFiguresToTheHistory) {
+  auto base = make_base(run(31));
+  const auto now_run = make_base(run(32, 5, 24, 1.5));  // case 24 50 % slower: not SAME
+  const auto c = compare(base, now_run);
+  const auto learned = learn_noise(base, now_run, c);
+  ASSERT_EQ(learned.figures.size(), base.figures.size());
+  size_t grown = 0;
+  for (const auto& row : c.rows) {
+    const auto& before = base.figures.at(row.key);
+    const auto& after = learned.figures.at(row.key);
+    EXPECT_EQ(after.value, before.value) << row.key;  // the reference stays
+    if (row.change == Change::same) {
+      ASSERT_EQ(after.history.size(), before.history.size() + 1) << row.key;
+      EXPECT_EQ(after.history.back(), now_run.figures.at(row.key).value);
+      ++grown;
+    } else {
+      EXPECT_EQ(after.history, before.history) << row.key;
+    }
+  }
+  EXPECT_GT(grown, 0u);
+  EXPECT_LT(grown, c.rows.size());
+  // Night after night the history fills, at most kMaxHistory values.
+  Baseline b = base;
+  for (uint64_t seed = 40; seed < 40 + kMaxHistory + 3; ++seed) {
+    const auto n = make_base(run(seed));
+    b = learn_noise(b, n, compare(b, n));
+  }
+  for (const auto& [key, f] : b.figures) EXPECT_LE(f.history.size(), kMaxHistory) << key;
+}

@@ -34,19 +34,20 @@ TEST(HostLoad, OthersAreTheBusyTimeThisRunDidNotSpend) {
   ASSERT_TRUE(l);
   EXPECT_DOUBLE_EQ(l->busy_pct, 90);
   EXPECT_DOUBLE_EQ(l->others_pct, 60);
-  EXPECT_TRUE(is_busy(*l));
+  EXPECT_TRUE(is_busy(*l, 30));
+  EXPECT_FALSE(is_busy(*l, 100));  // --host-busy-pct 100: never busy from other work
   EXPECT_EQ(describe_load(*l, "mpi"), "its CPUs were 60 % busy with other work during mpi (load 12.5 on 2 CPUs)");
   b.own_ticks = 280;  // the run alone kept the CPUs busy: nobody else's work
   l = host_load(a, b, 2);
   EXPECT_DOUBLE_EQ(l->others_pct, 0);
-  EXPECT_FALSE(is_busy(*l));
+  EXPECT_FALSE(is_busy(*l, 30));
   b.cpu = {1200, 520, 0, 20};  // interrupts (the run's own traffic, mostly) are not other work
   b.own_ticks = 260;
   EXPECT_DOUBLE_EQ(host_load(a, b, 2)->others_pct, 0);
   b.cpu = {1200, 680, 40, 0};  // a hypervisor took 20 %
   l = host_load(a, b, 1);
   EXPECT_DOUBLE_EQ(l->steal_pct, 20);
-  EXPECT_TRUE(is_busy(*l));
+  EXPECT_TRUE(is_busy(*l, 30));
   EXPECT_EQ(describe_load(*l, "tcp"), "the hypervisor stole 20 % of its CPU time during tcp (load 1.0 on 2 CPUs)");
   EXPECT_FALSE(host_load(a, a, 0));  // no time passed
   EXPECT_FALSE(host_load(LoadSnapshot{}, b, 0));

@@ -109,16 +109,16 @@ std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot
   return l;
 }
 
-bool is_busy(const HostLoad& l) { return l.others_pct > kBusyOthersPct || l.steal_pct > kStolenPct; }
+bool is_busy(const HostLoad& l, double others_pct) { return l.others_pct > others_pct || l.steal_pct > others_pct / 3; }
 
 nlohmann::json to_json(const HostLoad& l) {
   return {{"busy_pct", l.busy_pct}, {"others_pct", l.others_pct}, {"steal_pct", l.steal_pct},
-          {"load1", l.load1},       {"cpus", l.cpus},             {"busy", is_busy(l)}};
+          {"load1", l.load1},       {"cpus", l.cpus}};
 }
 
 std::string describe_load(const HostLoad& l, const std::string& suite) {
   char buf[200];
-  if (l.steal_pct > kStolenPct)
+  if (l.steal_pct * 3 > l.others_pct)
     std::snprintf(buf, sizeof buf, "the hypervisor stole %.0f %% of its CPU time during %s (load %.1f on %d CPUs)",
                   l.steal_pct, suite.c_str(), l.load1, l.cpus);
   else

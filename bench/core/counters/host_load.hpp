@@ -42,10 +42,9 @@ struct HostLoad {
 // From two snapshots and the load average at the end. Pure; nullopt when no time passed.
 std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot& after, double load1);
 
-// Other work above this share of the CPUs, or steal above kStolenPct, makes a node busy.
-inline constexpr double kBusyOthersPct = 30;
-inline constexpr double kStolenPct = 10;
-bool is_busy(const HostLoad& l);
+// Other work above `others_pct` of the CPUs (--host-busy-pct, default 30), or steal above a third of
+// it, makes a node busy.
+bool is_busy(const HostLoad& l, double others_pct);
 
 // {"busy_pct", "others_pct", "steal_pct", "load1", "cpus", "busy"}
 nlohmann::json to_json(const HostLoad& l);

@@ -33,9 +33,11 @@ void TrafficMonitor::end() {
   rec.extra["nvml"] = nvml_ ? "GPUs: " + std::to_string(nvml_->devices()) : nvml_note_;
   auto findings = traffic_findings(s, e, suite_, ctx_.mpi.host);
   if (const auto load = host_load(load_before_, take_load_snapshot(proc_root_), load_average(proc_root_))) {
+    const bool busy = is_busy(*load, ctx_.cfg.host_busy_pct);
     rec.extra["host_load"] = to_json(*load);
+    rec.extra["host_load"]["busy"] = busy;
     rec.extra["host_load"]["summary"] = describe_load(*load, suite_);
-    if (is_busy(*load))
+    if (busy)
       findings.push_back({{"severity", "warning"}, {"kind", "host_busy"}, {"node", ctx_.mpi.host}, {"suite", suite_},
                           {"message", ctx_.mpi.host + ": " + describe_load(*load, suite_) +
                                           "; its figures there tell about the host more than about the network"}});
