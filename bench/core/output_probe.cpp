@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/strings.hpp"
+#include "report/file_write.hpp"
 
 namespace gpunet::bench {
 
@@ -21,12 +22,12 @@ namespace {
 std::string try_file_in(const fs::path& dir) {
   const fs::path probe = dir / (".gpunet-bench-probe-" + std::to_string(::getpid()));
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return std::strerror(errno);
+  if (fd < 0) return report::write_error_text(errno);
   const bool wrote = ::write(fd, "\n", 1) == 1;
   const int write_errno = errno;
   ::close(fd);
   ::unlink(probe.c_str());
-  return wrote ? "" : std::strerror(write_errno);
+  return wrote ? "" : report::write_error_text(write_errno);
 }
 
 // The directories of `dir` that do not exist yet, outermost first.
@@ -57,7 +58,7 @@ std::string probe_output_dir(const std::string& option, const std::string& dir) 
   else if (const auto why = try_file_in(dir); !why.empty())
     problem = "a file cannot be created in it: " + why;
   for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, ec);  // only what the probe made
-  return problem.empty() ? "" : head + problem + " (choose a writable directory with -o DIR)";
+  return problem.empty() ? "" : head + problem + "; choose a writable directory with -o DIR";
 }
 
 std::string probe_save_baseline(const std::string& path) {
@@ -67,7 +68,7 @@ std::string probe_save_baseline(const std::string& path) {
   const fs::path dir = fs::absolute(path, ec).parent_path();
   if (!fs::is_directory(dir, ec)) return head + "directory " + shown(dir.string()) + " does not exist (create it first)";
   if (const auto why = try_file_in(dir); !why.empty())
-    return head + "a file cannot be created in " + shown(dir.string()) + ": " + why + " (choose a writable place)";
+    return head + "a file cannot be created in " + shown(dir.string()) + ": " + why + "; choose a writable place";
   return "";
 }
 
