@@ -27,9 +27,12 @@ int run(int argc, char** argv) {
   const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
                      !cfg.learn_baseline_path.empty();
   if (!cfg.report_input.empty() && judge) return bench::rejudge_stored_report(cfg, std::cout, std::cerr);
-  if (!cfg.report_input.empty())
-    return report::rerender(cfg.report_input, cfg.output_dir, std::cerr,
-                            cfg.training.given ? std::optional(cfg.training) : std::nullopt);
+  if (!cfg.report_input.empty()) {
+    const int code = report::rerender(cfg.report_input, cfg.output_dir, std::cerr,
+                                      cfg.training.given ? std::optional(cfg.training) : std::nullopt);
+    if (code == 0) std::cout << bench::rendered_line(cfg.output_dir) << "\n";
+    return code;
+  }
   if (!cfg.topology_xml.empty()) return bench::run_topology_file(cfg);
   return bench::run_benchmark(cfg, bench::suite_list(), argc, argv);
 }

@@ -2,7 +2,8 @@
 // regular files only, at most kind.max_bytes) and the bounded parser (json_parse.hpp: at most
 // kMaxJsonDepth levels). Every problem becomes one Error whose message starts with the path:
 // "PATH: no such file (check the path)", "PATH: not valid JSON: parse error at line 1, column 9: ...",
-// "PATH: not valid JSON: spec_version: the number 1e999 is too large (...) at line 1, column 20".
+// "PATH: not valid JSON: spec_version: the number 1e999 is too large (...) at line 1, column 20",
+// "PATH: duplicate key "bandwidth" at bandwidth (a key may appear once per object; ...)".
 #pragma once
 
 #include <string>
@@ -21,6 +22,7 @@ nlohmann::json read_json_file(const std::string& path, const InputKind& kind) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(path + ": the " + kind.what + " is empty (give a JSON " + kind.what + ")");
   JsonParsed parsed = parse_json_text(text);
+  if (parsed.duplicate_key) throw Error(printable(path + ": " + parsed.error));
   if (!parsed.ok()) throw Error(printable(path + ": not valid JSON: " + parsed.error));
   return std::move(parsed.value);
 }

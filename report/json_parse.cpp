@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/strings.hpp"
+#include "report/json_unique_keys.hpp"
 
 namespace gpunet::report {
 
@@ -142,10 +143,12 @@ std::string too_deep_message(const std::string& field, std::size_t max_depth) {
 
 JsonParsed parse_json_text(std::string_view text, std::size_t max_depth) {
   BoundedDomSax sax(text, max_depth);
+  UniqueKeySax unique(sax);
   JsonParsed out;
-  const bool ok = json::sax_parse(text.begin(), text.end(), &sax);
+  const bool ok = json::sax_parse(text.begin(), text.end(), &unique);
   if (!ok) {
-    out.error = sax.error().empty() ? "not complete JSON" : sax.error();
+    out.duplicate_key = !unique.duplicate().empty();
+    out.error = out.duplicate_key ? unique.duplicate() : sax.error().empty() ? "not complete JSON" : sax.error();
     return out;
   }
   out.value = sax.take();

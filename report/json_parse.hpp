@@ -1,6 +1,7 @@
 // JSON text from a user-supplied file into a tree, with bounds: nesting deeper than kMaxJsonDepth is
-// refused (the renderers and nlohmann's serializer recurse once per level), and every problem
-// (syntax, a number out of range, too deep) is one line naming the line, column and field.
+// refused (the renderers and nlohmann's serializer recurse once per level), a key repeated in one
+// object is refused (json_unique_keys.hpp), and every problem (syntax, a number out of range, too deep,
+// a duplicate key) is one line naming the line, column and field.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,7 @@ inline constexpr std::size_t kMaxJsonDepth = 64;
 struct JsonParsed {
   nlohmann::json value;
   std::string error;  // empty when the text parsed; else one line, e.g. "line 3, column 9: nic.count: ..."
+  bool duplicate_key = false;  // the error is a key repeated in one object (json_unique_keys.hpp)
   bool ok() const { return error.empty(); }
 };
 

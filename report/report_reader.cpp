@@ -2,6 +2,7 @@
 
 #include "common/strings.hpp"
 #include "report/json_parse.hpp"
+#include "report/json_unique_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -343,10 +344,17 @@ ReportText read_report_json(std::string_view text) {
   ReportText out;
   ReportSax sax(text);
   sax.records().reserve(std::min<size_t>(text.size() / 512, 1u << 24));  // records take 0.5-2 KB of text
-  json::sax_parse(text.begin(), text.end(), &sax);
+  UniqueKeySax unique(sax);
+  json::sax_parse(text.begin(), text.end(), &unique);
   // Not one JSON object with schema_version first: the caller reads it as JSON lines.
   if (!sax.saw_schema_version()) return out;
   out.schema_version = *sax.schema_version();
+  if (!unique.duplicate().empty()) {
+    out.kind = ReportText::Kind::invalid;
+    out.duplicate_key = true;
+    out.error = unique.duplicate();
+    return out;
+  }
   if (!sax.error().empty() || !sax.syntax_ok()) {
     out.kind = ReportText::Kind::invalid;
     out.error = !sax.error().empty()        ? sax.error()

@@ -78,7 +78,10 @@ NicSpec nic(const Reader& r, const json& j) {
   if (const auto* v = field(j, "speed_Gbps")) n.speed_Gbps = r.number(*v, "nic.speed_Gbps", 0, 100000, true);
   if (const auto* v = field(j, "match")) {
     n.match = r.string(*v, "nic.match");
-    if (!valid_pattern(n.match)) r.fail("nic.match", "'" + n.match + "' is not a valid regular expression");
+    if (const auto why = pattern_problem(n.match); !why.empty()) {
+      const std::string shown = n.match.size() > 40 ? n.match.substr(0, 37) + "..." : n.match;
+      r.fail("nic.match", "'" + shown + "' " + why);
+    }
   }
   if (!n.count && !n.speed_Gbps) r.fail("nic", "states nothing (give count, speed_Gbps or both)");
   return n;

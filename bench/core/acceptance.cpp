@@ -5,6 +5,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "bench/core/output_probe.hpp"
 #include "report/analysis.hpp"
 #include "report/culprits.hpp"
 #include "report/host_load.hpp"
@@ -27,11 +28,8 @@ Acceptance load_acceptance(const Config& cfg, std::ostream& err) {
   for (const auto& [option, path] : {std::pair{"--save-baseline", &cfg.save_baseline_path},
                                       std::pair{"--learn-baseline", &cfg.learn_baseline_path}}) {
     if (path->empty()) continue;
-    const auto dir = std::filesystem::absolute(*path).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) {
-      err << "gpunet-bench: error: " << option << " " << *path << ": directory " << dir.string()
-          << " does not exist (create it first)\n";
+    if (const auto why = probe_baseline_file(option, *path); !why.empty()) {
+      err << "gpunet-bench: error: " << why << "\n";
       throw std::invalid_argument(option);
     }
   }
@@ -106,8 +104,12 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
     err << "gpunet-bench report: " << e.what() << " (choose a writable directory with -o)\n";
     return 2;
   }
-  out << report::run_verdict_console(report::run_verdict_of(rep));
+  out << rendered_line(cfg.output_dir) << "\n" << report::run_verdict_console(report::run_verdict_of(rep));
   return run_exit_code(rep, judged);
+}
+
+std::string rendered_line(const std::string& dir) {
+  return "gpunet-bench report: wrote " + dir + "/{report.json,report.md,report.html,junit.xml,metrics.prom,*.csv}";
 }
 
 int run_exit_code(const report::Report& rep, int judged) {

@@ -34,4 +34,7 @@ int run_exit_code(const report::Report& rep, int judged);
 // measuring again, writes its outputs, and returns the exit code the live run would have had.
 int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& err);
 
+// "gpunet-bench report: wrote DIR/{report.json,...}": where a re-render put its outputs.
+std::string rendered_line(const std::string& dir);
+
 }  // namespace gpunet::bench

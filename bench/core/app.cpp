@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +15,8 @@
 #include "bench/core/earlier_results.hpp"
 #include "bench/core/counters/monitor.hpp"
 #include "bench/core/mpi_context.hpp"
+#include "bench/core/output_lock.hpp"
+#include "bench/core/results_fallback.hpp"
 #include "bench/core/results_sink.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/suite.hpp"
@@ -51,16 +54,27 @@ report::Provenance run_layout(const MpiContext& mpi) {
   return p;
 }
 
-// Rank 0 prepares the output directory; every rank learns whether that worked.
-std::unique_ptr<ResultsSink> open_sink(const Config& cfg, const MpiContext& mpi) {
+// Rank 0's hold on the output directory: the lock that makes it this run's, and results.jsonl.
+struct Output {
+  std::unique_ptr<OutputLock> lock;
   std::unique_ptr<ResultsSink> sink;
+};
+
+// Rank 0 prepares the output directory and takes it for this run; every rank learns whether that
+// worked. Another run writing there is exit 2 at once, naming it.
+Output open_output(const Config& cfg, const MpiContext& mpi, const std::string& start) {
+  Output out;
   int ok = 1;
   if (mpi.is_root()) {
     try {
       std::filesystem::create_directories(cfg.output_dir);
+      out.lock = std::make_unique<OutputLock>(cfg.output_dir, lock_owner_text(::getpid(), start, mpi.host));
       if (const auto kept = keep_earlier_results(cfg.output_dir))
         std::cout << "# " << cfg.output_dir << "/results.jsonl of the earlier run is kept as " << *kept << "\n";
-      sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl", std::cerr);
+      out.sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl", std::cerr);
+    } catch (const OutputLocked& e) {
+      std::cerr << "gpunet-bench: error: -o/--output " << e.what() << "\n";
+      ok = 0;
     } catch (const std::exception& e) {
       std::cerr << "gpunet-bench: error: cannot use output directory '" << cfg.output_dir << "': " << e.what()
                 << " (choose another with -o DIR)\n";
@@ -68,7 +82,14 @@ std::unique_ptr<ResultsSink> open_sink(const Config& cfg, const MpiContext& mpi)
     }
   }
   if (!mpi.all_ok(ok != 0)) throw std::invalid_argument("output directory");
-  return sink;
+  return out;
+}
+
+// After the run: records the file lacks go whole to a fallback; the line says where.
+std::string save_lost_records(const ResultsSink& sink) {
+  const auto records = sink.records();
+  const std::string where = write_fallback(records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
+  return sink.loss_text() + "; " + fallback_line(records.size(), where);
 }
 
 report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const std::string& start) {
@@ -140,10 +161,11 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
   MpiContext mpi = MpiContext::create();
   const std::string start = report::utc_now_iso8601();
   int code = 0;
-  std::unique_ptr<ResultsSink> sink;
+  Output output;
+  std::unique_ptr<ResultsSink>& sink = output.sink;
   try {
     const Acceptance acc = acceptance_inputs(cfg, mpi);
-    sink = open_sink(cfg, mpi);
+    output = open_output(cfg, mpi, start);
     const bool print = mpi.is_root() && !cfg.quiet;
     ConsoleWriter console(std::cout, std::cerr,
                           print ? progress_mode(cfg.progress, isatty(STDERR_FILENO)).value_or(ProgressMode::plain) : ProgressMode::off);
@@ -188,13 +210,13 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
     control.finish();
     if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);
     if (sink && sink->lost() > 0) {
-      std::cerr << "gpunet-bench: error: " << sink->loss_text() << "; the report files hold them all\n";
+      std::cerr << "gpunet-bench: error: " << save_lost_records(*sink) << "; the report files hold them all\n";
       code = 3;
     }
   } catch (const std::invalid_argument&) {
     code = 2;
   } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written
-    const std::string kept = !sink ? "" : sink->lost() == 0 ? " (results.jsonl keeps every record)" : "; " + sink->loss_text();
+    const std::string kept = !sink ? "" : sink->lost() == 0 ? " (results.jsonl keeps every record)" : "; " + save_lost_records(*sink);
     std::cerr << "gpunet-bench: error: " << e.what() << kept << "\n";
     code = 3;
   }

@@ -69,6 +69,8 @@ void ControlPlane::send_to_root(char type, std::string_view payload) {
 
 void ControlPlane::enter(const std::string& step, StepScope scope) {
   const bool local = scope == StepScope::this_rank;
+  // No hours of measuring into nothing: a run whose records cannot be written stops here.
+  if (mpi_.is_root() && sink_ && sink_->failed()) stop_for_unwritable_results(step);
   const long seq = local ? seq_ : ++seq_;
   {
     std::lock_guard lock(mu_);

@@ -91,6 +91,9 @@ class ControlPlane {
   [[noreturn]] void end_job(int culprit_rank, const std::string& step, const std::string& line,
                             report::Status status, bool tell, bool died = false);
   [[noreturn]] void quiet_exit(bool after_death);
+  // Rank 0, at a step boundary after results.jsonl failed: every record to a fallback, one line
+  // saying where, every other rank told to exit quietly, then _exit(3).
+  [[noreturn]] void stop_for_unwritable_results(const std::string& step);
 
   const MpiContext& mpi_;
   ConsoleWriter* console_;

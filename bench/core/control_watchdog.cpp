@@ -3,10 +3,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
 #include "bench/core/control.hpp"
+#include "bench/core/results_fallback.hpp"
+#include "bench/core/results_sink.hpp"
 
 namespace gpunet::bench {
 
@@ -179,6 +183,20 @@ void ControlPlane::end_job(int culprit_rank, const std::string& step, const std:
   else if (!tell)
     std::this_thread::sleep_for(kWatchdogTellerFirst);
   std::fflush(nullptr);  // stderr is line-buffered (main); what was said must not stay in a buffer
+  std::_Exit(3);
+}
+
+void ControlPlane::stop_for_unwritable_results(const std::string& step) {
+  const std::vector<report::Record> records = sink_->records();
+  const std::string where = write_fallback(records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
+  std::fprintf(stderr, "gpunet-bench: error: stopped measuring before step '%s' because %s cannot be written; %s\n",
+               step.c_str(), sink_->path().c_str(), fallback_line(records.size(), where).c_str());
+  std::fflush(nullptr);
+  for (auto& l : links_)
+    if (l) {
+      l->send(control::frame::quit, "");
+      l->flush();
+    }
   std::_Exit(3);
 }
 

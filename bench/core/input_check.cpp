@@ -1,13 +1,12 @@
 #include "bench/core/input_check.hpp"
 
-#include <sys/stat.h>
-
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/core/acceptance.hpp"
+#include "bench/core/output_probe.hpp"
 #include "report/outputs.hpp"
 #include "topology/topology.hpp"
 
@@ -16,13 +15,6 @@ namespace gpunet::bench {
 namespace {
 
 constexpr const char* kPrefix = "gpunet-bench: error: ";
-
-// An -o that names something other than a directory cannot take the outputs.
-std::string output_dir_problem(const std::string& dir) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return "";
-  return "-o/--output " + dir + ": exists and is not a directory (choose a directory with -o DIR)";
-}
 
 }  // namespace
 
@@ -54,7 +46,9 @@ int check_inputs(const Config& cfg, std::ostream& out, std::ostream& err) {
       ++problems;
     }
   }
-  if (const auto why = output_dir_problem(cfg.output_dir); !why.empty()) {
+  // The outputs are tried the way the run will write them, so that --check approves no run that would
+  // measure everything and then fail to write.
+  if (const auto why = probe_output_dir("-o/--output", cfg.output_dir); !why.empty()) {
     err << kPrefix << why << "\n";
     ++problems;
   }

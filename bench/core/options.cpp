@@ -34,6 +34,33 @@ std::string directory_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// Where `gpunet-bench report PATH` writes without -o: a folder of its own beside the input, so that a
+// re-render never replaces the run's own report.json (its provenance, topology and findings).
+std::string rerender_dir_of(const std::string& input) {
+  const std::string dir = directory_of(input);
+  return (dir == "/" ? "" : dir) + "/rerendered";
+}
+
+// An empty path given on purpose (an unset shell variable) is an error, never "none given": the job
+// would differ from the one asked for. Empty when every path option given holds a path.
+std::string empty_path_problem(const CLI::App& app, const Config& c) {
+  const CLI::App* rep = app.get_subcommand("report");
+  const struct {
+    const char* name;
+    const std::string& value;
+  } paths[] = {{"--spec", c.spec_path},
+               {"--baseline", c.baseline_path},
+               {"--save-baseline", c.save_baseline_path},
+               {"--learn-baseline", c.learn_baseline_path},
+               {"--topology-xml", c.topology_xml}};
+  for (const auto& p : paths) {
+    const bool given = app.count(p.name) > 0 || (rep->get_option_no_throw(p.name) && rep->count(p.name) > 0);
+    if (given && p.value.empty())
+      return std::string(p.name) + ": empty path (give a FILE, or leave the option out; is a shell variable unset?)";
+  }
+  return "";
+}
+
 // --check once took 0 or 1 (data verification, as in nccl-tests); that is -c/--verify now.
 std::string old_check_spelling(const std::vector<std::string>& args) {
   for (size_t i = 1; i < args.size(); ++i) {
@@ -142,7 +169,7 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
 
   auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
   rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();
-  rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs (default: the input's directory)");
+  rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs (default: rerendered/ beside the input; never the run's own files)");
   rep->add_option("--spec", c.spec_path, "Judge the stored run against this acceptance spec (same exit codes as a run)")
       ->type_name("FILE");
   rep->add_option("--baseline", c.baseline_path, "Compare the stored run with this baseline")->type_name("FILE");
@@ -191,8 +218,9 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
 
   if (app.got_subcommand("report")) {
     if (c.report_input.empty()) return fail("report: empty path (give a report.json or a results.jsonl)");
-    if (app.get_subcommand("report")->count("-o") == 0) c.output_dir = directory_of(c.report_input);
+    if (app.get_subcommand("report")->count("-o") == 0) c.output_dir = rerender_dir_of(c.report_input);
   }
+  if (const auto why = empty_path_problem(app, c); !why.empty()) return fail(why);
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)
@@ -202,7 +230,8 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
   if (c.max_bytes < c.min_bytes)
     return fail("-e/--maxbytes (" + std::to_string(c.max_bytes) + ") is smaller than -b/--minbytes (" + std::to_string(c.min_bytes) + ")");
   c.reduction = reduction == "mean" ? Reduction::mean : reduction == "min" ? Reduction::min : Reduction::max;
-  if (c.output_dir.empty()) return fail("-o/--output: empty directory name");
+  if (c.output_dir.empty())
+    return fail("-o/--output: empty directory name (give a DIR, or leave the option out; is a shell variable unset?)");
   c.expect_ifaces = split_list(expect_ifaces);
   for (size_t i = 0; i < known.size(); ++i)
     if (const auto& s = known[i]; s.finish_options)

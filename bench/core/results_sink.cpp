@@ -63,13 +63,18 @@ void ResultsSink::append(const report::Record& r) {
   err_ << "gpunet-bench: error: " << path_ << ": cannot write the record " << record_label(r) << ": "
        << report::write_error_text(write_errno_) << "; it and every later record are lost from the file, which keeps "
        << "the " << written_ << " records before it" << (cut ? "" : " and may end in a cut line")
-       << "; the run will end with exit code 3\n"
+       << "; the run stops at the next step and writes every record to a fallback file it names (exit code 3)\n"
        << std::flush;
 }
 
 std::vector<report::Record> ResultsSink::records() const {
   std::lock_guard lock(mu_);
   return records_;
+}
+
+bool ResultsSink::failed() const {
+  std::lock_guard lock(mu_);
+  return write_errno_ != 0;
 }
 
 size_t ResultsSink::lost() const {

@@ -1,7 +1,8 @@
 // Rank 0's results file: every Record is appended to OUTPUT/results.jsonl as one JSON line and
 // flushed at once, so nothing measured is lost if a later step dies. Every write is checked: when
 // one fails (a full disk), the file is cut back to its last whole line, the loss is said at once on
-// `err`, later records are kept in memory only, and lost() tells the run to end with exit code 3.
+// `err`, later records are kept in memory only, and failed() tells the run to stop at the next step,
+// write every record to a fallback (results_fallback.hpp) and end with exit code 3.
 // Thread-safe.
 #pragma once
 
@@ -27,6 +28,7 @@ class ResultsSink {
   std::vector<report::Record> records() const;
   const std::string& path() const { return path_; }
 
+  bool failed() const;           // a write failed: later records are in memory only
   size_t lost() const;           // records that are not in the file
   std::string loss_text() const; // what lost() means, one phrase; "" when nothing was lost
 

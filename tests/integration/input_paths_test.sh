@@ -45,4 +45,33 @@ expect 2 "spec-missing.json" --check --spec spec-missing.json
 expect 2 "-e/--maxbytes .*(MPI count|memory)" --check -b 99999999G -e 99999999G
 expect 2 "adir: is a directory, not a report file" --check report adir
 expect 0 "" --check --topology-xml "$(dirname "$0")/../data/topologies/synthetic-snc-2x2.xml"
+
+# Issue 31: empty paths are errors, not "none given" (an unset shell variable must not change the job).
+expect 2 "^gpunet-bench: error: -o/--output: empty directory name \(give a DIR" -o ''
+expect 2 "^gpunet-bench: error: --spec: empty path \(give a FILE, or leave the option out" --spec ''
+expect 2 "^gpunet-bench: error: --baseline: empty path" --check --baseline ''
+expect 2 "^gpunet-bench: error: --save-baseline: empty path" --save-baseline ''
+expect 2 "^gpunet-bench: error: --topology-xml: empty path" --topology-xml ''
+expect 2 "^gpunet-bench: error: --spec: empty path" report /x.json --spec ''
+
+# A duplicate key drops a promise silently in a lenient reader: refused, naming file, key and path.
+printf '%s' '{"spec_version":2,"bandwidth":[{"suite":"mpi","name":"allreduce","min":1000}],"bandwidth":[]}' >dup.json
+expect 2 "^gpunet-bench: error: dup.json: duplicate key \"bandwidth\" at bandwidth \(a key may appear once per object" --check --spec dup.json
+expect 2 "^gpunet-bench: error: dup.json: duplicate key \"bandwidth\" at bandwidth" --spec dup.json -o out-dup
+[[ ! -e out-dup ]] || fail "--spec with a duplicate key started a run"
+
+# A nested counted repetition took 8-32 s and 3.6 GB in regcomp: refused at once.
+printf '%s' '{"spec_version":2,"nic":{"count":1,"match":"((a{255}){255}){255}"}}' >re.json
+start=$(date +%s%N)
+expect 2 "^gpunet-bench: error: re.json: nic.match: '\(\(a\{255\}\)\{255\}\)\{255\}' counted repetitions expand it to more than 2000 states" --check --spec re.json
+(( ($(date +%s%N) - start) / 1000000 < 1000 )) || fail "the nested repetition took more than a second"
+
+# --check tries the outputs the way the run writes them.
+expect 2 "^gpunet-bench: error: -o/--output /proc/x: cannot be created" --check -o /proc/x
+expect 2 "^gpunet-bench: error: --save-baseline /tmp: is a directory \(give a FILE name" --check --save-baseline /tmp
+expect 2 "^gpunet-bench: error: --save-baseline /proc/base.json: a file cannot be created in /proc" --check --save-baseline /proc/base.json
+expect 0 "" --check -o "$work/new/deeper"
+[[ ! -e $work/new ]] || fail "--check left the output directory it tried behind"
+: >afile
+expect 2 "^gpunet-bench: error: -o/--output afile: exists and is not a directory" --check -o afile
 echo "ok: report paths and --check are one line and the right exit code"

@@ -1,0 +1,55 @@
+// Duplicate keys in a JSON input are refused: JSON readers disagree on which of two equal keys counts
+// (nlohmann keeps the last), so a spec with "bandwidth" twice would silently drop a promise. UniqueKeySax
+// sits in front of any SAX consumer, forwards every event and stops the parse at the first key that an
+// open object already holds, naming the key and its path ("bandwidth", "nic.count", "results[3].name").
+// Memory: the keys of the objects open at the moment, so linear in the file at worst.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpunet::report {
+
+class UniqueKeySax final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit UniqueKeySax(nlohmann::json_sax<nlohmann::json>& inner) : inner_(inner) {}
+
+  bool null() override { return value() && inner_.null(); }
+  bool boolean(bool v) override { return value() && inner_.boolean(v); }
+  bool number_integer(number_integer_t v) override { return value() && inner_.number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) override { return value() && inner_.number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) override { return value() && inner_.number_float(v, s); }
+  bool string(string_t& v) override { return value() && inner_.string(v); }
+  bool binary(binary_t& v) override { return value() && inner_.binary(v); }
+  bool start_object(std::size_t n) override;
+  bool start_array(std::size_t n) override;
+  bool end_object() override;
+  bool end_array() override;
+  bool key(string_t& k) override;
+  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& e) override {
+    return inner_.parse_error(position, token, e);
+  }
+
+  // Empty while no key repeated; else one line: duplicate key "KEY" at PATH (... remove one).
+  const std::string& duplicate() const { return duplicate_; }
+
+ private:
+  struct Frame {
+    bool object = false;
+    std::unordered_set<std::string> keys;  // objects: the keys seen so far
+    std::string key;                        // objects: the key being read
+    std::size_t index = 0;                  // arrays: the element being read
+  };
+  bool value();  // a value is about to be read in the innermost container
+  std::string path() const;
+
+  nlohmann::json_sax<nlohmann::json>& inner_;
+  std::vector<Frame> frames_;
+  std::string duplicate_;
+};
+
+}  // namespace gpunet::report
