@@ -127,8 +127,9 @@ TEST(Options, ReportSubcommand) {
   EXPECT_EQ(r.config->output_dir, "rerendered");
   const auto in_place = parse({"report", "runs/monday/results.jsonl"});
   ASSERT_TRUE(in_place.config) << in_place.message;
-  EXPECT_EQ(in_place.config->output_dir, "runs/monday");
-  EXPECT_EQ(parse({"report", "report.json"}).config->output_dir, ".");
+  // Beside the input, never over the run's own files.
+  EXPECT_EQ(in_place.config->output_dir, "runs/monday/rerendered");
+  EXPECT_EQ(parse({"report", "report.json"}).config->output_dir, "./rerendered");
 }
 
 TEST(Options, BadInputIsOneLineExit2) {
@@ -160,7 +161,7 @@ TEST(Options, ReportPathEdgeCases) {
   expect_usage_error({"report", ""}, "empty path");
   const auto root = parse({"report", "/x.json"});
   ASSERT_TRUE(root.config) << root.message;
-  EXPECT_EQ(root.config->output_dir, "/");
+  EXPECT_EQ(root.config->output_dir, "/rerendered");
 }
 
 TEST(Options, CheckTakesNoValueAndVerifyKeepsMinusC) {

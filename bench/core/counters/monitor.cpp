@@ -40,7 +40,7 @@ void TrafficMonitor::end() {
     if (busy)
       findings.push_back({{"severity", "warning"}, {"kind", "host_busy"}, {"node", ctx_.mpi.host}, {"suite", suite_},
                           {"message", ctx_.mpi.host + ": " + describe_load(*load, suite_) +
-                                          "; its figures there tell about the host more than about the network"}});
+                                          "; its figures there tell about the host more than about the network."}});
   }
   if (!findings.empty()) rec.extra["findings"] = findings;
   ctx_.emit(rec);
