@@ -1,6 +1,7 @@
 #include "report/host_load.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "report/json_access.hpp"
 
@@ -12,6 +13,32 @@ std::vector<BusyHost> busy_hosts(const Report& rep) {
     const auto* load = jsonx::object_at(r.extra, "host_load");
     if (!load || !load->contains("busy") || !(*load)["busy"].is_boolean() || !(*load)["busy"].get<bool>()) continue;
     out.push_back({r.host, r.name, jsonx::string(*load, "summary").value_or("its CPUs were busy with other work")});
+  }
+  return out;
+}
+
+std::string host_load_text(const Report& rep) {
+  struct Worst {
+    double pct = -1;
+    std::string host;
+    bool busy = false;
+  };
+  std::vector<std::pair<std::string, Worst>> suites;  // in report order
+  for (const auto& r : rep.results) {
+    const auto* load = jsonx::object_at(r.extra, "host_load");
+    const auto pct = load ? jsonx::number(*load, "others_pct") : std::nullopt;
+    if (!pct) continue;
+    auto it = std::find_if(suites.begin(), suites.end(), [&](const auto& s) { return s.first == r.name; });
+    if (it == suites.end()) it = suites.insert(suites.end(), {r.name, Worst{}});
+    const bool busy = load->contains("busy") && (*load)["busy"].is_boolean() && (*load)["busy"].get<bool>();
+    it->second.busy = it->second.busy || busy;
+    if (*pct > it->second.pct) it->second.pct = *pct, it->second.host = r.host;
+  }
+  std::string out;
+  for (const auto& [suite, w] : suites) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.0f %%", w.pct);
+    out += (out.empty() ? "" : ", ") + suite + " " + pct + (w.pct >= 1 ? " on " + w.host : "") + (w.busy ? " (busy)" : "");
   }
   return out;
 }

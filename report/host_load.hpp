@@ -24,6 +24,10 @@ std::vector<BusyHost> busy_hosts(const Report& rep);
 // cluster) was busy become UNCERTAIN; the reason names the host and the load.
 void discount_busy_hosts(BaselineComparison& c, const std::vector<BusyHost>& busy);
 
+// Per suite, the most CPU time any node spent on other work, and where: "topo 0 %, tcp 73 % on node-1
+// (busy)". "" when no counters record carries a load (counters off, or a file from an older version).
+std::string host_load_text(const Report& rep);
+
 // "node-1 and node-2 were busy with other work during mpi, tcp; ..." or, when every one of the run's
 // `run_hosts` hosts was, "every one of the 4 hosts was busy ...: a cause common to the hosts, not
 // one node's network"; "" when none was.

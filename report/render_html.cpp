@@ -9,6 +9,7 @@
 #include "report/chart_timeline.hpp"
 #include "report/html_charts.hpp"
 #include "report/json_access.hpp"
+#include "report/host_load.hpp"
 #include "report/networks.hpp"
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
@@ -88,6 +89,7 @@ std::string provenance(const Report& rep) {
                        (p.cuda_version.empty() ? "" : "; CUDA " + p.cuda_version) +
                        (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version));
   row("reduction", p.reduction + " across ranks");
+  if (const auto load = host_load_text(rep); !load.empty()) row("other work on the hosts", load);
   row("units", "GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds, CV in % of the mean; efficiency = figure / ceiling");
   return out + "</table>";
 }

@@ -4,6 +4,7 @@
 #include "report/culprits.hpp"
 #include "report/networks.hpp"
 #include "report/analysis.hpp"
+#include "report/host_load.hpp"
 
 #include "common/strings.hpp"
 #include "report/escape.hpp"
@@ -42,7 +43,7 @@ std::string run(const Report& rep) {
   std::vector<std::string> hosts;
   for (const auto& h : p.hosts)
     if (hosts.empty() || hosts.back() != h) hosts.push_back(h);
-  const size_t shown = std::min<size_t>(hosts.size(), 16);
+  const size_t shown = std::min<size_t>(hosts.size(), 32);  // as report.html
   std::string host_text = join(std::vector<std::string>(hosts.begin(), hosts.begin() + static_cast<long>(shown)), ", ");
   if (hosts.size() > shown) host_text += ", ... (" + std::to_string(hosts.size()) + " in all)";
   t.add_row({"ranks", std::to_string(p.hosts.size()) + " on " + std::to_string(p.ranks_per_node.size()) + " nodes"});
@@ -52,6 +53,7 @@ std::string run(const Report& rep) {
                                     (p.cuda_version.empty() ? "" : "; CUDA " + p.cuda_version) +
                                     (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version))});
   t.add_row({"reduction", md_escape(p.reduction + " across ranks")});
+  if (const auto load = host_load_text(rep); !load.empty()) t.add_row({"other work on the hosts", md_escape(load)});
   out += t.render();
   out += "\nUnits: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in us, CV in % of the mean. efficiency = figure / "
          "ceiling; ceilings [n] are derived at the end.\n";

@@ -177,7 +177,7 @@ Table summary_table(const Report& rep) {
         t.bullets.push_back("... and more (every finding is in report.json)");
         break;
       }
-      t.bullets.push_back("topology " + jsonx::string(f, "severity").value_or("note") + ": " +
+      t.bullets.push_back(jsonx::string(f, "severity").value_or("note") + ": " +  // topology, traffic, host load
                           jsonx::string(f, "message").value_or(f.dump()));
     }
   return t;
