@@ -3,7 +3,8 @@
 # links at 100 Mbit/s, leaf1's uplink shaped to 30 Mbit/s. The tcp matrix with the cluster's own
 # topology.conf (fakecluster topology) must name the uplink in "What is wrong" (md and html) and blame
 # no node; with two racks every pair between them crosses both uplinks, so the report names both and
-# says it cannot tell which. The same cluster with healthy uplinks names nothing and exits 0.
+# says it cannot tell which; in 4 racks of 2 the slow uplink is named alone. The same cluster with
+# healthy uplinks names nothing and exits 0.
 source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1
 start=$SECONDS
@@ -35,6 +36,25 @@ assert not blamed, f"nodes or pairs blamed besides the uplink: {blamed}"
 page = open(f"{out}/report.html").read()
 assert "leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs" in page, "report.html lacks the finding"
 print("ok:", uplink[0])
+PY
+"$FC" down --prefix "$PFX"
+PFX=""
+
+# Four racks of two: only leaf1's uplink carries exactly the slow pairs.
+fc_start 8 --racks 4 --rate 100mbit --rate-uplink 1=30mbit
+"$FC" topology --prefix "$PFX" >"$OUT/topology.conf"
+rc=0
+fc_mpirun 120 -np 8 "$bin" "${args[@]}" --fabric "$OUT/topology.conf" -o "$OUT/four" >"$OUT/four.log" 2>&1 || rc=$?
+grep '^# tcp matrix:' "$OUT/four.log" || true
+[[ $rc == 1 ]] || { cat "$OUT/four.log"; fail "slow uplink, 4 racks: exit code $rc, expected 1"; }
+python3 - "$OUT/four/report.md" "$PFX" <<'PY'
+import sys
+md, pfx = open(sys.argv[1]).read(), sys.argv[2]
+wrong = md.split("## What is wrong", 1)[1].split("\n## ", 1)[0]
+lines = [l[2:] for l in wrong.splitlines() if l.startswith("- ")]
+assert len(lines) == 1 and lines[0].startswith("leaf1 ↔ spine: 24 of 24 pairs crossing it at "), lines
+assert lines[0].endswith("suspect the uplink, not the nodes"), lines[0]
+print("ok:", lines[0])
 PY
 "$FC" down --prefix "$PFX"
 PFX=""
