@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 
+#include "common/input_file.hpp"
 #include "topology/hostlist.hpp"
 #include "topology/model.hpp"
 
@@ -128,17 +128,7 @@ Fabric parse_fabric(const std::string& text, const std::string& path) {
 }
 
 Fabric load_fabric(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the fabric file (give a Slurm topology.conf)");
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxFabricBytes)
-      throw InputError(path + ": larger than " + std::to_string(kMaxFabricBytes >> 20) + " MiB; is it a topology.conf?");
-  }
-  if (in.bad()) throw InputError(path + ": read error");
-  return parse_fabric(text, path);
+  return parse_fabric(read_input_file<InputError>(path, kFabricInput), path);
 }
 
 nlohmann::json fabric_json(const Fabric& f) {

@@ -7,7 +7,6 @@
 // far end of its uplink. Pure (parse_fabric) plus one file reader (load_fabric).
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,8 +14,6 @@
 #include <nlohmann/json.hpp>
 
 namespace gpunet::topo {
-
-inline constexpr std::size_t kMaxFabricBytes = 4u << 20;  // a file for 100,000 nodes is well below
 
 struct FabricSwitch {
   std::string name;
@@ -37,7 +34,8 @@ struct Fabric {
 // a loop, a bad or too large hostlist.
 Fabric parse_fabric(const std::string& text, const std::string& path);
 
-// Reads and parses FILE; InputError("FILE: ...") when it is missing, unreadable, empty or too large.
+// Reads FILE with the bounded reader (common/input_file.hpp: a regular file of at most 4 MiB) and
+// parses it; InputError("FILE: ...") when it is missing, not a regular file, too large or empty.
 Fabric load_fabric(const std::string& path);
 
 // {"file": PATH, "switches": [{"name", "nodes": [...], "switches": [...], "link_speed"?}]}: what a

@@ -120,7 +120,7 @@ TEST(Fabric, MissingFileSaysSo) {
     load_fabric("/nonexistent/topology.conf");
     FAIL() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/topology.conf: cannot read the fabric file (give a Slurm topology.conf)");
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/topology.conf: no such file (check the path)");
   }
 }
 
