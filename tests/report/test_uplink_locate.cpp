@@ -80,6 +80,12 @@ TEST(UplinkLocate, NothingWrongNamesNothing) {
   EXPECT_FALSE(locate_slow_uplink(all_pairs(4, [](int, int) { return 0.95; }), {}, 0.8)) << "no fabric";
 }
 
+TEST(UplinkLocate, OneBadNicInARackIsLeftToTheNodeFinding) {
+  const auto pairs = all_pairs(8, [](int a, int b) { return a == 5 || b == 5 ? 0.2 : 0.95; });
+  EXPECT_FALSE(locate_slow_uplink(pairs, tree(2, 4), 0.8));
+  EXPECT_FALSE(locate_slow_uplink(pairs, tree(4, 2), 0.8));
+}
+
 TEST(UplinkLocate, TwoBadNicsInDifferentRacksAreNotAnUplink) {
   // n1 (leaf0) and n6 (leaf3) slow with everyone: no leaf's crossing set is that set.
   const auto pairs = all_pairs(8, [](int a, int b) { return a == 1 || b == 1 || a == 6 || b == 6 ? 0.2 : 0.95; });
