@@ -37,6 +37,22 @@ page = open(f"{out}/report.html").read()
 assert "leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs" in page, "report.html lacks the finding"
 print("ok:", uplink[0])
 PY
+# The same run stored without its fabric: "What is wrong" lists the pairs and says what a fabric file
+# would tell; `gpunet-bench report` with --fabric then names the uplinks (no cluster needed).
+python3 - "$OUT/slow/report.json" "$OUT/bare.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rep["extra"].pop("fabric")
+json.dump(rep, open(sys.argv[2], "w"))
+PY
+"$bin" report "$OUT/bare.json" -o "$OUT/bare" >/dev/null 2>&1 || true
+grep -q "^- 32 slow pairs name no single node; with --fabric FILE (Slurm's topology.conf) the report could tell whether they share a switch uplink$" \
+  "$OUT/bare/report.md" || { sed -n '/## What is wrong/,/^## [^W]/p' "$OUT/bare/report.md" | head; fail "no line on what a fabric file would tell"; }
+rc=0
+"$bin" report "$OUT/bare.json" --fabric "$OUT/topology.conf" -o "$OUT/again" >/dev/null 2>&1 || rc=$?
+[[ $rc == 1 ]] || fail "report --fabric exited $rc, expected 1"
+grep -q "^- leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs" "$OUT/again/report.md" || fail "report --fabric does not name the uplinks"
+echo "ok: without the fabric one line says what it would tell; report --fabric names the uplinks"
 "$FC" down --prefix "$PFX"
 PFX=""
 
