@@ -25,7 +25,8 @@ int run(int argc, char** argv) {
   const auto& cfg = *parsed.config;
   if (cfg.check_inputs) return bench::check_inputs(cfg, std::cout, std::cerr);
   const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
-                     !cfg.learn_baseline_path.empty();
+                     !cfg.learn_baseline_path.empty() ||
+                     !cfg.fabric_path.empty();  // a fabric given now changes "What is wrong"
   if (!cfg.report_input.empty() && judge) return bench::rejudge_stored_report(cfg, std::cout, std::cerr);
   if (!cfg.report_input.empty()) {
     const int code = report::rerender(cfg.report_input, cfg.output_dir, std::cerr,

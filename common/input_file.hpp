@@ -1,4 +1,4 @@
-// Reading a user-supplied input file (spec, baseline, topology XML, report.json, results.jsonl) with
+// Reading a user-supplied input file (spec, baseline, topology XML, fabric, report.json, results.jsonl) with
 // bounds: only a regular file is read, and at most a documented number of bytes per kind. The file is
 // opened with O_NONBLOCK and the opened descriptor is checked with fstat, so a FIFO, a device, a socket
 // or a directory is refused at once instead of blocking the program before its watchdog runs.
@@ -30,6 +30,7 @@ inline constexpr std::size_t kMiB = std::size_t{1} << 20;
 inline constexpr InputKind kSpecInput{"spec file", 4 * kMiB};
 inline constexpr InputKind kBaselineInput{"baseline file", 256 * kMiB};
 inline constexpr InputKind kTopologyInput{"topology file", 64 * kMiB};
+inline constexpr InputKind kFabricInput{"fabric file", 4 * kMiB};  // --fabric (Slurm topology.conf)
 inline constexpr InputKind kResultsInput{"report file", 1024 * kMiB};
 
 namespace input_file_detail {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <utility>
 
 #include "report/escape.hpp"
+#include "report/fabric_view.hpp"
 #include "report/flow_failures.hpp"
 #include "report/json_access.hpp"
 #include "report/networks.hpp"
@@ -19,6 +21,7 @@ namespace {
 struct Problems {
   std::vector<std::pair<std::string, std::vector<std::string>>> by_host;  // in order of first blame
   std::vector<std::string> other;
+  std::set<std::pair<std::string, std::string>> explained;  // slow directed pairs a fabric link explains
 
   void blame(const std::string& host, const std::string& sentence) {
     auto it = std::find_if(by_host.begin(), by_host.end(), [&](const auto& e) { return e.first == host; });
@@ -96,6 +99,26 @@ void from_failures(const Report& rep, Problems& p) {
   if (const auto f = one_host_failing(flow_outcomes(rep))) p.blame(f->host, failure_sentence(*f));
 }
 
+// A leaf's uplink that explains every slow pair (report/uplink_locate.hpp) is named instead of the
+// nodes; without a fabric file, one line says what it would have told.
+void from_fabric(const Report& rep, Problems& p) {
+  if (const auto s = fabric_suspect(rep)) {
+    p.add(uplink_sentence(*s));
+    p.explained.insert(s->explained.begin(), s->explained.end());
+  } else if (const auto note = fabric_unknown_note(rep)) {
+    p.add(*note);
+  }
+}
+
+// Whether every slow pair a host finding lists is explained by a fabric link.
+bool explained_by_fabric(const json& finding, const Problems& p) {
+  const json* pairs = jsonx::array_at(finding, "pairs");
+  if (!pairs || pairs->empty() || p.explained.empty()) return false;
+  return std::all_of(pairs->begin(), pairs->end(), [&](const json& d) {
+    return p.explained.count({jsonx::string(d, "src_host").value_or(""), jsonx::string(d, "dst_host").value_or("")}) > 0;
+  });
+}
+
 void from_findings(const Report& rep, Problems& p) {
   std::vector<const Record*> pairs;
   for (const auto& r : rep.results) {
@@ -103,6 +126,7 @@ void from_findings(const Report& rep, Problems& p) {
     const json& f = jsonx::section(r.extra, "finding");
     const auto subject = jsonx::string(f, "subject").value_or("");
     if (subject == "host") {
+      if (explained_by_fabric(f, p)) continue;
       const auto host = jsonx::string(f, "host").value_or(r.host);
       p.blame(host, split_host(r.reason, {host}).second);
     } else {
@@ -112,6 +136,7 @@ void from_findings(const Report& rep, Problems& p) {
   for (const auto* r : pairs) {
     const json& f = jsonx::section(r->extra, "finding");
     const auto src = jsonx::string(f, "src_host").value_or(""), dst = jsonx::string(f, "dst_host").value_or("");
+    if (p.explained.count({src, dst})) continue;
     if (!p.blamed(src) && !p.blamed(dst)) p.add(r->reason);
   }
 }
@@ -122,6 +147,7 @@ std::vector<std::string> problem_sentences(const Report& rep) {
   Problems p;
   from_verdicts(rep, p);
   from_failures(rep, p);
+  from_fabric(rep, p);
   from_findings(rep, p);
   from_baseline(rep, p);
   if (const auto w = network_warning(rep)) p.add(w->reason);

@@ -13,6 +13,7 @@
 #include "report/run_verdict.hpp"
 #include "report/training_section.hpp"
 #include "report/verdicts.hpp"
+#include "topology/fabric.hpp"
 
 namespace gpunet::bench {
 
@@ -21,6 +22,7 @@ Acceptance load_acceptance(const Config& cfg, std::ostream& err) {
   try {
     if (!cfg.spec_path.empty()) acc.spec = report::load_spec(cfg.spec_path);
     if (!cfg.baseline_path.empty()) acc.baseline = report::load_baseline(cfg.baseline_path);
+    if (!cfg.fabric_path.empty()) acc.fabric = topo::fabric_json(topo::load_fabric(cfg.fabric_path));
   } catch (const std::exception& e) {
     err << "gpunet-bench: error: " << e.what() << "\n";
     throw std::invalid_argument("acceptance input");
@@ -58,6 +60,7 @@ bool save(const std::string& path, const report::Baseline& b, std::ostream& out,
 
 int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err) {
   int code = 0;
+  if (acc.fabric) rep.extra["fabric"] = *acc.fabric;  // before the findings: "What is wrong" reads it
   if (acc.spec) {
     const auto verdicts = report::evaluate(rep, *acc.spec);
     report::attach_verdicts(rep, *acc.spec, verdicts);

@@ -5,6 +5,8 @@
 #include <iosfwd>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/core/config.hpp"
 #include "report/baseline.hpp"
 #include "report/record.hpp"
@@ -15,9 +17,10 @@ namespace gpunet::bench {
 struct Acceptance {
   std::optional<report::Spec> spec;
   std::optional<report::Baseline> baseline;
+  std::optional<nlohmann::json> fabric;  // --fabric, as topo::fabric_json writes it (Report::extra.fabric)
 };
 
-// Loads --spec and --baseline and checks that --save-baseline can be written. On a problem, writes
+// Loads --spec, --baseline and --fabric, and checks that --save-baseline can be written. On a problem, writes
 // one line to `err` and throws std::invalid_argument (exit code 2).
 Acceptance load_acceptance(const Config& cfg, std::ostream& err);
 

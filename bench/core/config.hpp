@@ -104,6 +104,7 @@ struct Config {
 
   // Subcommands / modes.
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline
+  std::string fabric_path;       // --fabric FILE: Slurm topology.conf of the fabric (report/fabric_view.hpp)
   std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
   bool check_inputs = false;     // --check: check the options and input files, measure nothing, no MPI
 };

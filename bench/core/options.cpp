@@ -147,11 +147,16 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
       ->check(CLI::IsMember({"auto", "line", "plain", "off"}))
       ->capture_default_str();
   app.add_flag("--check", c.check_inputs,
-               "Check the options, --spec, --baseline, --topology-xml (and a report's input) without measuring: "
+               "Check the options, --spec, --baseline, --fabric, --topology-xml (and a report's input) without measuring: "
                "one line per problem, exit 0 or 2; no MPI");
   app.add_option("--topology-xml", c.topology_xml,
                  "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
                  "path matrix and the findings, then exit (no MPI needed)")
+      ->type_name("FILE");
+  app.add_option("--fabric", c.fabric_path,
+                 "The fabric between the nodes, in Slurm's topology.conf syntax (SwitchName=leaf1 Nodes=node[01-16], "
+                 "SwitchName=spine Switches=leaf[1-2]): a slow switch uplink is then named instead of the nodes "
+                 "(docs/fabric.md)")
       ->type_name("FILE");
   // --- acceptance and regression ---
   app.add_option("--spec", c.spec_path,
@@ -173,6 +178,7 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
   rep->add_option("--spec", c.spec_path, "Judge the stored run against this acceptance spec (same exit codes as a run)")
       ->type_name("FILE");
   rep->add_option("--baseline", c.baseline_path, "Compare the stored run with this baseline")->type_name("FILE");
+  rep->add_option("--fabric", c.fabric_path, "Read the stored run against this fabric (Slurm topology.conf)")->type_name("FILE");
   rep->add_option("--save-baseline", c.save_baseline_path, "Store the stored run's figures as a baseline in FILE")
       ->type_name("FILE");
   rep->add_option("--learn-baseline", c.learn_baseline_path,

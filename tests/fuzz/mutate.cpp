@@ -222,4 +222,48 @@ std::string mutate_xml(const std::string& seed, Rng& rng) {
   return s;
 }
 
+namespace {
+
+const char* const kHostileConfWords[] = {
+    "Nodes=n[0-99999999]", "Nodes=a[0-999]b[0-999]", "Nodes=n[5-3]", "Nodes=n[[1-2]]", "Nodes=n[1-", "Nodes=]",
+    "Nodes=,,", "Switches=leaf[0-9999999999]", "Switches=spine", "SwitchName=", "SwitchName=a[1-2]", "LinkSpeed=-1",
+    "LinkSpeed=99999999999999999999", "BlockName=b1", "Foo=bar", "=", "Nodes=n[01-16,20,000-099]", "#", "\\"};
+
+// Replaces one whitespace-separated word, duplicates or removes one line.
+std::string conf_mutation(const std::string& s, Rng& rng) {
+  std::vector<std::string> lines;
+  std::string cur;
+  for (char c : s) {
+    if (c == '\n') {
+      lines.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  lines.push_back(cur);
+  const std::size_t i = rng.below(lines.size());
+  const std::size_t kind = rng.below(3);
+  if (kind == 0) {
+    lines.insert(lines.begin() + static_cast<long>(i), lines[i]);
+  } else if (kind == 1 && lines.size() > 1) {
+    lines.erase(lines.begin() + static_cast<long>(i));
+  } else {
+    const std::string word = kHostileConfWords[rng.below(sizeof kHostileConfWords / sizeof *kHostileConfWords)];
+    const auto space = lines[i].find(' ');
+    lines[i] = space == std::string::npos || rng.one_in(2) ? lines[i] + " " + word : word + lines[i].substr(space);
+  }
+  std::string out;
+  for (std::size_t k = 0; k < lines.size(); ++k) out += (k ? "\n" : "") + lines[k];
+  return out;
+}
+
+}  // namespace
+
+std::string mutate_conf(const std::string& seed, Rng& rng) {
+  std::string s = seed;
+  for (std::size_t i = 0, n = 1 + rng.below(3); i < n; ++i) s = rng.one_in(3) ? byte_mutation(s, rng) : conf_mutation(s, rng);
+  return s;
+}
+
 }  // namespace gpunet::fuzz

@@ -32,4 +32,9 @@ std::string mutate_json(const std::string& seed, Rng& rng);
 // deeply, an internal DTD with entities.
 std::string mutate_xml(const std::string& seed, Rng& rng);
 
+// One to three mutations of a Slurm topology.conf: byte flips, truncation, a duplicated slice, a word
+// replaced by a hostile one (huge or backwards ranges, nested or unclosed brackets, unknown keys,
+// empty values), a line duplicated or removed.
+std::string mutate_conf(const std::string& seed, Rng& rng);
+
 }  // namespace gpunet::fuzz

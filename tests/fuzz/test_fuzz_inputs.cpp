@@ -13,6 +13,7 @@
 #include "report/spec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "tests/fuzz/mutate.hpp"
+#include "topology/fabric.hpp"
 #include "topology/findings.hpp"
 #include "topology/render.hpp"
 #include "topology/topology.hpp"
@@ -47,6 +48,10 @@ Outcome check_topology(const std::string& path) {
     (void)topo::render_matrix(t);
     (void)topo::render_findings(topo::analyze(t, {}));
   });
+}
+
+Outcome check_fabric(const std::string& path) {
+  return refused_or_loaded<topo::InputError>(path, [&] { (void)topo::fabric_json(topo::load_fabric(path)); });
 }
 
 Outcome check_spec(const std::string& path) {
@@ -176,6 +181,13 @@ TEST(FuzzInputs, ReportJson) {
 
 TEST(FuzzInputs, ResultsJsonl) {
   run_kind({"jsonl", ".jsonl", {fixture_jsonl()}, mutate_json, check_results, 6}, case_count(500));
+}
+
+TEST(FuzzInputs, FabricConf) {
+  const std::string seed =
+      "# two racks\nSwitchName=leaf0 Nodes=node[01-04]\nSwitchName=leaf1 Nodes=node[05-08] LinkSpeed=100\n"
+      "SwitchName=spine Switches=leaf[0-1]\n";
+  run_kind({"fabric", ".conf", {seed}, mutate_conf, check_fabric, 7}, case_count(500));
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ rc=0
 [[ $rc == 3 ]] || fail "run passed on exit code $rc instead of 3"
 [[ -z $(ip netns list | grep "^$PFX-" || true) ]] || fail "namespaces left after a failed run"
 rc=0
-"$FC" up 9 --prefix "$PFX" >/dev/null 2>&1 || rc=$?
-[[ $rc == 2 ]] || fail "up 9 exited $rc, not 2"
+"$FC" up 33 --prefix "$PFX" >/dev/null 2>&1 || rc=$?
+[[ $rc == 2 ]] || fail "up 33 exited $rc, not 2"
 PFX=""
 echo "ok: fakecluster builds, runs, passes exit codes on and cleans up"

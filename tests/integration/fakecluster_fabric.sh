@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# A racked fake cluster and --fabric: 8 nodes under 2 leaf switches (fakecluster --racks 2), node
+# links at 100 Mbit/s, leaf1's uplink shaped to 30 Mbit/s. The tcp matrix with the cluster's own
+# topology.conf (fakecluster topology) must name the uplink in "What is wrong" (md and html) and blame
+# no node; with two racks every pair between them crosses both uplinks, so the report names both and
+# says it cannot tell which; in 4 racks of 2 the slow uplink is named alone. The same cluster with
+# healthy uplinks names nothing and exits 0.
+source "$(dirname "$0")/fakecluster_lib.sh"
+bin=$1
+start=$SECONDS
+args=(--suites tcp --tcp-if eth0 --tcp-tests matrix --tcp-time 0.5 --tcp-bidir --tcp-sndbuf 512K)
+
+fc_start 8 --racks 2 --rate 100mbit --rate-uplink 1=30mbit
+"$FC" topology --prefix "$PFX" >"$OUT/topology.conf"
+grep -qx "SwitchName=leaf1 Nodes=$PFX-node\[4-7\]" "$OUT/topology.conf" || { cat "$OUT/topology.conf"; fail "topology.conf"; }
+tc -n "$PFX-leaf1" qdisc show dev up0 | grep -q "rate 30Mbit" || fail "leaf1's uplink (leaf side) is not shaped"
+tc -n "$PFX-sw" qdisc show dev u1 | grep -q "rate 30Mbit" || fail "leaf1's uplink (spine side) is not shaped"
+rc=0
+fc_mpirun 120 -np 8 "$bin" "${args[@]}" --fabric "$OUT/topology.conf" -o "$OUT/slow" >"$OUT/slow.log" 2>&1 || rc=$?
+grep '^# tcp matrix:' "$OUT/slow.log" || true
+[[ $rc == 1 ]] || { cat "$OUT/slow.log"; fail "slow uplink: exit code $rc, expected 1 (slow pairs confirmed)"; }
+
+python3 - "$OUT/slow" "$PFX" <<'PY'
+import sys
+out, pfx = sys.argv[1], sys.argv[2]
+md = open(f"{out}/report.md").read()
+assert "## What is wrong" in md, "report.md has no What is wrong section"
+wrong = md.split("## What is wrong", 1)[1].split("\n## ", 1)[0]
+lines = [l[2:] for l in wrong.splitlines() if l.startswith("- ")]
+uplink = [l for l in lines if "leaf1 ↔ spine" in l]
+assert len(uplink) == 1, f"What is wrong does not name leaf1's uplink: {lines}"
+assert uplink[0].startswith("leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs crossing them at "), uplink[0]
+assert "not the nodes" in uplink[0], uplink[0]
+blamed = [l for l in lines if l.startswith(f"{pfx}-node") or l.startswith(f"host {pfx}-node") or l.startswith("pair ")]
+assert not blamed, f"nodes or pairs blamed besides the uplink: {blamed}"
+page = open(f"{out}/report.html").read()
+assert "leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs" in page, "report.html lacks the finding"
+print("ok:", uplink[0])
+PY
+# The same run stored without its fabric: "What is wrong" lists the pairs and says what a fabric file
+# would tell; `gpunet-bench report` with --fabric then names the uplinks (no cluster needed).
+python3 - "$OUT/slow/report.json" "$OUT/bare.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rep["extra"].pop("fabric")
+json.dump(rep, open(sys.argv[2], "w"))
+PY
+"$bin" report "$OUT/bare.json" -o "$OUT/bare" >/dev/null 2>&1 || true
+grep -q "^- 32 slow pairs name no single node; with --fabric FILE (Slurm's topology.conf) the report could tell whether they share a switch uplink$" \
+  "$OUT/bare/report.md" || { sed -n '/## What is wrong/,/^## [^W]/p' "$OUT/bare/report.md" | head; fail "no line on what a fabric file would tell"; }
+rc=0
+"$bin" report "$OUT/bare.json" --fabric "$OUT/topology.conf" -o "$OUT/again" >/dev/null 2>&1 || rc=$?
+[[ $rc == 1 ]] || fail "report --fabric exited $rc, expected 1"
+grep -q "^- leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs" "$OUT/again/report.md" || fail "report --fabric does not name the uplinks"
+echo "ok: without the fabric one line says what it would tell; report --fabric names the uplinks"
+"$FC" down --prefix "$PFX"
+PFX=""
+
+# Four racks of two: only leaf1's uplink carries exactly the slow pairs.
+fc_start 8 --racks 4 --rate 100mbit --rate-uplink 1=30mbit
+"$FC" topology --prefix "$PFX" >"$OUT/topology.conf"
+rc=0
+fc_mpirun 120 -np 8 "$bin" "${args[@]}" --fabric "$OUT/topology.conf" -o "$OUT/four" >"$OUT/four.log" 2>&1 || rc=$?
+grep '^# tcp matrix:' "$OUT/four.log" || true
+[[ $rc == 1 ]] || { cat "$OUT/four.log"; fail "slow uplink, 4 racks: exit code $rc, expected 1"; }
+python3 - "$OUT/four/report.md" "$PFX" <<'PY'
+import sys
+md, pfx = open(sys.argv[1]).read(), sys.argv[2]
+wrong = md.split("## What is wrong", 1)[1].split("\n## ", 1)[0]
+lines = [l[2:] for l in wrong.splitlines() if l.startswith("- ")]
+assert len(lines) == 1 and lines[0].startswith("leaf1 ↔ spine: 24 of 24 pairs crossing it at "), lines
+assert lines[0].endswith("suspect the uplink, not the nodes"), lines[0]
+print("ok:", lines[0])
+PY
+"$FC" down --prefix "$PFX"
+PFX=""
+
+fc_start 8 --racks 2 --rate 100mbit
+"$FC" topology --prefix "$PFX" >"$OUT/topology.conf"
+rc=0
+fc_mpirun 120 -np 8 "$bin" "${args[@]}" --fabric "$OUT/topology.conf" -o "$OUT/ok" >"$OUT/ok.log" 2>&1 || rc=$?
+grep '^# tcp matrix:' "$OUT/ok.log" || true
+[[ $rc == 0 ]] || { sed -n '/What is wrong/,$p' "$OUT/ok.log"; fail "healthy racked cluster: exit code $rc, expected 0"; }
+python3 - "$OUT/ok/report.md" <<'PY'
+import sys
+md = open(sys.argv[1]).read()
+wrong = md.split("## What is wrong", 1)[1].split("\n## ", 1)[0] if "## What is wrong" in md else ""
+assert "spine" not in wrong and "node" not in wrong, f"a healthy racked cluster has findings: {wrong}"
+PY
+echo "ok: healthy racked cluster: nothing named"
+echo "fakecluster_fabric took $((SECONDS - start)) s"
