@@ -16,43 +16,43 @@
 namespace gpunet::report {
 
 using nlohmann::json;
-using Reader = StrictReader<BaselineError>;
+using BaselineReader = StrictReader<BaselineError>;
 
 namespace {
 
-std::vector<double> numbers(const Reader& rd, const json& j, const std::string& path, const char* key) {
+std::vector<double> numbers(const BaselineReader& rd, const json& j, const std::string& path, const char* key) {
   std::vector<double> out;
   if (const auto* v = json_field(j, key)) {
-    const auto& arr = rd.array(*v, Reader::join(path, key));
+    const auto& arr = rd.array(*v, BaselineReader::join(path, key));
     for (std::size_t i = 0; i < arr.size(); ++i)
-      out.push_back(rd.number(arr[i], Reader::join(path, key) + "[" + std::to_string(i) + "]", 0, 1e18, false));
+      out.push_back(rd.number(arr[i], BaselineReader::join(path, key) + "[" + std::to_string(i) + "]", 0, 1e18, false));
   }
   return out;
 }
 
-BaselineFigure figure(const Reader& rd, const json& j, const std::string& path) {
+BaselineFigure figure(const BaselineReader& rd, const json& j, const std::string& path) {
   rd.object(j, path, {"suite", "test", "kind", "metric", "subject", "unit", "hosts", "higher_is_better", "value", "min",
                       "samples", "samples_total", "samples_from", "history"});
   BaselineFigure f;
   const auto str = [&](const char* key, std::string& out, bool required) {
     const auto* v = json_field(j, key);
-    if (!v && required) rd.fail(Reader::join(path, key), "missing (required)");
-    if (v) out = rd.string(*v, Reader::join(path, key), !required);
+    if (!v && required) rd.fail(BaselineReader::join(path, key), "missing (required)");
+    if (v) out = rd.string(*v, BaselineReader::join(path, key), !required);
   };
   str("suite", f.suite, true), str("test", f.test, true), str("kind", f.kind, false), str("metric", f.metric, true);
   str("subject", f.subject, false), str("unit", f.unit, false), str("samples_from", f.samples_from, false);
   if (const auto* v = json_field(j, "hosts")) {
-    const auto& arr = rd.array(*v, Reader::join(path, "hosts"));
-    for (std::size_t i = 0; i < arr.size(); ++i) f.hosts.push_back(rd.string(arr[i], Reader::join(path, "hosts"), false));
+    const auto& arr = rd.array(*v, BaselineReader::join(path, "hosts"));
+    for (std::size_t i = 0; i < arr.size(); ++i) f.hosts.push_back(rd.string(arr[i], BaselineReader::join(path, "hosts"), false));
   }
-  if (const auto* v = json_field(j, "higher_is_better")) f.higher_is_better = rd.boolean(*v, Reader::join(path, "higher_is_better"));
-  f.value = rd.number(rd.required(j, path, "value"), Reader::join(path, "value"), 0, 1e18, false);
-  if (const auto* v = json_field(j, "min")) f.min = rd.number(*v, Reader::join(path, "min"), 0, 1e18, false);
+  if (const auto* v = json_field(j, "higher_is_better")) f.higher_is_better = rd.boolean(*v, BaselineReader::join(path, "higher_is_better"));
+  f.value = rd.number(rd.required(j, path, "value"), BaselineReader::join(path, "value"), 0, 1e18, false);
+  if (const auto* v = json_field(j, "min")) f.min = rd.number(*v, BaselineReader::join(path, "min"), 0, 1e18, false);
   f.samples = numbers(rd, j, path, "samples");
   f.history = numbers(rd, j, path, "history");
   f.samples_total = static_cast<int64_t>(f.samples.size());
   if (const auto* v = json_field(j, "samples_total"))
-    f.samples_total = rd.integer(*v, Reader::join(path, "samples_total"), 0, INT64_MAX);
+    f.samples_total = rd.integer(*v, BaselineReader::join(path, "samples_total"), 0, INT64_MAX);
   return f;
 }
 
@@ -110,17 +110,17 @@ json baseline_to_json(const Baseline& b) {
 }
 
 Baseline baseline_from_json(const json& doc, const std::string& source) {
-  const Reader rd(source);
-  if (!doc.is_object()) rd.fail("", "expected an object, got " + Reader::got(doc));
+  const BaselineReader rd(source);
+  if (!doc.is_object()) rd.fail("", "expected an object, got " + BaselineReader::got(doc));
   const auto* version = json_field(doc, "gpunet_baseline");
   if (!version) rd.fail("gpunet_baseline", "missing (this is not a gpunet-bench baseline; make one with --save-baseline)");
   const auto file_version = rd.integer(*version, "gpunet_baseline", 0, INT64_MAX);
   if (file_version < kBaselineVersion)
-    rd.fail("gpunet_baseline", Reader::got(*version) +
+    rd.fail("gpunet_baseline", BaselineReader::got(*version) +
                                    " was written by an older gpunet-bench that keyed figures by the bytes a flow received; "
                                    "re-save it from its run: gpunet-bench report RUN/report.json --save-baseline " + source);
   if (file_version != kBaselineVersion)
-    rd.fail("gpunet_baseline", Reader::got(*version) + " is not supported (this program reads version " +
+    rd.fail("gpunet_baseline", BaselineReader::got(*version) + " is not supported (this program reads version " +
                                    std::to_string(kBaselineVersion) + ")");
   rd.object(doc, "", {"gpunet_baseline", "created", "git_commit", "hosts", "rule", "figures"});
   Baseline b;
@@ -148,7 +148,7 @@ Baseline baseline_from_json(const json& doc, const std::string& source) {
   }
   const auto* figures = json_field(doc, "figures");
   if (!figures) rd.fail("figures", "missing (required)");
-  if (!figures->is_object()) rd.fail("figures", "expected an object, got " + Reader::got(*figures));
+  if (!figures->is_object()) rd.fail("figures", "expected an object, got " + BaselineReader::got(*figures));
   for (const auto& [key, f] : figures->items()) b.figures[key] = figure(rd, f, "figures." + key);
   return b;
 }
