@@ -15,6 +15,7 @@
 #include "bench/core/earlier_results.hpp"
 #include "bench/core/counters/monitor.hpp"
 #include "bench/core/mpi_context.hpp"
+#include "bench/core/open_files.hpp"
 #include "bench/core/output_lock.hpp"
 #include "bench/core/results_fallback.hpp"
 #include "bench/core/results_sink.hpp"
@@ -157,6 +158,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
 }  // namespace
 
 int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) {
+  raise_open_file_limit();  // before MPI opens its own; rank 0 checks the result when the ranks connect
   MpiSession session(argc, argv);
   MpiContext mpi = MpiContext::create();
   const std::string start = report::utc_now_iso8601();
