@@ -6,6 +6,7 @@
 #include "bench/core/app.hpp"
 #include "bench/core/input_check.hpp"
 #include "bench/core/options.hpp"
+#include "bench/core/plan.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "bench/suites/topo/suite.hpp"
 #include "report/outputs.hpp"
@@ -23,7 +24,12 @@ int run(int argc, char** argv) {
     return parsed.exit_code;
   }
   const auto& cfg = *parsed.config;
-  if (cfg.check_inputs) return bench::check_inputs(cfg, std::cout, std::cerr);
+  if (cfg.check_inputs) {
+    const int code = bench::check_inputs(cfg, std::cout, std::cerr);
+    // The plan a run of these options would print, for one node and one rank (no MPI here).
+    if (code == 0) std::cout << bench::run_plan_line(cfg, bench::suite_list(), 1, 1) << " for 1 node, 1 rank\n";
+    return code;
+  }
   const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
                      !cfg.learn_baseline_path.empty();
   if (!cfg.report_input.empty() && judge) return bench::rejudge_stored_report(cfg, std::cout, std::cerr);
