@@ -26,8 +26,10 @@ int run(int argc, char** argv) {
   const auto& cfg = *parsed.config;
   if (cfg.check_inputs) {
     const int code = bench::check_inputs(cfg, std::cout, std::cerr);
-    // The plan a run of these options would print, for one node and one rank (no MPI here).
-    if (code == 0) std::cout << bench::run_plan_line(cfg, bench::suite_list(), 1, 1) << " for 1 node, 1 rank\n";
+    // The plan a run of these options would print, for --nodes nodes of one rank each (no MPI here).
+    if (code == 0)
+      std::cout << bench::run_plan_line(cfg, bench::suite_list(), cfg.plan_nodes, cfg.plan_nodes) << " for " << cfg.plan_nodes
+                << " node(s), one rank each\n";
     return code;
   }
   const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
