@@ -6,6 +6,7 @@
 #include "bench/core/app.hpp"
 #include "bench/core/input_check.hpp"
 #include "bench/core/options.hpp"
+#include "bench/core/plan.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "bench/suites/topo/suite.hpp"
 #include "report/outputs.hpp"
@@ -23,7 +24,14 @@ int run(int argc, char** argv) {
     return parsed.exit_code;
   }
   const auto& cfg = *parsed.config;
-  if (cfg.check_inputs) return bench::check_inputs(cfg, std::cout, std::cerr);
+  if (cfg.check_inputs) {
+    const int code = bench::check_inputs(cfg, std::cout, std::cerr);
+    // The plan a run of these options would print, for --nodes nodes of one rank each (no MPI here).
+    if (code == 0)
+      std::cout << bench::run_plan_line(cfg, bench::suite_list(), cfg.plan_nodes, cfg.plan_nodes) << " for " << cfg.plan_nodes
+                << " node(s), one rank each\n";
+    return code;
+  }
   const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
                      !cfg.learn_baseline_path.empty() ||
                      !cfg.fabric_path.empty();  // a fabric given now changes "What is wrong"

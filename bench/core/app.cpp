@@ -15,6 +15,8 @@
 #include "bench/core/earlier_results.hpp"
 #include "bench/core/counters/monitor.hpp"
 #include "bench/core/mpi_context.hpp"
+#include "bench/core/open_files.hpp"
+#include "bench/core/plan.hpp"
 #include "bench/core/output_lock.hpp"
 #include "bench/core/results_fallback.hpp"
 #include "bench/core/results_sink.hpp"
@@ -157,6 +159,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
 }  // namespace
 
 int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) {
+  raise_open_file_limit();  // before MPI opens its own; rank 0 checks the result when the ranks connect
   MpiSession session(argc, argv);
   MpiContext mpi = MpiContext::create();
   const std::string start = report::utc_now_iso8601();
@@ -169,6 +172,7 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
     const bool print = mpi.is_root() && !cfg.quiet;
     ConsoleWriter console(std::cout, std::cerr,
                           print ? progress_mode(cfg.progress, isatty(STDERR_FILENO)).value_or(ProgressMode::plain) : ProgressMode::off);
+    if (print) console.text(run_plan_line(cfg, suites, mpi.num_nodes, mpi.size) + "\n");
     ControlPlane control(mpi, cfg.timeout_s, sink.get(), cfg.control_if, print ? &console : nullptr);
     Runner runner(cfg, control);
     ReportSections sections;

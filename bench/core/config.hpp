@@ -107,6 +107,7 @@ struct Config {
   std::string fabric_path;       // --fabric FILE: Slurm topology.conf of the fabric (report/fabric_view.hpp)
   std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
   bool check_inputs = false;     // --check: check the options and input files, measure nothing, no MPI
+  int plan_nodes = 1;            // --nodes: with --check, the node count its plan is for
 };
 
 std::string to_string(Reduction r);

@@ -4,8 +4,12 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 
 namespace gpunet::bench::control {
 
@@ -111,9 +115,12 @@ Admission judge_answer(const auth::Key& key, const auth::Nonce& nonce, std::stri
   return {a->rank, ""};
 }
 
-Members accept_members(int listen_fd, const auth::Key& key, int size, double timeout_s, double hello_timeout_s) {
-  constexpr size_t kMaxPending = 256;
+size_t handshake_slots(int size) { return std::max<size_t>(256, static_cast<size_t>(std::max(size, 0))); }
+
+Members accept_members(int listen_fd, const auth::Key& key, int size, double timeout_s, double hello_timeout_s,
+                       size_t max_pending) {
   constexpr size_t kMaxAnswerBytes = 1024;  // an answer is 41 bytes; a stranger may not fill memory
+  if (max_pending == 0) max_pending = handshake_slots(size);
   Members m;
   m.links.resize(static_cast<size_t>(size));
   std::vector<bool> admitted(static_cast<size_t>(size), false);
@@ -121,7 +128,9 @@ Members accept_members(int listen_fd, const auth::Key& key, int size, double tim
   int count = 0;
   const auto deadline = deadline_after(timeout_s);
   while (count < size - 1 && Clock::now() < deadline) {
-    std::vector<pollfd> fds{{listen_fd, POLLIN, 0}};
+    // With every slot taken, new connections wait in the listen queue (not dropped) until a handshake ends.
+    const bool room = pending.size() < max_pending;
+    std::vector<pollfd> fds{{room ? listen_fd : -1, POLLIN, 0}};
     auto wake = deadline;
     for (const auto& p : pending) {
       fds.push_back({p.fd.get(), POLLIN, 0});
@@ -151,11 +160,16 @@ Members accept_members(int listen_fd, const auth::Key& key, int size, double tim
       if (p.fd) ++m.rejected;  // silent past the hello bound
       return true;
     });
-    for (;;) {
+    while (pending.size() < max_pending) {
+      errno = 0;
       net::Fd fd = net::accept_one(listen_fd, nullptr);
+      if (!fd && (errno == EMFILE || errno == ENFILE))
+        throw std::runtime_error("the control channel: rank 0 ran out of file descriptors with " + std::to_string(count) + " of " +
+                                 std::to_string(size - 1) + " ranks connected: raise the open-file limit (ulimit -n) before mpirun");
+      if (!fd && errno == ECONNABORTED) continue;  // gone before it was accepted
       if (!fd) break;
       PendingMember p{std::move(fd), auth::random_nonce(), {}, deadline_after(hello_timeout_s)};
-      if (pending.size() >= kMaxPending || !send_whole_now(p.fd.get(), encode_frame(frame::nonce, encode_nonce(p.nonce)))) {
+      if (!send_whole_now(p.fd.get(), encode_frame(frame::nonce, encode_nonce(p.nonce)))) {
         ++m.rejected;
         continue;
       }
@@ -169,13 +183,39 @@ Members accept_members(int listen_fd, const auth::Key& key, int size, double tim
   return m;
 }
 
-std::unique_ptr<Link> connect_to_hub(const net::Endpoint& hub, const auth::Key& key, int rank, double timeout_s) {
-  const auto deadline = deadline_after(timeout_s);
-  const std::string where = "the control channel: rank " + std::to_string(rank) + " to rank 0 at " + hub.to_string();
-  net::Fd fd = net::start_connect(hub, net::IpAddress{}, {});
+bool connect_retryable(int err) {
+  return err == ECONNREFUSED || err == ECONNRESET || err == ECONNABORTED || err == EPIPE || err == EAGAIN;
+}
+
+double connect_retry_delay_s(int attempt, int rank) {
+  const double base = std::min(kConnectRetryFirst_s * std::pow(2.0, std::clamp(attempt, 0, 30)), kConnectRetryCap_s);
+  return base * (0.75 + 0.5 * static_cast<double>((static_cast<unsigned>(rank) * 37u) % 64u) / 64.0);
+}
+
+namespace {
+
+// One try: the link, or why it may be tried again (a refused or reset connection, one closed before
+// the challenge); throws on anything that another try would not change.
+struct ConnectTry {
+  std::unique_ptr<Link> link;
+  std::string retry;
+};
+
+ConnectTry try_connect(const net::Endpoint& hub, const auth::Key& key, int rank, Clock::time_point deadline,
+                       const std::string& where, double timeout_s) {
+  net::Fd fd;
+  try {
+    fd = net::start_connect(hub, net::IpAddress{}, {});
+  } catch (const std::system_error& e) {
+    if (connect_retryable(e.code().value())) return {nullptr, net::errno_text(e.code().value())};
+    throw std::runtime_error(where + ": " + e.what());
+  }
   pollfd p{fd.get(), POLLOUT, 0};
   if (::poll(&p, 1, poll_ms_until(deadline)) <= 0) throw std::runtime_error(where + ": no connection within " + net::seconds_text(timeout_s));
-  if (const int err = net::connect_error(fd.get()); err != 0) throw std::runtime_error(where + ": " + net::errno_text(err));
+  if (const int err = net::connect_error(fd.get()); err != 0) {
+    if (connect_retryable(err)) return {nullptr, net::errno_text(err)};
+    throw std::runtime_error(where + ": " + net::errno_text(err));
+  }
   FrameReader reader;
   bool answered = false;
   while (Clock::now() < deadline) {
@@ -190,14 +230,37 @@ std::unique_ptr<Link> connect_to_hub(const net::Endpoint& hub, const auth::Key& 
         if (!send_whole_now(fd.get(), encode_frame(frame::answer, encode_answer(a)))) throw std::runtime_error(where + ": sending the answer failed");
         answered = true;
       } else if (answered && f->type == frame::welcome) {
-        return std::make_unique<Link>(std::move(fd), std::move(reader));
+        return {std::make_unique<Link>(std::move(fd), std::move(reader)), ""};
       } else {
         throw std::runtime_error(where + ": an unexpected reply");
       }
     }
+    // Closed before the challenge: rank 0 had no room for it then. Closed after the answer: refused.
+    if (!open && !answered) return {nullptr, "closed before the challenge"};
     if (!open) throw std::runtime_error(where + ": rank 0 closed the connection (refused)");
   }
   throw std::runtime_error(where + ": no welcome within " + net::seconds_text(timeout_s));
+}
+
+}  // namespace
+
+std::unique_ptr<Link> connect_to_hub(const net::Endpoint& hub, const auth::Key& key, int rank, double timeout_s) {
+  const auto start = Clock::now();
+  const auto deadline = deadline_after(timeout_s);
+  const auto retry_end = std::min(deadline, deadline_after(kConnectRetryWindow_s));
+  const std::string where = "the control channel: rank " + std::to_string(rank) + " to rank 0 at " + hub.to_string();
+  for (int attempt = 0;; ++attempt) {
+    ConnectTry t = try_connect(hub, key, rank, deadline, where, timeout_s);
+    if (t.link) return std::move(t.link);
+    const auto next = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(connect_retry_delay_s(attempt, rank)));
+    if (next >= retry_end) {
+      const double spent = std::chrono::duration<double>(Clock::now() - start).count();
+      throw std::runtime_error(where + ": " + t.retry + " (" + std::to_string(attempt + 1) + " tries in " + net::seconds_text(spent) +
+                               "); is rank 0 still running, and does --control-if name an interface every rank reaches?");
+    }
+    std::this_thread::sleep_until(next);
+  }
 }
 
 }  // namespace gpunet::bench::control

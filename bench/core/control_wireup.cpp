@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "bench/core/open_files.hpp"
+
 namespace gpunet::bench::control {
 
 namespace {
@@ -36,8 +38,15 @@ net::IpAddress control_listen_address(const std::string& spec) {
   return std::get<net::IfAddress>(chosen).ip;
 }
 
-ControlInvitation invite_members(const std::string& spec, std::unique_ptr<net::Listener>& listener, std::string& error) {
+ControlInvitation invite_members(const std::string& spec, int ranks, std::unique_ptr<net::Listener>& listener,
+                                 std::string& error) {
   ControlInvitation inv;
+  // Rank 0 holds a connection per rank: a limit that cannot hold them fails now, naming it, not after
+  // the connect timeout.
+  if (auto why = open_file_limit_problem(raise_open_file_limit(), ranks)) {
+    error = *why;
+    return inv;
+  }
   try {
     listener = std::make_unique<net::Listener>(control_listen_address(spec), net::SocketOptions{});
     const auto key = auth::random_key();
@@ -68,9 +77,9 @@ std::vector<std::unique_ptr<Link>> open_channel(const MpiContext& mpi, const std
   std::unique_ptr<net::Listener> listener;
   std::string error;
   ControlInvitation inv;
-  if (mpi.is_root()) inv = invite_members(control_interface_spec(control_if, oob ? oob : "", mpi.num_nodes), listener, error);
+  if (mpi.is_root()) inv = invite_members(control_interface_spec(control_if, oob ? oob : "", mpi.num_nodes), mpi.size, listener, error);
   mpi.from_root(&inv, static_cast<int>(sizeof inv));
-  if (!inv.ok) {  // nothing listens (no such interface, no address): a usage error, said once by rank 0
+  if (!inv.ok) {  // nothing listens (no such interface, no address, too low a file limit): said once by rank 0
     if (mpi.is_root()) std::fprintf(stderr, "gpunet-bench: error: %s\n", error.c_str());
     throw std::invalid_argument("control channel");
   }

@@ -21,8 +21,8 @@ namespace gpunet::bench::control {
 std::string control_interface_spec(const std::string& control_if, const std::string& oob_if_include, int num_nodes);
 
 // Rank 0: the links by rank ([0] empty); elsewhere: [0] is the link to rank 0. When rank 0 cannot
-// listen (say, --control-if names no interface here) it prints one line and every rank throws
-// std::invalid_argument (exit 2); when a rank cannot connect, every rank throws std::runtime_error.
+// listen (say, --control-if names no interface here, or its open-file limit cannot hold a connection
+// per rank: bench/core/open_files) it prints one line and every rank throws std::invalid_argument (exit 2); when a rank cannot connect, every rank throws std::runtime_error.
 std::vector<std::unique_ptr<Link>> open_channel(const MpiContext& mpi, const std::string& control_if);
 
 }  // namespace gpunet::bench::control

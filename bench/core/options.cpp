@@ -148,7 +148,10 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
       ->capture_default_str();
   app.add_flag("--check", c.check_inputs,
                "Check the options, --spec, --baseline, --fabric, --topology-xml (and a report's input) without measuring: "
-               "one line per problem, exit 0 or 2; no MPI");
+               "one line per problem, exit 0 or 2; no MPI; then the run's plan (its estimated time)");
+  app.add_option("--nodes", c.plan_nodes, "With --check: the node count the plan is for (one rank per node)")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   app.add_option("--topology-xml", c.topology_xml,
                  "Analyse an hwloc XML export or an NCCL topology file instead of this machine: print the "
                  "path matrix and the findings, then exit (no MPI needed)")

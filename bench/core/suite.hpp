@@ -15,6 +15,7 @@
 #include "bench/core/config.hpp"
 #include "bench/core/control.hpp"
 #include "bench/core/mpi_context.hpp"
+#include "bench/core/plan.hpp"
 #include "bench/core/runner.hpp"
 #include "report/record.hpp"
 
@@ -88,6 +89,8 @@ struct Suite {
   // Console text before it runs (a table header) and after it ran (a summary of its sections).
   std::string (*console_header)(const Config& cfg, const MpiContext& mpi) = nullptr;
   std::string (*console_summary)(const ReportSections& sections) = nullptr;
+  // Its estimated time for `nodes` nodes of `ranks` ranks, before it runs (bench/core/plan.hpp; null = not estimated).
+  PlanPart (*plan)(const Config& cfg, int nodes, int ranks) = nullptr;
 };
 
 // The suites a run knows, in default run order (bench/main.cpp hands in bench/suites/suite_list).

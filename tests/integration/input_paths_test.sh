@@ -39,6 +39,10 @@ expect 2 "--check takes no value.*-c/--verify" --check 1
 expect 0 "" --check -b 1K -e 4K --suites mpi
 grep -q "are valid; nothing was measured" "$work/out" || fail "--check says nothing on success"
 [[ ! -s $work/err ]] || fail "--check wrote to stderr on success"
+# --check prints the plan a run would print, for --nodes nodes: the matrix's 2(N-1) rounds at 512.
+expect 0 "" --check --nodes 512 --suites tcp --tcp-tests matrix --tcp-time 0.5
+grep -q "^# plan: tcp 512 participants: 1022 bandwidth rounds x (0.5s + 0.2s).*; estimated 11m55s (an estimate" "$work/out" ||
+  { cat "$work/out"; fail "--check --nodes 512: no plan line"; }
 expect 2 "--budget: 'nan' is not a finite number" --check --budget nan
 expect 2 "--tcp-timeout: 'inf' is not a finite number" --check --tcp-timeout inf
 expect 2 "spec-missing.json" --check --spec spec-missing.json

@@ -9,6 +9,7 @@
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/live.hpp"
+#include "bench/suites/tcp/plan.hpp"
 #include "bench/engines/pair_schedule.hpp"
 #include "bench/suites/tcp/setup.hpp"
 #include "report/baseline_stats.hpp"
@@ -40,7 +41,7 @@ class TcpSuite {
   int size() const { return static_cast<int>(s_.nodes.size()); }
   // Progress (rank 0): the steps the chosen tests take and the seconds each is planned to last.
   void plan_progress();
-  double bandwidth_s() const { return cfg_.time_s + 0.2; }  // a measurement and its set-up
+  double bandwidth_s() const { return tcp_bandwidth_step_s(cfg_); }  // a measurement and its set-up
   // The live interval lines of one test: the sender's function for its intervals (null when off).
   std::function<void(const IntervalReport&)> live_intervals(const BandwidthTest& t) const;
   bool root() const { return ctx_.mpi.is_root(); }
@@ -56,17 +57,9 @@ class TcpSuite {
 };
 
 void TcpSuite::plan_progress() {
-  const int n = size();
-  const int neighbour_rounds = static_cast<int>(disjoint_rounds(neighbour_pairs(n)).size());
-  for (const auto& test : cfg_.tests) {
-    int bw = 0, lat = 0;
-    if (test == "neighbours") bw = neighbour_rounds * (cfg_.streams > 1 ? 2 : 1);
-    if (test == "matrix") bw = static_cast<int>(all_pairs_rounds(n).size()) * (cfg_.bidir ? 1 : 2);
-    if ((test == "one-to-many" || test == "many-to-one") && n >= 3) bw = 1;
-    if (test == "latency") lat = neighbour_rounds;
-    steps_.plan(bw, bandwidth_s());
-    steps_.plan(lat, cfg_.lat_time_s + 0.2);
-  }
+  const TcpSteps s = tcp_steps(cfg_, size());
+  steps_.plan(s.bandwidth, bandwidth_s());
+  steps_.plan(s.latency, tcp_latency_step_s(cfg_));
 }
 
 std::function<void(const IntervalReport&)> TcpSuite::live_intervals(const BandwidthTest& t) const {

@@ -4,6 +4,7 @@
 #include "bench/core/unmeasured.hpp"
 #include "bench/suites/tcp/console.hpp"
 #include "bench/suites/tcp/options.hpp"
+#include "bench/suites/tcp/plan.hpp"
 #include "bench/suites/tcp/suite.hpp"
 
 namespace gpunet::bench::tcp {
@@ -18,6 +19,7 @@ Suite tcp_suite() {
   s.run = run_tcp_suite;
   s.console = console_line;
   s.unmeasured = pingpong_unmeasured;
+  s.plan = tcp_plan;
   return s;
 }
 

@@ -1,0 +1,53 @@
+#include "bench/suites/tcp/plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "bench/engines/pair_schedule.hpp"
+
+namespace gpunet::bench::tcp {
+
+namespace {
+constexpr double kSetup_s = 0.2;  // per round: connect, barrier, records (0.06-0.15 s measured, issue 29)
+}
+
+int tcp_participants(int nodes, int ranks) { return nodes > 1 ? nodes : ranks; }
+
+TcpSteps tcp_steps(const TcpConfig& cfg, int n) {
+  TcpSteps s;
+  const int neighbour_rounds = static_cast<int>(disjoint_rounds(neighbour_pairs(n)).size());
+  for (const auto& test : cfg.tests) {
+    if (test == "neighbours") s.bandwidth += neighbour_rounds * (cfg.streams > 1 ? 2 : 1);
+    if (test == "matrix") s.bandwidth += static_cast<int>(all_pairs_rounds(n).size()) * (cfg.bidir ? 1 : 2);
+    if ((test == "one-to-many" || test == "many-to-one") && n >= 3) s.bandwidth += 1;
+    if (test == "latency") s.latency += neighbour_rounds;
+  }
+  return s;
+}
+
+double tcp_bandwidth_step_s(const TcpConfig& cfg) { return cfg.time_s + kSetup_s; }
+double tcp_latency_step_s(const TcpConfig& cfg) { return cfg.lat_time_s + kSetup_s; }
+
+PlanPart tcp_plan(const Config& cfg, int nodes, int ranks) {
+  const int n = tcp_participants(nodes, ranks);
+  const TcpSteps s = tcp_steps(cfg.tcp, n);
+  PlanPart p;
+  if (cfg.tcp.duration_s > 0 || cfg.tcp.bytes > 0) {
+    p.left_out = cfg.tcp.duration_s > 0 ? "(--duration)" : "(flows sized by --tcp-bytes)";
+    return p;  // not estimated
+  }
+  const auto sec = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%gs", v);
+    return std::string(buf);
+  };
+  p.what = std::to_string(n) + " participants: " + std::to_string(s.bandwidth) + " bandwidth rounds x (" + sec(cfg.tcp.time_s) +
+           " + 0.2s) + " + std::to_string(s.latency) + " latency rounds x (" + sec(cfg.tcp.lat_time_s) + " + 0.2s)";
+  p.seconds = s.bandwidth * tcp_bandwidth_step_s(cfg.tcp) + s.latency * tcp_latency_step_s(cfg.tcp);
+  const bool matrix = std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "matrix") != cfg.tcp.tests.end();
+  if (matrix) p.left_out = "re-tests of matrix suspects";
+  return p;
+}
+
+}  // namespace gpunet::bench::tcp

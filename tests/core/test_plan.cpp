@@ -1,0 +1,51 @@
+// The run's plan before anything is measured (bench/core/plan, bench/suites/tcp/plan): durations as
+// the console shows them, the line's parts and what it says it did not estimate, the tcp matrix's
+// 2(N-1) rounds.
+#include <gtest/gtest.h>
+
+#include "bench/core/plan.hpp"
+#include "bench/suites/tcp/plan.hpp"
+
+namespace gpunet::bench {
+namespace {
+
+TEST(Plan, DurationsReadLikeTheIssueAsks) {
+  EXPECT_EQ(duration_text(0), "0s");
+  EXPECT_EQ(duration_text(35), "35s");
+  EXPECT_EQ(duration_text(250), "4m10s");
+  EXPECT_EQ(duration_text(3720), "1h02m");
+}
+
+TEST(Plan, SumsTheEstimatedPartsAndNamesTheRest) {
+  PlanPart tcp{"16 participants: 30 bandwidth rounds", 66, "re-tests of matrix suspects"};
+  const std::string line = plan_line({{"topo", PlanPart{}}, {"tcp", tcp}, {"mpi", PlanPart{"5 collectives", 4.5, ""}}});
+  EXPECT_EQ(line,
+            "# plan: tcp 16 participants: 30 bandwidth rounds = 1m06s, mpi 5 collectives = 5s; estimated 1m11s "
+            "(an estimate, start-up excluded; not estimated: topo, tcp re-tests of matrix suspects)");
+  EXPECT_EQ(plan_line({}), "# plan: no suite estimated; estimated 0s (an estimate, start-up excluded)");
+}
+
+TEST(Plan, TheTcpMatrixRunsTwoRoundsPerCircleRound) {
+  TcpConfig c;
+  c.tests = {"matrix"};
+  EXPECT_EQ(tcp::tcp_steps(c, 16).bandwidth, 2 * 15) << "2(N-1) for even N";
+  EXPECT_EQ(tcp::tcp_steps(c, 5).bandwidth, 2 * 5) << "N rounds, one idle each, for odd N";
+  c.bidir = true;
+  EXPECT_EQ(tcp::tcp_steps(c, 16).bandwidth, 15);
+  EXPECT_EQ(tcp::tcp_participants(16, 128), 16);
+  EXPECT_EQ(tcp::tcp_participants(1, 4), 4) << "on one node every rank takes part";
+}
+
+TEST(Plan, TheTcpPartCostsEachRoundItsFlowTimeAndSetUp) {
+  Config c;
+  c.tcp.tests = {"matrix"};
+  c.tcp.time_s = 0.5;
+  const PlanPart p = tcp::tcp_plan(c, 16, 16);
+  EXPECT_DOUBLE_EQ(p.seconds, 30 * (0.5 + 0.2));
+  EXPECT_EQ(p.left_out, "re-tests of matrix suspects");
+  c.tcp.duration_s = 60;
+  EXPECT_LT(tcp::tcp_plan(c, 16, 16).seconds, 0) << "--duration is not estimated";
+}
+
+}  // namespace
+}  // namespace gpunet::bench
