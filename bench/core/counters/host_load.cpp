@@ -92,7 +92,9 @@ double load_average(const std::string& proc_root) {
 }
 
 std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot& after, double load1) {
-  if (!before.ok || !after.ok || after.cpu.total <= before.cpu.total) return std::nullopt;
+  // Under ~0.5 s of one CPU (clock ticks are 10 ms) a share says more about scheduling than load.
+  constexpr uint64_t kMinTicks = 50;
+  if (!before.ok || !after.ok || after.cpu.total < before.cpu.total + kMinTicks) return std::nullopt;
   const double total = static_cast<double>(after.cpu.total - before.cpu.total);
   const auto delta = [](uint64_t a, uint64_t b) { return b > a ? static_cast<double>(b - a) : 0.0; };
   const double idle = delta(before.cpu.idle, after.cpu.idle);

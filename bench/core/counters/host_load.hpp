@@ -39,7 +39,8 @@ struct HostLoad {
   int cpus = 0;
 };
 
-// From two snapshots and the load average at the end. Pure; nullopt when no time passed.
+// From two snapshots and the load average at the end. Pure; nullopt when under 50 clock ticks of
+// CPU time passed (a suite too short to judge).
 std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot& after, double load1);
 
 // Other work above `others_pct` of the CPUs (--host-busy-pct, default 30), or steal above a third of
