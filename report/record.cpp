@@ -133,4 +133,18 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
+std::set<std::string> run_hosts(const Report& rep) {
+  std::set<std::string> hosts(rep.provenance.hosts.begin(), rep.provenance.hosts.end());
+  if (!hosts.empty()) return hosts;
+  for (const auto& r : rep.results) {
+    if (!r.host.empty()) hosts.insert(r.host);
+    if (r.figure && r.figure->subject.kind == SubjectKind::pair) hosts.insert({r.figure->subject.host, r.figure->subject.dst_host});
+  }
+  if (rep.topology.is_object())
+    for (const auto& [host, section] : rep.topology.items())
+      if (host != "nodes") hosts.insert(host);
+  hosts.erase("");
+  return hosts;
+}
+
 }  // namespace gpunet::report

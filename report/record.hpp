@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,10 @@ void from_json(const nlohmann::json& j, Record& r);
 void to_json(nlohmann::json& j, const Provenance& p);
 void from_json(const nlohmann::json& j, Provenance& p);
 void to_json(nlohmann::json& j, const Report& r);
+
+// The hosts the run spanned: the provenance's (one per rank); for a file without it, the records'
+// hosts, both ends of every pair figure and the topology's hosts.
+std::set<std::string> run_hosts(const Report& rep);
 void from_json(const nlohmann::json& j, Report& r);
 
 // ISO 8601 UTC timestamp of now, second resolution.

@@ -136,19 +136,11 @@ void add_pair_aggregates(PromFamilies& fams, const std::map<std::string, PairGro
   }
 }
 
-size_t host_count(const Report& rep) {
-  std::set<std::string> hosts(rep.provenance.hosts.begin(), rep.provenance.hosts.end());
-  if (hosts.empty())
-    for (const auto& r : rep.results)
-      if (r.figure && r.figure->subject.kind == SubjectKind::pair) hosts.insert({r.figure->subject.host, r.figure->subject.dst_host});
-  return hosts.size();
-}
-
 }  // namespace
 
 void render_prom(const Report& rep, std::ostream& out) {
   PromFamilies fams;
-  const size_t nodes = host_count(rep);
+  const size_t nodes = run_hosts(rep).size();
   const bool pairs_aggregated = nodes > static_cast<size_t>(kPromPairSeriesMaxNodes);
   std::map<std::string, PairGroup> pair_groups;
   std::map<std::string, int> statuses;

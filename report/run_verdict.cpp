@@ -1,7 +1,6 @@
 #include "report/run_verdict.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "report/host_load.hpp"
 #include "report/json_access.hpp"
@@ -140,8 +139,7 @@ RunVerdictInputs run_verdict_inputs(const Report& rep) {
   }
   in.promises = verdicts_of(rep);
   if (jsonx::object_at(rep.extra, "baseline")) in.baseline = comparison_of(rep);
-  std::set<std::string> hosts(rep.provenance.hosts.begin(), rep.provenance.hosts.end());
-  in.busy_hosts = busy_hosts_text(busy_hosts(rep), hosts.size());
+  in.busy_hosts = busy_hosts_text(busy_hosts(rep), run_hosts(rep).size());
   return in;
 }
 

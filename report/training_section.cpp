@@ -287,19 +287,6 @@ TrainingParams params_from_json(const json& j) {
   return p;
 }
 
-namespace {
-
-// The hosts the run spanned: one per rank in the provenance; the records' hosts in a file without it.
-size_t distinct_hosts(const Report& rep) {
-  std::set<std::string> hosts(rep.provenance.hosts.begin(), rep.provenance.hosts.end());
-  if (hosts.empty())
-    for (const auto& r : rep.results)
-      if (!r.host.empty()) hosts.insert(r.host);
-  return hosts.size();
-}
-
-}  // namespace
-
 json training_section(const Report& rep, const TrainingParams& p) {
   const TrainingInputs in = select_training_inputs(rep);
   std::vector<std::vector<RegimeFit>> fits;
@@ -318,7 +305,7 @@ json training_section(const Report& rep, const TrainingParams& p) {
     s["reason"] = "no all-reduce curve (mpi or nccl suite) and no TCP pair goodput and latency (tcp suite) in this run";
     return s;
   }
-  if (const size_t hosts = distinct_hosts(rep); hosts == 1) {
+  if (run_hosts(rep).size() == 1) {
     // Ranks on one host talk over shared memory or loopback: nothing between nodes was measured.
     s["available"] = false;
     s["reason"] = "the run spanned one host (its ranks talked over shared memory or loopback), so no network "

@@ -1,7 +1,6 @@
 #include "report/verdicts.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "report/networks.hpp"
 #include "report/verdicts_facts.hpp"
@@ -12,12 +11,8 @@ namespace gpunet::report {
 
 namespace {
 
-// The hosts the run spanned: the provenance's (one per rank), else the topology's.
 Verdict check_nodes(const Report& report, int promised) {
-  std::set<std::string> hosts(report.provenance.hosts.begin(), report.provenance.hosts.end());
-  if (hosts.empty() && report.topology.is_object())
-    for (const auto& [host, section] : report.topology.items())
-      if (host != "nodes") hosts.insert(host);
+  const auto hosts = run_hosts(report);
   const std::string limit = ">= " + std::to_string(promised) + " nodes";
   if (hosts.empty()) return {"nodes", VerdictStatus::skip, "-", limit, "the report names no host", "", {}};
   const std::string measured = std::to_string(hosts.size()) + " nodes";
