@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "report/json_fields.hpp"
 #include "report/record.hpp"
 
 namespace gpunet::report {
@@ -72,14 +73,15 @@ void to_json(json& j, const Subject& s) {
 }
 
 void from_json(const json& j, Subject& s) {
-  s.kind = subject_kind_from_string(j.at("kind").get<std::string>());
-  s.host = j.value("host", "");
-  s.rank = j.value("rank", -1);
-  s.dst_host = j.value("dst_host", "");
-  s.dst_rank = j.value("dst_rank", -1);
-  s.device = j.value("device", "");
-  s.group = j.value("group", "");
-  s.nodes = j.value("nodes", 0);
+  const FieldReader f(j);
+  s.kind = f.parsed("kind", subject_kind_from_string);
+  s.host = f.text_or("host", "");
+  s.rank = f.int32_or("rank", -1);
+  s.dst_host = f.text_or("dst_host", "");
+  s.dst_rank = f.int32_or("dst_rank", -1);
+  s.device = f.text_or("device", "");
+  s.group = f.text_or("group", "");
+  s.nodes = f.int32_or("nodes", 0);
 }
 
 void to_json(json& j, const FigureCeiling& c) {
@@ -92,13 +94,14 @@ void to_json(json& j, const FigureCeiling& c) {
 }
 
 void from_json(const json& j, FigureCeiling& c) {
-  c.known = j.value("known", false);
-  c.value = j.value("value", 0.0);
-  c.unit = j.value("unit", "");
-  c.derivation = j.value("derivation", "");
-  c.source = j.value("source", "");
-  c.reason = j.value("reason", "");
-  c.explanation = j.value("explanation", "");
+  const FieldReader f(j);
+  c.known = f.boolean_or("known", false);
+  c.value = f.number_or("value", 0.0);
+  c.unit = f.text_or("unit", "");
+  c.derivation = f.text_or("derivation", "");
+  c.source = f.text_or("source", "");
+  c.reason = f.text_or("reason", "");
+  c.explanation = f.text_or("explanation", "");
 }
 
 void to_json(json& j, const Figure& f) {
@@ -111,21 +114,23 @@ void to_json(json& j, const Figure& f) {
   if (f.efficiency) j["efficiency"] = *f.efficiency;
 }
 
-void from_json(const json& j, Figure& f) {
-  f.metric = j.at("metric").get<std::string>();
-  f.value = j.at("value").get<double>();
-  f.unit = j.at("unit").get<std::string>();
-  f.better = better_from_string(j.value("better", "higher"));
-  f.subject = j.at("subject").get<Subject>();
-  f.parameters = j.value("parameters", std::map<std::string, std::string>{});
-  f.samples = j.value("samples", std::vector<double>{});
-  f.path = path_model_from_string(j.value("path", "none"));
-  f.sending_share = j.value("sending_share", 1);
-  f.receiving_share = j.value("receiving_share", 1);
-  f.ceiling.reset();
-  if (const auto it = j.find("ceiling"); it != j.end() && it->is_object()) f.ceiling = it->get<FigureCeiling>();
-  f.efficiency.reset();
-  if (const auto it = j.find("efficiency"); it != j.end() && it->is_number()) f.efficiency = it->get<double>();
+void from_json(const json& j, Figure& fig) {
+  const FieldReader f(j);
+  fig.metric = f.text("metric");
+  fig.value = f.number("value");
+  fig.unit = f.text("unit");
+  fig.better = f.has("better") ? f.parsed("better", better_from_string) : Better::higher;
+  fig.subject = f.nested<Subject>("subject");
+  fig.parameters = f.text_map_or_empty("parameters");
+  fig.samples = f.numbers_or_empty("samples");
+  fig.path = f.has("path") ? f.parsed("path", path_model_from_string) : PathModel::none;
+  fig.sending_share = f.int32_or("sending_share", 1);
+  fig.receiving_share = f.int32_or("receiving_share", 1);
+  fig.ceiling.reset();
+  if (f.has("ceiling")) fig.ceiling = f.nested<FigureCeiling>("ceiling");
+  fig.efficiency.reset();
+  // A null efficiency (not computed; a NaN is written as null) reads as none.
+  if (f.has("efficiency") && !j.at("efficiency").is_null()) fig.efficiency = f.number("efficiency");
 }
 
 Subject cluster_subject(int nodes) {

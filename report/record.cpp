@@ -4,6 +4,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "report/json_fields.hpp"
+
 namespace gpunet::report {
 
 using nlohmann::json;
@@ -32,14 +34,15 @@ void to_json(json& j, const TimeStats& t) {
 }
 
 void from_json(const json& j, TimeStats& t) {
-  t.min = j.at("min").get<double>();
-  t.p50 = j.at("p50").get<double>();
-  t.mean = j.at("mean").get<double>();
-  t.p99 = j.at("p99").get<double>();
-  t.max = j.at("max").get<double>();
-  t.stddev = j.at("stddev").get<double>();
-  t.cv = j.at("cv").get<double>();
-  t.samples = j.at("samples").get<int64_t>();
+  const FieldReader f(j);
+  t.min = f.number("min");
+  t.p50 = f.number("p50");
+  t.mean = f.number("mean");
+  t.p99 = f.number("p99");
+  t.max = f.number("max");
+  t.stddev = f.number("stddev");
+  t.cv = f.number("cv");
+  t.samples = f.integer("samples");
 }
 
 void to_json(json& j, const Record& r) {
@@ -54,26 +57,27 @@ void to_json(json& j, const Record& r) {
 }
 
 void from_json(const json& j, Record& r) {
-  r.suite = j.at("suite").get<std::string>();
-  r.name = j.at("name").get<std::string>();
-  r.variant = j.value("variant", "");
-  r.bytes = j.value("bytes", int64_t{0});
-  r.count = j.value("count", int64_t{0});
-  r.dtype = j.value("dtype", "");
-  r.op = j.value("op", "");
-  r.ranks = j.value("ranks", 0);
-  r.rank = j.value("rank", 0);
-  r.host = j.value("host", "");
-  r.status = status_from_string(j.at("status").get<std::string>());
-  r.reason = j.value("reason", "");
-  if (j.contains("time_us")) r.time_us = j.at("time_us").get<TimeStats>();
-  r.algbw_GBps = j.value("algbw_GBps", 0.0);
-  r.busbw_GBps = j.value("busbw_GBps", 0.0);
-  r.check = j.value("check", "off");
-  r.wrong = j.value("wrong", int64_t{0});
-  r.extra = j.value("extra", json::object());
+  const FieldReader f(j);
+  r.suite = f.text("suite");
+  r.name = f.text("name");
+  r.variant = f.text_or("variant", "");
+  r.bytes = f.integer_or("bytes", 0);
+  r.count = f.integer_or("count", 0);
+  r.dtype = f.text_or("dtype", "");
+  r.op = f.text_or("op", "");
+  r.ranks = f.int32_or("ranks", 0);
+  r.rank = f.int32_or("rank", 0);
+  r.host = f.text_or("host", "");
+  r.status = f.parsed("status", status_from_string);
+  r.reason = f.text_or("reason", "");
+  if (f.has("time_us")) r.time_us = f.nested<TimeStats>("time_us");
+  r.algbw_GBps = f.number_or("algbw_GBps", 0.0);
+  r.busbw_GBps = f.number_or("busbw_GBps", 0.0);
+  r.check = f.text_or("check", "off");
+  r.wrong = f.integer_or("wrong", 0);
+  r.extra = f.any_or("extra", json::object());
   r.figure.reset();
-  if (const auto it = j.find("figure"); it != j.end() && it->is_object()) r.figure = it->get<Figure>();
+  if (f.has("figure")) r.figure = f.nested<Figure>("figure");
 }
 
 void to_json(json& j, const Provenance& p) {
@@ -92,18 +96,19 @@ void to_json(json& j, const Provenance& p) {
 }
 
 void from_json(const json& j, Provenance& p) {
-  p.argv = j.value("argv", std::vector<std::string>{});
-  p.hosts = j.value("hosts", std::vector<std::string>{});
-  p.ranks_per_node = j.value("ranks_per_node", std::vector<int>{});
-  p.reduction = j.value("reduction", "max");
-  p.version = j.value("version", "");
-  p.git_commit = j.value("git_commit", "");
-  p.mpi_version = j.value("mpi_version", "");
-  p.hwloc_version = j.value("hwloc_version", "");
-  p.cuda_version = j.value("cuda_version", "");
-  p.nccl_version = j.value("nccl_version", "");
-  p.start_time = j.value("start_time", "");
-  p.end_time = j.value("end_time", "");
+  const FieldReader f(j);
+  p.argv = f.texts_or_empty("argv");
+  p.hosts = f.texts_or_empty("hosts");
+  p.ranks_per_node = f.int32s_or_empty("ranks_per_node");
+  p.reduction = f.text_or("reduction", "max");
+  p.version = f.text_or("version", "");
+  p.git_commit = f.text_or("git_commit", "");
+  p.mpi_version = f.text_or("mpi_version", "");
+  p.hwloc_version = f.text_or("hwloc_version", "");
+  p.cuda_version = f.text_or("cuda_version", "");
+  p.nccl_version = f.text_or("nccl_version", "");
+  p.start_time = f.text_or("start_time", "");
+  p.end_time = f.text_or("end_time", "");
 }
 
 void to_json(json& j, const Report& r) {
@@ -116,12 +121,13 @@ void to_json(json& j, const Report& r) {
 }
 
 void from_json(const json& j, Report& r) {
-  r.schema_version = j.at("schema_version").get<int>();
-  r.provenance = j.at("provenance").get<Provenance>();
-  r.results = j.at("results").get<std::vector<Record>>();
-  r.topology = j.value("topology", json::object());
-  r.findings = j.value("findings", json::array());
-  r.extra = j.value("extra", json::object());
+  const FieldReader f(j);
+  r.schema_version = static_cast<int>(f.integer("schema_version"));
+  r.provenance = f.nested<Provenance>("provenance");
+  r.results = f.nested<std::vector<Record>>("results");
+  r.topology = f.any_or("topology", json::object());
+  r.findings = f.array_or("findings", json::array());
+  r.extra = f.any_or("extra", json::object());
 }
 
 std::string utc_now_iso8601() {

@@ -1,6 +1,7 @@
 #include "report/report_reader.hpp"
 
 #include "common/strings.hpp"
+#include "report/json_fields.hpp"
 #include "report/json_parse.hpp"
 #include "report/json_unique_keys.hpp"
 
@@ -189,6 +190,8 @@ class ReportSax final : public nlohmann::json_sax<json> {
     if (in_results_ && depth_ == 2 && field_ == "figure") {
       try {
         record_.figure = v.get<Figure>();
+      } catch (const FieldError& e) {
+        return fail(where() + e.within("figure").what());
       } catch (const std::exception& e) {
         return fail(where() + "figure: " + e.what());
       }

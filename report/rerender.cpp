@@ -8,6 +8,7 @@
 
 #include "common/input_file.hpp"
 #include "common/strings.hpp"
+#include "report/json_fields.hpp"
 #include "report/json_parse.hpp"
 #include "report/legacy_figure.hpp"
 #include "report/outputs.hpp"
@@ -60,7 +61,8 @@ std::optional<LoadedResults> load_report_json(const std::string& path, std::stri
   return out;
 }
 
-// One line of a results.jsonl: a record, or the provenance/topology line. Empty on success.
+// One line of a results.jsonl: a record, or the provenance/topology line. Empty on success, else what
+// is wrong: "is not ..." for the line, ": field: problem" for a field.
 std::string take_line(json& j, Report& rep) {
   if (!j.is_object()) return "is not a JSON object";
   try {
@@ -72,6 +74,8 @@ std::string take_line(json& j, Report& rep) {
     } else {
       return "is not a result record (no \"suite\")";
     }
+  } catch (const FieldError& e) {
+    return ": " + std::string(e.what());
   } catch (const std::exception& e) {
     return "is not a valid result record: " + first_line(e.what());
   }
@@ -100,8 +104,8 @@ LoadedResults load_jsonl(const std::string& path, std::string_view text) {
       }
       return fail(path + ": line " + std::to_string(line_no) + " is not valid JSON: " + parsed.error + kHint);
     }
-    if (const auto problem = take_line(parsed.value, rep); !problem.empty())
-      return fail(path + ": line " + std::to_string(line_no) + " " + problem + kHint);
+    if (const auto problem = take_line(parsed.value, rep); !problem.empty())  // "is not ..." or ": field: ..."
+      return fail(path + ": line " + std::to_string(line_no) + (problem.front() == ':' ? "" : " ") + problem + kHint);
   }
   if (rep.results.empty()) return fail(path + ": holds no result records" + kHint);
   // Lines carry no schema version: records without a figure may be from version 1.

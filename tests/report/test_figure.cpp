@@ -7,6 +7,7 @@
 #include "gpunet/build_config.h"
 #include "report/analysis.hpp"
 #include "report/figure.hpp"
+#include "report/json_fields.hpp"
 #include "report/legacy_figure.hpp"
 #include "report/outputs.hpp"
 
@@ -66,7 +67,43 @@ TEST(Figure, JsonRoundTrip) {
   EXPECT_FALSE(back.ceiling->known);
   EXPECT_EQ(back.ceiling->reason, c.reason);
   EXPECT_THROW(json({{"metric", "x.y"}, {"value", 1}, {"unit", "us"}, {"subject", {{"kind", "rack"}}}}).get<Figure>(),
-               std::invalid_argument);
+               FieldError);
+}
+
+// A field of a figure or record read from a file: a null, a wrong type or a missing required field is
+// named by its path and what was expected, never by the JSON library's words.
+TEST(Figure, BadFieldsAreNamedByTheirPath) {
+  const json good = json(time_figure("tcp.latency", 21.5, pair_subject("a", 0, "b", 1)));
+  const auto problem = [&](const std::string& pointer, const json& value) {
+    json j = good;
+    if (value.is_discarded())
+      j.at(json::json_pointer(pointer.substr(0, pointer.rfind('/')))).erase(pointer.substr(pointer.rfind('/') + 1));
+    else
+      j[json::json_pointer(pointer)] = value;
+    try {
+      json{{"suite", "tcp"}, {"name", "latency"}, {"status", "passed"}, {"figure", j}}.get<Record>();
+    } catch (const FieldError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(problem("/value", nullptr), "figure.value: expected a number, got null");
+  EXPECT_EQ(problem("/value", "fast"), "figure.value: expected a number, got a string");
+  EXPECT_EQ(problem("/unit", json::value_t::discarded), "figure.unit: missing");
+  EXPECT_EQ(problem("/subject/host", nullptr), "figure.subject.host: expected a string, got null");
+  EXPECT_EQ(problem("/subject/rank", 1.5), "figure.subject.rank: expected a whole number, got a number");
+  EXPECT_EQ(problem("/samples", json{20.5, nullptr}), "figure.samples[1]: expected a number, got null");
+  EXPECT_EQ(problem("/parameters", json{{"bytes", 14}}), "figure.parameters.bytes: expected a string, got a number");
+  EXPECT_EQ(problem("/subject", nullptr), "figure.subject: expected an object, got null");
+  EXPECT_EQ(problem("/path", "wormhole"), "figure.path: unknown path model 'wormhole'");
+  EXPECT_EQ(problem("/efficiency", nullptr), "accepted");  // a NaN efficiency is written as null
+  try {
+    json{{"suite", "tcp"}, {"name", "x"}, {"status", "passed"}, {"time_us", {{"min", 1}}}}.get<Record>();
+    ADD_FAILURE() << "a time_us without p50 was accepted";
+  } catch (const FieldError& e) {
+    EXPECT_STREQ(e.what(), "time_us.p50: missing");
+  }
+  EXPECT_THROW((json{{"suite", "tcp"}, {"name", "x"}, {"status", "passed"}, {"ranks", 1e12}}.get<Record>()), FieldError);
 }
 
 // A 4-node cluster, one node at 250 Mbit/s: the flow into it is bounded by its link, and the console

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "report/json_fields.hpp"
 #include "report/record.hpp"
 
 using namespace gpunet::report;
@@ -35,7 +36,7 @@ TEST(Record, JsonRoundTrip) {
 
 TEST(Record, RejectsUnknownStatus) {
   nlohmann::json j = {{"suite", "mpi"}, {"name", "x"}, {"status", "great"}};
-  EXPECT_THROW(j.get<Record>(), std::invalid_argument);
+  EXPECT_THROW(j.get<Record>(), FieldError);
 }
 
 TEST(Report, RoundTrip) {
