@@ -56,6 +56,24 @@ report::Provenance run_layout(const MpiContext& mpi) {
   return p;
 }
 
+// Who ran what where: argv, hosts, versions, start and end time.
+report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const std::string& start) {
+  report::Provenance p;
+  p.argv = cfg.argv;
+  p.hosts = mpi.hosts;
+  p.ranks_per_node = mpi.ranks_per_node;
+  p.reduction = to_string(cfg.reduction);
+  p.version = GPUNET_VERSION;
+  p.git_commit = GPUNET_GIT_COMMIT;
+  p.mpi_version = mpi.mpi_library_version;
+  p.hwloc_version = hwloc_version();
+  p.cuda_version = cuda_runtime_version();
+  p.nccl_version = nccl_version();
+  p.start_time = start;
+  p.end_time = report::utc_now_iso8601();
+  return p;
+}
+
 // Rank 0's hold on the output directory: the lock that makes it this run's, and results.jsonl.
 struct Output {
   std::unique_ptr<OutputLock> lock;
@@ -73,7 +91,7 @@ Output open_output(const Config& cfg, const MpiContext& mpi, const std::string& 
       out.lock = std::make_unique<OutputLock>(cfg.output_dir, lock_owner_text(::getpid(), start, mpi.host));
       if (const auto kept = keep_earlier_results(cfg.output_dir))
         std::cout << "# " << cfg.output_dir << "/results.jsonl of the earlier run is kept as " << *kept << "\n";
-      out.sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl", std::cerr);
+      out.sink = std::make_unique<ResultsSink>(cfg.output_dir + "/results.jsonl", std::cerr, provenance(cfg, mpi, start));
     } catch (const OutputLocked& e) {
       std::cerr << "gpunet-bench: error: -o/--output " << e.what() << "\n";
       ok = 0;
@@ -87,28 +105,13 @@ Output open_output(const Config& cfg, const MpiContext& mpi, const std::string& 
   return out;
 }
 
-// After the run: records the file lacks go whole to a fallback; the line says where.
+
+// After the run: records the file lacks go whole to a fallback, with the run's provenance; the line
+// says where.
 std::string save_lost_records(const ResultsSink& sink) {
   const auto records = sink.records();
-  const std::string where = write_fallback(records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
+  const std::string where = write_fallback(sink.run(), records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
   return sink.loss_text() + "; " + fallback_line(records.size(), where);
-}
-
-report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const std::string& start) {
-  report::Provenance p;
-  p.argv = cfg.argv;
-  p.hosts = mpi.hosts;
-  p.ranks_per_node = mpi.ranks_per_node;
-  p.reduction = to_string(cfg.reduction);
-  p.version = GPUNET_VERSION;
-  p.git_commit = GPUNET_GIT_COMMIT;
-  p.mpi_version = mpi.mpi_library_version;
-  p.hwloc_version = hwloc_version();
-  p.cuda_version = cuda_runtime_version();
-  p.nccl_version = nccl_version();
-  p.start_time = start;
-  p.end_time = report::utc_now_iso8601();
-  return p;
 }
 
 // Rank 0 checks --spec, --baseline and --save-baseline before anything is measured.
@@ -220,7 +223,9 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
   } catch (const std::invalid_argument&) {
     code = 2;
   } catch (const std::runtime_error& e) {  // e.g. a report file that cannot be written
-    const std::string kept = !sink ? "" : sink->lost() == 0 ? " (results.jsonl keeps every record)" : "; " + save_lost_records(*sink);
+    const std::string kept = !sink                ? ""
+                             : sink->lost() == 0 ? " (results.jsonl keeps every record)"
+                                                 : "; " + save_lost_records(*sink);
     std::cerr << "gpunet-bench: error: " << e.what() << kept << "\n";
     code = 3;
   }

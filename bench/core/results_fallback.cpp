@@ -15,9 +15,10 @@ std::vector<std::string> fallback_places(const char* tmpdir, long pid) {
   return {tmp + "/" + id + "/results.jsonl", "./" + id + "-results.jsonl"};
 }
 
-std::string write_fallback(const std::vector<report::Record>& records, const std::vector<std::string>& places,
-                           std::ostream& console) {
-  std::string text;
+std::string write_fallback(report::Provenance provenance, const std::vector<report::Record>& records,
+                           const std::vector<std::string>& places, std::ostream& console) {
+  provenance.end_time = report::utc_now_iso8601();
+  std::string text = nlohmann::json{{"provenance", provenance}}.dump() + "\n";
   for (const auto& r : records) text += nlohmann::json(r).dump() + "\n";
   for (const auto& path : places) {
     std::error_code ec;

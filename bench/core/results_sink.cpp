@@ -38,7 +38,8 @@ std::string record_label(const report::Record& r) {
   return label;
 }
 
-ResultsSink::ResultsSink(const std::string& path, std::ostream& err) : path_(path), err_(err) {
+ResultsSink::ResultsSink(const std::string& path, std::ostream& err, report::Provenance run)
+    : path_(path), err_(err), run_(std::move(run)) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
 }

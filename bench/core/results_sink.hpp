@@ -18,8 +18,9 @@ namespace gpunet::bench {
 
 class ResultsSink {
  public:
-  // Creates or truncates `path`; throws std::runtime_error on failure.
-  ResultsSink(const std::string& path, std::ostream& err);
+  // Creates or truncates `path`; throws std::runtime_error on failure. `run` (hosts, versions, start
+  // time) goes with the records to a fallback.
+  ResultsSink(const std::string& path, std::ostream& err, report::Provenance run = {});
   ~ResultsSink();
   ResultsSink(const ResultsSink&) = delete;
   ResultsSink& operator=(const ResultsSink&) = delete;
@@ -27,6 +28,7 @@ class ResultsSink {
   void append(const report::Record& r);
   std::vector<report::Record> records() const;
   const std::string& path() const { return path_; }
+  const report::Provenance& run() const { return run_; }
 
   bool failed() const;           // a write failed: later records are in memory only
   size_t lost() const;           // records that are not in the file
@@ -35,6 +37,7 @@ class ResultsSink {
  private:
   std::string path_;
   std::ostream& err_;
+  report::Provenance run_;
   int fd_ = -1;
   long long whole_bytes_ = 0;  // the file's length up to its last whole line
   size_t written_ = 0;         // records in the file

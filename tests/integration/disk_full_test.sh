@@ -44,7 +44,10 @@ assert data == b"" or data.endswith(b"\n"), "results.jsonl ends in a cut line"
 recs = [json.loads(l) for l in data.decode().splitlines()]
 assert all(r["suite"] == "mpi" for r in recs), recs
 assert len(recs) < printed, f"{len(recs)} records kept of {printed} printed: the disk was never full?"
-kept = [json.loads(l) for l in open(sys.argv[3])]
+lines = [json.loads(l) for l in open(sys.argv[3])]
+assert "provenance" in lines[0] and lines[0]["provenance"]["hosts"] and lines[0]["provenance"]["start_time"], \
+    f"the fallback does not begin with the run's provenance: {lines[0]}"
+kept = lines[1:]
 assert len(kept) == said >= printed, f"the fallback holds {len(kept)} records; the line says {said}; {printed} were printed"
 assert kept[:len(recs)] == recs, "the fallback does not begin with the records results.jsonl holds"
 assert said < total, f"measured {said} of the job's {total} records: the run did not stop at the next step"
@@ -53,6 +56,8 @@ PY
 # The fallback renders like any results.jsonl.
 "$bin" report "$fallback" -o "$work/from-fallback" >/dev/null || fail "the fallback does not render"
 [[ -s $work/from-fallback/report.json ]] || fail "no report from the fallback"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["provenance"]; assert p["hosts"] and p["version"], p' \
+  "$work/from-fallback/report.json" || fail "the report from the fallback lacks the run's hosts and version"
 leftover=$(find "$mnt" -name '*.tmp')
 [[ -z $leftover ]] || fail "temporary files left behind: $leftover"
 
@@ -74,4 +79,25 @@ rc=$?
 set -e
 [[ $rc == 2 ]] && grep -q "a file cannot be created in $mnt: No space left" "$work/err3" || fail "--check approves a baseline on a full disk"
 [[ ! -e $mnt/base.json.tmp && ! -e $mnt/base.json ]] || fail "--save-baseline left a file behind on the full disk"
+# An immutable results.jsonl (chattr +i) mid-run: the same stop and fallback, every record kept.
+# Needs a file system with the immutable attribute (ext4, xfs, btrfs); skipped on others.
+mkdir "$work/imm"
+if chattr +i "$work/imm" 2>/dev/null && chattr -i "$work/imm"; then
+  TMPDIR=$work/tmp timeout 120 "$bin" "${job[@]/0.01/0.05}" -q -o "$work/imm/out" >"$work/out4" 2>"$work/err4" &
+  run=$!
+  for _ in $(seq 600); do [[ -s $work/imm/out/results.jsonl ]] && break; sleep 0.05; done
+  chattr +i "$work/imm/out/results.jsonl"
+  set +e; wait "$run"; rc=$?; set -e
+  chattr -i "$work/imm/out/results.jsonl"
+  cat "$work/err4"
+  [[ $rc == 3 ]] || fail "an immutable results.jsonl: exit code $rc, want 3"
+  line=$(grep -E "^gpunet-bench: error: stopped measuring before step .* cannot be written; all [0-9]+ records measured are in " "$work/err4") \
+    || fail "an immutable results.jsonl: no line that says where every record went"
+  fallback=$(sed -E 's/.* records measured are in (.*results.jsonl) \(render.*/\1/' <<<"$line")
+  said=$(sed -E 's/.*; all ([0-9]+) records measured.*/\1/' <<<"$line")
+  [[ $(grep -c '"suite"' "$fallback") == "$said" ]] || fail "an immutable results.jsonl: the fallback lacks records"
+  echo "ok: an immutable results.jsonl mid-run stops the run with all $said records in $fallback"
+else
+  echo "note: no immutable attribute on $work's file system; that case is not tested here"
+fi
 echo "ok: disk full is exit 3, said at once, the run stops and keeps every record in a fallback; --save-baseline names the full disk before measuring"
