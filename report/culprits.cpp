@@ -10,6 +10,7 @@
 #include "report/flow_failures.hpp"
 #include "report/json_access.hpp"
 #include "report/networks.hpp"
+#include "report/scheduler_lines.hpp"
 #include "report/verdicts_outputs.hpp"
 
 namespace gpunet::report {
@@ -141,9 +142,7 @@ void from_findings(const Report& rep, Problems& p) {
   }
 }
 
-}  // namespace
-
-std::vector<std::string> problem_sentences(const Report& rep) {
+Problems problems_of(const Report& rep) {
   Problems p;
   from_verdicts(rep, p);
   from_failures(rep, p);
@@ -151,13 +150,28 @@ std::vector<std::string> problem_sentences(const Report& rep) {
   from_findings(rep, p);
   from_baseline(rep, p);
   if (const auto w = network_warning(rep)) p.add(w->reason);
+  return p;
+}
+
+std::string joined_sentences(const std::vector<std::string>& sentences) {
+  std::string s;
+  for (std::size_t i = 0; i < sentences.size(); ++i) s += (i ? "; " : "") + sentences[i];
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> problem_sentences(const Report& rep) {
+  const Problems p = problems_of(rep);
   std::vector<std::string> out;
-  for (const auto& [host, sentences] : p.by_host) {
-    std::string s = host + ": ";
-    for (std::size_t i = 0; i < sentences.size(); ++i) s += (i ? "; " : "") + sentences[i];
-    out.push_back(s);
-  }
+  for (const auto& [host, sentences] : p.by_host) out.push_back(host + ": " + joined_sentences(sentences));
   out.insert(out.end(), p.other.begin(), p.other.end());
+  return out;
+}
+
+std::vector<BadNode> bad_nodes(const Report& rep) {
+  std::vector<BadNode> out;
+  for (const auto& [host, sentences] : problems_of(rep).by_host) out.push_back({host, joined_sentences(sentences)});
   return out;
 }
 
@@ -174,7 +188,7 @@ std::string problems_markdown(const Report& rep) {
   if (all.empty()) return "";
   std::string out = "\n## What is wrong\n\n";
   for (const auto& s : all) out += "- " + md_escape(s) + "\n";
-  return out;
+  return out + scheduler_markdown(bad_nodes(rep));
 }
 
 std::string problems_html(const Report& rep) {
@@ -182,7 +196,7 @@ std::string problems_html(const Report& rep) {
   if (all.empty()) return "";
   std::string out = "<div class=\"problems\"><h2>What is wrong</h2><ul>";
   for (const auto& s : all) out += "<li>" + html_escape(s) + "</li>";
-  return out + "</ul></div>";
+  return out + "</ul>" + scheduler_html(bad_nodes(rep)) + "</div>";
 }
 
 }  // namespace gpunet::report

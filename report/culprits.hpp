@@ -19,6 +19,13 @@ namespace gpunet::report {
 // the baseline (-50 %)", then the problems that name no host. Empty when nothing is wrong.
 std::vector<std::string> problem_sentences(const Report& rep);
 
+// The hosts those sentences blame, each with its sentences joined: what bad-nodes.txt lists.
+struct BadNode {
+  std::string host;
+  std::string reason;
+};
+std::vector<BadNode> bad_nodes(const Report& rep);
+
 std::string problems_console(const Report& rep);   // "# What is wrong:\n#   ...\n", or ""
 std::string problems_markdown(const Report& rep);  // "## What is wrong\n\n- ...\n", or ""
 std::string problems_html(const Report& rep);      // <div class="problems">...</div>, or ""

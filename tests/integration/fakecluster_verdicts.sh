@@ -6,7 +6,8 @@
 #     the machine: still no SLOWER, and the busy hosts are named;
 #   C node 3's link halved (500 Mbit/s), the contract and A's baseline: the contract FAILs naming
 #     node 3, SLOWER on exactly the pair figures that involve node 3, "What is wrong" names node 3 first,
-#     JUnit test names the same as in A (no measured sizes in them).
+#     JUnit test names the same as in A (no measured sizes in them); bad-nodes.txt and report.md's
+#     Slurm lines list node 3 alone (A: an empty bad-nodes.txt).
 # In each run, and in `report --spec` with a contract run A does not meet, every output and the exit
 # code give the same one verdict.
 # And a spec typo exits 2 before anything runs. TCP latency is judged too: on a loaded 2-core machine
@@ -160,6 +161,11 @@ print("ok:", vc[0]["reason"])
 PY
 grep -q "^#   $PFX-node3: every directed pair with it" "$OUT/c.log" || { cat "$OUT/c.log"; fail "the culprit is not named first"; }
 grep -q "^- $PFX-node3: every directed pair with it" "$OUT/c/report.md" || fail "report.md does not name the culprit at the top"
+# The list for the scheduler: node 3 alone in run C (bad-nodes.txt and the Slurm lines), none in A.
+[[ -e $OUT/a/bad-nodes.txt && ! -s $OUT/a/bad-nodes.txt ]] || fail "healthy run A: bad-nodes.txt missing or not empty"
+[[ $(cut -f1 "$OUT/c/bad-nodes.txt") == "$PFX-node3" ]] || { cat "$OUT/c/bad-nodes.txt"; fail "run C: bad-nodes.txt does not list node 3 alone"; }
+grep -q "^scontrol update NodeName=$PFX-node3 State=DRAIN Reason='gpunet-bench: every directed pair with it" "$OUT/c/report.md" \
+  && grep -q -- "--exclude=$PFX-node3\$" "$OUT/c/report.md" || fail "run C: report.md lacks the Slurm lines for node 3"
 # The hosts' load in each run, for the log (the counters records' extra.host_load).
 for d in a b b2 c; do
   python3 - "$OUT/$d/report.json" "$d" <<'PY'
