@@ -13,6 +13,7 @@
 #include "report/networks.hpp"
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
+#include "report/suite_times.hpp"
 #include "report/table_model.hpp"
 #include "report/table_render.hpp"
 #include "report/text_format.hpp"
@@ -90,6 +91,7 @@ std::string provenance(const Report& rep) {
                        (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version));
   row("reduction", p.reduction + " across ranks");
   if (const auto load = host_load_text(rep); !load.empty()) row("other work on the hosts", load);
+  if (const auto took = suite_times_text(suite_times_of(rep)); !took.empty()) row("time per suite", took);
   row("units", "GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds, CV in % of the mean; efficiency = figure / ceiling");
   return out + "</table>";
 }

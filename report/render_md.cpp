@@ -13,6 +13,7 @@
 #include "report/renderers.hpp"
 #include "report/run_verdict.hpp"
 #include "report/sections.hpp"
+#include "report/suite_times.hpp"
 #include "report/table_model.hpp"
 #include "report/table_render.hpp"
 #include "report/text_format.hpp"
@@ -54,6 +55,7 @@ std::string run(const Report& rep) {
                                     (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version))});
   t.add_row({"reduction", md_escape(p.reduction + " across ranks")});
   if (const auto load = host_load_text(rep); !load.empty()) t.add_row({"other work on the hosts", md_escape(load)});
+  if (const auto took = suite_times_text(suite_times_of(rep)); !took.empty()) t.add_row({"time per suite", md_escape(took)});
   out += t.render();
   out += "\nUnits: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in us, CV in % of the mean. efficiency = figure / "
          "ceiling; ceilings [n] are derived at the end.\n";

@@ -31,6 +31,7 @@
 #include "report/console.hpp"
 #include "report/outputs.hpp"
 #include "report/run_verdict.hpp"
+#include "report/suite_times.hpp"
 #include "report/training_render.hpp"
 #include "report/training_section.hpp"
 
@@ -130,11 +131,12 @@ Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
 }
 
 int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const ReportSections& sections,
-                  const std::string& start, const Acceptance& acc) {
+                  const std::string& start, const Acceptance& acc, const std::vector<report::SuiteTime>& times) {
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
   rep.topology = sections.topology;
+  report::set_suite_times(rep, times);
   rep.findings = sections.findings;
   // Findings that suites attach to records (extra.findings) are the report's findings too.
   for (const auto& r : rep.results)
@@ -201,6 +203,7 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
       console.progress({suite_now, step, 0, done, total, since_start(), remaining_s});
     };
     counters::TrafficMonitor traffic(ctx);  // which wire carried each suite's traffic
+    std::vector<report::SuiteTime> times;  // each suite's wall time beside its plan
     for (const auto& name : cfg.suites) {
       const Suite& suite = *find_suite(suites, name);  // parse_options accepts listed names only
       suite_now = name;
@@ -213,9 +216,10 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
       console.end_progress();
       if (print && suite.sweeps) console.text(sweep_footer(sink->records(), name));
       if (print && suite.console_summary) console.text(suite.console_summary(sections));
+      times.push_back({name, suite.plan ? suite.plan(cfg, mpi.num_nodes, mpi.size).seconds : -1, since_start()});
     }
     control.finish();
-    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);
+    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc, times);
     if (sink && sink->lost() > 0) {
       std::cerr << "gpunet-bench: error: " << save_lost_records(*sink) << "; the report files hold them all\n";
       code = 3;
