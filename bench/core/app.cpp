@@ -13,6 +13,7 @@
 #include "bench/core/acceptance.hpp"
 #include "bench/core/control.hpp"
 #include "bench/core/earlier_results.hpp"
+#include "bench/core/evidence_step.hpp"
 #include "bench/core/counters/monitor.hpp"
 #include "bench/core/mpi_context.hpp"
 #include "bench/core/open_files.hpp"
@@ -212,7 +213,8 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
       if (print && suite.console_summary) console.text(suite.console_summary(sections));
     }
     control.finish();
-    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc);
+    // The evidence bundle last: it holds every output file as written.
+    if (mpi.is_root()) code = with_evidence(cfg, finish_report(cfg, mpi, *sink, sections, start, acc), std::cout, std::cerr);
     if (sink && sink->lost() > 0) {
       std::cerr << "gpunet-bench: error: " << save_lost_records(*sink) << "; the report files hold them all\n";
       code = 3;
