@@ -38,6 +38,7 @@ int run(int argc, char** argv) {
   const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
                      !cfg.learn_baseline_path.empty() ||
                      !cfg.fabric_path.empty();  // a fabric given now changes "What is wrong"
+  if (!cfg.report_input.empty() && !bench::sign_key_usable(cfg, std::cerr)) return 2;  // before anything is written
   if (!cfg.report_input.empty() && judge)
     return bench::with_evidence(cfg, bench::rejudge_stored_report(cfg, std::cout, std::cerr), std::cout, std::cerr);
   if (!cfg.report_input.empty()) {

@@ -112,7 +112,7 @@ report::Provenance provenance(const Config& cfg, const MpiContext& mpi, const st
   return p;
 }
 
-// Rank 0 checks --spec, --baseline and --save-baseline before anything is measured.
+// Rank 0 checks --spec, --baseline, --save-baseline and --sign-key before anything is measured.
 Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
   Acceptance acc;
   int ok = 1;
@@ -122,6 +122,7 @@ Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
     } catch (const std::invalid_argument&) {
       ok = 0;
     }
+    if (ok && !sign_key_usable(cfg, std::cerr)) ok = 0;
   }
   if (!mpi.all_ok(ok != 0)) throw std::invalid_argument("acceptance input");
   return acc;

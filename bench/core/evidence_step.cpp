@@ -26,6 +26,13 @@ int with_evidence(const Config& cfg, int code, std::ostream& out, std::ostream& 
   }
 }
 
+bool sign_key_usable(const Config& cfg, std::ostream& err) {
+  if (cfg.sign_key.empty()) return true;
+  const std::string why = evidence::sign_key_problem(cfg.sign_key);
+  if (!why.empty()) err << "gpunet-bench: error: " << why << "\n";
+  return why.empty();
+}
+
 int verify_command(const Config& cfg, std::ostream& out, std::ostream& err) {
   return evidence::verify_bundle({cfg.verify_input, cfg.allowed_signers, cfg.signer_identity}, out, err);
 }

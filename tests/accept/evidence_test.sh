@@ -94,4 +94,11 @@ rc=0; "$BIN" report "$DATA/default_np2.json" -o "$T/x" --evidence --sign-key "$T
 [[ $rc == 2 && ! -e $T/x ]] || { cat "$T/o.err"; fail "missing --sign-key file: exit $rc"; }
 rc=0; "$BIN" verify "$T/r/evidence.tar.gz" --identity x 2>"$T/o.err" || rc=$?
 [[ $rc == 2 ]] && grep -q -- "--identity needs --allowed-signers" "$T/o.err" || { cat "$T/o.err"; fail "--identity alone: exit $rc"; }
+#    A key ssh-keygen cannot sign with (a passphrase, no terminal): exit 2 at once, one line, nothing written.
+ssh-keygen -q -t ed25519 -N secret -C locked -f "$T/locked"
+rc=0; timeout 30 "$BIN" report "$DATA/default_np2.json" -o "$T/x" --evidence --sign-key "$T/locked" 2>"$T/o.err" || rc=$?
+[[ $rc == 2 && $(wc -l <"$T/o.err") == 1 && ! -e $T/x ]] && grep -q -- "--sign-key $T/locked: ssh-keygen cannot load the key" "$T/o.err" ||
+  { cat "$T/o.err"; fail "a key with a passphrase: exit $rc"; }
+rc=0; timeout 30 "$BIN" --check --evidence --sign-key "$T/locked" -o "$T/x" >/dev/null 2>"$T/o.err" || rc=$?
+[[ $rc == 2 ]] && grep -q -- "--sign-key $T/locked: ssh-keygen cannot load the key" "$T/o.err" || { cat "$T/o.err"; fail "--check with a locked key: exit $rc"; }
 echo "evidence_test: ok"

@@ -83,6 +83,18 @@ void pack(const std::string& stage, const std::string& archive, const std::strin
 
 }  // namespace
 
+std::string sign_key_problem(const std::string& key) {
+  const PrivateDir work(temp_parent(), "gpunet-key-");
+  const std::string err_path = work.path() + "/ssh-keygen.err";
+  // -y prints the public key of the private key: it loads the key as -Y sign will.
+  const auto ran = run_program({{"ssh-keygen", "-y", "-f", key}, "/dev/null", "/dev/null", err_path});
+  if (!ran.started) return "--sign-key: cannot run ssh-keygen (" + ran.error + "; install openssh-client)";
+  if (ran.code != 0)
+    return "--sign-key " + key + ": ssh-keygen cannot load the key (" + last_line_of(err_path) +
+           "; give an OpenSSH private key without a passphrase, readable by this user only)";
+  return "";
+}
+
 BundleWritten write_bundle(const BundleRequest& request) {
   BundleWritten done;
   const std::string& dir = request.output_dir;

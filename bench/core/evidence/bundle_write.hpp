@@ -27,6 +27,10 @@ struct BundleWritten {
   std::vector<std::string> notes;  // files left out, and why
 };
 
+// Why ssh-keygen cannot sign with `key` (it cannot load it without asking for a passphrase, or is
+// missing), as one line that names --sign-key; empty when it can. Checked before a run measures.
+std::string sign_key_problem(const std::string& key);
+
 // Builds the bundle in a private folder inside the output directory and renames it into place.
 // Throws std::runtime_error with one line (what failed and what to do); no partial bundle is left.
 BundleWritten write_bundle(const BundleRequest& request);
