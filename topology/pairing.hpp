@@ -1,6 +1,6 @@
-// GPU <-> NIC pairing: the NIC each GPU's traffic to other nodes takes, as NCCL pairs them, with its
-// path class and whether the two share a NUMA node; and the finding when GPUs crowd onto one NIC while
-// another stands idle.
+// GPU <-> NIC pairing: the NIC each GPU's traffic to other nodes should take (its nearest, as NCCL and
+// the rdma suite's port choice prefer), with its path class and whether the two share a NUMA node; and
+// the finding when GPUs crowd onto one NIC while another stands idle.
 //
 // Candidates are the RDMA-capable NICs when the node has any (a management or 1 GbE port is no
 // partner for a GPU), else every NIC. Each GPU, in device order, takes one of its nearest candidates

@@ -179,7 +179,7 @@ std::string render_pairing(const NodeTopology& t) {
   };
   auto numa = [](const Device& d) { return d.numa() >= 0 ? std::to_string(d.numa()) : std::string("?"); };
   std::ostringstream os;
-  os << "GPU-NIC pairing (the NIC each GPU's traffic to other nodes takes, nearest first):\n";
+  os << "GPU-NIC pairing (each GPU's nearest NIC for traffic to other nodes; GPUs at equal distance take turns):\n";
   for (const auto& p : pairs) {
     os << "  " << label(p.gpu) << " " << p.gpu->bus_id << " -> ";
     if (!p.nic) {
