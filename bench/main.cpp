@@ -4,6 +4,7 @@
 
 #include "bench/core/acceptance.hpp"
 #include "bench/core/app.hpp"
+#include "bench/core/evidence_step.hpp"
 #include "bench/core/input_check.hpp"
 #include "bench/core/options.hpp"
 #include "bench/core/plan.hpp"
@@ -15,8 +16,9 @@ namespace {
 
 using namespace gpunet;
 
-// What the command line asks for: help or an error, an input check, a stored report judged again or
-// re-rendered, a topology file analysed, or a run of the suites of the list.
+// What the command line asks for: help or an error, an evidence bundle checked, an input check, a stored
+// report judged again or re-rendered (then its evidence bundle), a topology file analysed, or a run of
+// the suites of the list.
 int run(int argc, char** argv) {
   const auto parsed = bench::parse_options({argv, argv + argc}, bench::suite_list());
   if (!parsed.config) {
@@ -24,6 +26,7 @@ int run(int argc, char** argv) {
     return parsed.exit_code;
   }
   const auto& cfg = *parsed.config;
+  if (!cfg.verify_input.empty()) return bench::verify_command(cfg, std::cout, std::cerr);
   if (cfg.check_inputs) {
     const int code = bench::check_inputs(cfg, std::cout, std::cerr);
     // The plan a run of these options would print, for --nodes nodes of one rank each (no MPI here).
@@ -35,12 +38,14 @@ int run(int argc, char** argv) {
   const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
                      !cfg.learn_baseline_path.empty() ||
                      !cfg.fabric_path.empty();  // a fabric given now changes "What is wrong"
-  if (!cfg.report_input.empty() && judge) return bench::rejudge_stored_report(cfg, std::cout, std::cerr);
+  if (!cfg.report_input.empty() && !bench::sign_key_usable(cfg, std::cerr)) return 2;  // before anything is written
+  if (!cfg.report_input.empty() && judge)
+    return bench::with_evidence(cfg, bench::rejudge_stored_report(cfg, std::cout, std::cerr), std::cout, std::cerr);
   if (!cfg.report_input.empty()) {
     const int code = report::rerender(cfg.report_input, cfg.output_dir, std::cerr,
                                       cfg.training.given ? std::optional(cfg.training) : std::nullopt);
     if (code == 0) std::cout << bench::rendered_line(cfg.output_dir) << "\n";
-    return code;
+    return bench::with_evidence(cfg, code, std::cout, std::cerr);
   }
   if (!cfg.topology_xml.empty()) return bench::run_topology_file(cfg);
   return bench::run_benchmark(cfg, bench::suite_list(), argc, argv);

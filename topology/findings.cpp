@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "topology/pairing.hpp"
 #include "topology/paths.hpp"
 #include "topology/pcie.hpp"
 
@@ -214,6 +215,7 @@ std::vector<Finding> analyze(const NodeTopology& t, const AnalyzeContext& ctx) {
   std::vector<Finding> out;
   for (const auto& d : t.devices) link_findings(t, d, out);
   locality_findings(t, out);
+  pairing_findings(t, out);
   nic_findings(t, ctx, out);
   route_findings(t, ctx, out);
   return out;

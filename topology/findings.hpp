@@ -9,6 +9,7 @@
 //  gpu_nic_sys               a GPU's nearest RDMA-capable NIC is SYS away (warning; info when the
 //                            hop is between sub-NUMA domains of one package)
 //  gpu_nic_numa              a GPU's nearest NIC is on another NUMA node (warning)
+//  gpu_nic_shared            GPUs share one NIC while an RDMA-capable NIC carries none (warning; pairing.hpp)
 //  nic_pcie_below_line_rate  a NIC's usable PCIe bandwidth is below its line rate (warning)
 //  slow_network              a multi-node run whose fastest NIC is 10 Gb/s or slower (warning)
 //  no_rdma                   no RDMA device on the node (info; warning for a multi-node run)

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "topology/pairing.hpp"
 #include "topology/paths.hpp"
 #include "topology/pcie.hpp"
 
@@ -165,6 +166,29 @@ std::string render_matrix(const NodeTopology& t) {
   link_table(os, devs);
   nic_table(os, t, devs);
   for (const auto& n : t.notes) os << "\nNote: " << n << "\n";
+  return os.str();
+}
+
+std::string render_pairing(const NodeTopology& t) {
+  const auto pairs = gpu_nic_pairing(t);
+  if (pairs.empty()) return "";
+  const PathMatrix m = path_matrix(t);
+  auto label = [&](const Device* d) {
+    const auto it = std::find(m.devices.begin(), m.devices.end(), d);
+    return it == m.devices.end() ? std::string("?") : m.labels[static_cast<size_t>(it - m.devices.begin())];
+  };
+  auto numa = [](const Device& d) { return d.numa() >= 0 ? std::to_string(d.numa()) : std::string("?"); };
+  std::ostringstream os;
+  os << "GPU-NIC pairing (each GPU's nearest NIC for traffic to other nodes; GPUs at equal distance take turns):\n";
+  for (const auto& p : pairs) {
+    os << "  " << label(p.gpu) << " " << p.gpu->bus_id << " -> ";
+    if (!p.nic) {
+      os << "no NIC\n";
+      continue;
+    }
+    os << label(p.nic) << " " << p.nic->bus_id << "  " << to_string(p.path.cls) << (p.path.same_package && p.path.cls == PathClass::SYS ? "*" : "")
+       << "  " << (p.same_numa ? "same NUMA node " + numa(*p.gpu) : "NUMA " + numa(*p.gpu) + " / NIC NUMA " + numa(*p.nic)) << "\n";
+  }
   return os.str();
 }
 

@@ -28,6 +28,9 @@ PathMatrix path_matrix(const NodeTopology& t);
 // Matrix, legend, NIC legend, then the PCIe link table and the NIC table.
 std::string render_matrix(const NodeTopology& t);
 
+// One line per GPU: its NIC (pairing.hpp), the path class and the NUMA nodes; "" without GPUs.
+std::string render_pairing(const NodeTopology& t);
+
 // One line per finding, most severe first: "  [warning] sentence".
 std::string render_findings(const std::vector<Finding>& findings);
 

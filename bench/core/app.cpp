@@ -13,6 +13,7 @@
 #include "bench/core/acceptance.hpp"
 #include "bench/core/control.hpp"
 #include "bench/core/earlier_results.hpp"
+#include "bench/core/evidence_step.hpp"
 #include "bench/core/counters/monitor.hpp"
 #include "bench/core/mpi_context.hpp"
 #include "bench/core/open_files.hpp"
@@ -115,7 +116,7 @@ std::string save_lost_records(const ResultsSink& sink) {
   return sink.loss_text() + "; " + fallback_line(records.size(), where);
 }
 
-// Rank 0 checks --spec, --baseline and --save-baseline before anything is measured.
+// Rank 0 checks --spec, --baseline, --save-baseline and --sign-key before anything is measured.
 Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
   Acceptance acc;
   int ok = 1;
@@ -125,6 +126,7 @@ Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
     } catch (const std::invalid_argument&) {
       ok = 0;
     }
+    if (ok && !sign_key_usable(cfg, std::cerr)) ok = 0;
   }
   if (!mpi.all_ok(ok != 0)) throw std::invalid_argument("acceptance input");
   return acc;
@@ -219,7 +221,8 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
       times.push_back({name, suite.plan ? suite.plan(cfg, mpi.num_nodes, mpi.size).seconds : -1, since_start()});
     }
     control.finish();
-    if (mpi.is_root()) code = finish_report(cfg, mpi, *sink, sections, start, acc, times);
+    // The evidence bundle last: it holds every output file as written.
+    if (mpi.is_root()) code = with_evidence(cfg, finish_report(cfg, mpi, *sink, sections, start, acc, times), std::cout, std::cerr);
     if (sink && sink->lost() > 0) {
       std::cerr << "gpunet-bench: error: " << save_lost_records(*sink) << "; the report files hold them all\n";
       code = 3;

@@ -108,6 +108,13 @@ struct Config {
   std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
   bool check_inputs = false;     // --check: check the options and input files, measure nothing, no MPI
   int plan_nodes = 1;            // --nodes: with --check, the node count its plan is for
+
+  // The evidence bundle (bench/core/evidence_options.hpp).
+  bool evidence = false;         // --evidence: OUTDIR/evidence.tar.gz after the outputs
+  std::string sign_key;          // --sign-key KEY: sign its manifest (ssh-keygen -Y sign)
+  std::string verify_input;      // `gpunet-bench verify FILE`
+  std::string allowed_signers;   // verify --allowed-signers FILE
+  std::string signer_identity;   // verify --identity ID
 };
 
 std::string to_string(Reduction r);

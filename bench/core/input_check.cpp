@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/core/acceptance.hpp"
+#include "bench/core/evidence_step.hpp"
 #include "bench/core/output_probe.hpp"
 #include "report/outputs.hpp"
 #include "topology/topology.hpp"
@@ -29,6 +30,10 @@ int check_inputs(const Config& cfg, std::ostream& out, std::ostream& err) {
   } catch (const std::invalid_argument&) {
     ++problems;
   }
+  if (!sign_key_usable(cfg, err))
+    ++problems;
+  else if (!cfg.sign_key.empty())
+    checked.push_back("--sign-key " + cfg.sign_key);
   if (!cfg.topology_xml.empty()) {
     try {
       (void)topo::load_topology_file(cfg.topology_xml);

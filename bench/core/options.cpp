@@ -7,6 +7,7 @@
 
 #include "bench/core/cli_float.hpp"
 #include "bench/core/cli_size.hpp"
+#include "bench/core/evidence_options.hpp"
 #include "bench/core/size_limits.hpp"
 #include "bench/core/sizes.hpp"
 #include "bench/core/suite.hpp"
@@ -207,6 +208,7 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
   TrainingOptionText training_text;
   add_training_options(app, training_text);
   add_training_options(*app.get_subcommand("report"), training_text);  // re-rendering may change them
+  add_evidence_options(app, c);
 
   auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
   if (const auto why = old_check_spelling(args); !why.empty()) return fail(why);
@@ -230,6 +232,7 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
     if (app.get_subcommand("report")->count("-o") == 0) c.output_dir = rerender_dir_of(c.report_input);
   }
   if (const auto why = empty_path_problem(app, c); !why.empty()) return fail(why);
+  if (const auto why = finish_evidence_options(app, c)) return fail(*why);
   c.suites = split_list(suites);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)

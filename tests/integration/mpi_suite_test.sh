@@ -6,6 +6,9 @@ bin=$1 np=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 args=(--suites mpi -b 1K -e 1M -f 8 -n 3 --budget 0.02 -o "$out/r" --timeout 60)
+# The one-rank run also writes the evidence bundle (docs/evidence.md), after every output.
+evidence=0
+[[ $np == 1 ]] && evidence=1 && args+=(--evidence)
 if [[ $np == 0 ]]; then
   "$bin" "${args[@]}" >"$out/log" 2>&1 || { cat "$out/log"; fail "singleton run exited $?"; }
   np=1
@@ -14,6 +17,12 @@ else
 fi
 grep -q "algbw(GB/s) busbw(GB/s)" "$out/log" || fail "console table missing"
 check_report "$out/r" "$np"
+if [[ $evidence == 1 ]]; then
+  rc=0; "$bin" verify "$out/r/evidence.tar.gz" >"$out/verify" 2>&1 || rc=$?
+  [[ $rc == 0 ]] || { cat "$out/log" "$out/verify"; fail "verify of the run's bundle exited $rc"; }
+  tar -tzf "$out/r/evidence.tar.gz" >"$out/members"
+  grep -qx evidence/results.jsonl "$out/members" || fail "the run's bundle lacks results.jsonl"
+fi
 # report.md: every table in the columns of its kind, the summary first
 python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md" --require Summary --require sweep >/dev/null ||
   { python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md"; fail "report.md tables"; }

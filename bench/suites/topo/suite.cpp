@@ -169,7 +169,9 @@ Suite topo_suite() {
 int run_topology_file(const Config& cfg) {
   try {
     const topo::NodeTopology t = topo::load_topology_file(cfg.topology_xml);
-    std::cout << topo::render_matrix(t) << "\n" << topo::render_findings(topo::analyze(t, {}));
+    const std::string pairing = topo::render_pairing(t);
+    std::cout << topo::render_matrix(t) << "\n" << pairing << (pairing.empty() ? "" : "\n")
+              << topo::render_findings(topo::analyze(t, {}));
     return 0;
   } catch (const topo::InputError& e) {
     std::cerr << "gpunet-bench: error: " << e.what() << "\n";
