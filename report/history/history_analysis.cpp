@@ -60,6 +60,12 @@ bool separated(const std::vector<double>& values, const std::vector<double>& ref
   return std::all_of(values.begin(), values.end(), [&](double v) { return higher_is_better ? v < *lo : v > *hi; });
 }
 
+double deviation_sum(const std::vector<double>& v, double centre) {
+  double sum = 0;
+  for (double x : v) sum += std::fabs(x - centre);
+  return sum;
+}
+
 std::string parameters_text(const std::string& joined) {
   std::string out = joined;
   std::replace(out.begin(), out.end(), ';', ',');
@@ -181,7 +187,10 @@ std::optional<StepChange> step_change(const Series& s, const CompareRule& rule) 
   std::vector<double> values;
   for (const auto& p : s.points) values.push_back(p.value);
   std::optional<StepChange> best;
-  const std::size_t splits = n - 2 * kStepMinRuns + 1;
+  double best_cost = 0;
+  // The splits test nearly the same values (one run moves between the sides), so their U tests are
+  // judged at rule.alpha, not divided among the splits; the noise threshold of the earlier part is the guard.
+  const std::size_t splits = 1;
   for (std::size_t k = kStepMinRuns; k + kStepMinRuns <= n; ++k) {
     const std::vector<double> before(values.begin(), values.begin() + static_cast<long>(k));
     const std::vector<double> after(values.begin() + static_cast<long>(k), values.end());
@@ -192,8 +201,12 @@ std::optional<StepChange> step_change(const Series& s, const CompareRule& rule) 
     const bool worse = worse_pct(a, b, s.higher_is_better) > 0;
     std::optional<double> p;
     if (!separated(after, before, worse ? s.higher_is_better : !s.higher_is_better, rule, splits, p)) continue;
-    const bool better_candidate = !best || (p && best->p_value ? *p < *best->p_value : std::fabs(change) > std::fabs(best->change_pct));
-    if (better_candidate) best = StepChange{s.points[k].epoch, b, a, change, threshold, p, worse};
+    // Where the step is: the split whose two sides sit closest to their own medians.
+    const double cost = deviation_sum(before, b) + deviation_sum(after, a);
+    if (!best || cost < best_cost) {
+      best = StepChange{s.points[k].epoch, b, a, change, threshold, p, worse};
+      best_cost = cost;
+    }
   }
   return best;
 }

@@ -8,8 +8,9 @@
 //     test rejects at rule.alpha / groups tested (else every value of the group must be worse than every
 //     reference value). Adjacent hours that drop are reported as one range;
 //   - step change: the split of the series (at least kStepMinRuns runs each side) whose later part
-//     differs from the earlier part by the same rule, the earlier part giving the noise; the most
-//     significant split is reported.
+//     differs from the earlier part by the same rule, the earlier part giving the noise (its U test at
+//     rule.alpha: neighbouring splits test nearly the same values); of the splits that pass, the one whose
+//     two parts deviate least from their own medians is the step.
 #pragma once
 
 #include <cstdint>
