@@ -1,10 +1,13 @@
 #include "report/history/history_command.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 
+#include "common/strings.hpp"
 #include "report/baseline.hpp"
 #include "report/file_write.hpp"
 #include "report/history/history_store.hpp"
@@ -159,7 +162,12 @@ int record_history(const std::string& path, const Report& analysed, const std::s
 }
 
 std::string history_file_problem(const std::string& path) {
-  if (!std::filesystem::exists(path)) return "";
+  if (!std::filesystem::exists(path)) {
+    const std::string dir = folder_of(path);
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+      return printable(path + ": cannot be created (" + dir + " is not a writable directory); give a path in one");
+    return "";
+  }
   try {
     HistoryStore store(path, HistoryStore::Mode::read);
   } catch (const HistoryError& e) {

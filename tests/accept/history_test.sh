@@ -85,4 +85,5 @@ expect_one_line_exit 2 "$T/e4.txt" "$BIN" history import "$T/foreign.sqlite" "$T
 grep -q "$T/foreign.sqlite: an SQLite database of another program" "$T/e4.txt" || { cat "$T/e4.txt"; fail "foreign file not named"; }
 expect_one_line_exit 2 "$T/e5.txt" "$BIN" --check --history "$T/foreign.sqlite"
 expect_one_line_exit 2 "$T/e6.txt" "$BIN" history "$T/missing.sqlite"
+expect_one_line_exit 2 "$T/e7.txt" "$BIN" --check --history "$T/no-such-dir/h.sqlite"
 echo "history_test: ok"
