@@ -10,15 +10,16 @@
 #include "bench/core/plan.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "bench/suites/topo/suite.hpp"
+#include "report/history/history_command.hpp"
 #include "report/outputs.hpp"
 
 namespace {
 
 using namespace gpunet;
 
-// What the command line asks for: help or an error, an evidence bundle checked, an input check, a stored
-// report judged again or re-rendered (then its evidence bundle), a topology file analysed, or a run of
-// the suites of the list.
+// What the command line asks for: help or an error, an evidence bundle checked, an input check, the run
+// history, a stored report judged again (or recorded into a history) or re-rendered (then its evidence
+// bundle), a topology file analysed, or a run of the suites of the list.
 int run(int argc, char** argv) {
   const auto parsed = bench::parse_options({argv, argv + argc}, bench::suite_list());
   if (!parsed.config) {
@@ -35,7 +36,9 @@ int run(int argc, char** argv) {
                 << " node(s), one rank each\n";
     return code;
   }
-  const bool judge = !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
+  if (cfg.history.action != report::history::HistoryRequest::Action::none)
+    return report::history::run_history_command(cfg.history, std::cout, std::cerr);
+  const bool judge = !cfg.history_path.empty() || !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
                      !cfg.learn_baseline_path.empty() ||
                      !cfg.fabric_path.empty();  // a fabric given now changes "What is wrong"
   if (!cfg.report_input.empty() && !bench::sign_key_usable(cfg, std::cerr)) return 2;  // before anything is written

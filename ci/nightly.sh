@@ -32,19 +32,21 @@ Usage: ci/nightly.sh --baseline FILE [options] [-- gpunet-bench options]
                       night that failed, the baseline keeps its values and learns the noise of the
                       figures that were SAME)
   --bench PATH        gpunet-bench (default: build/gpunet-bench of this checkout)
+  --history FILE      add the run to this history (SQLite, created if missing) and keep history.md
+                      and history.html (trends, step changes, when figures drop) with the artifacts
 EOF
 }
 
-baseline="" spec="" artifacts=artifacts launcher="" hostfile="" ranks=2 update=0
+baseline="" spec="" artifacts=artifacts launcher="" hostfile="" ranks=2 update=0 history=""
 bench=$root/build/gpunet-bench
 args=()
 while (($#)); do
   case $1 in
-    --baseline|--spec|--artifacts|--launcher|--hostfile|--ranks|--bench)
+    --baseline|--spec|--artifacts|--launcher|--hostfile|--ranks|--bench|--history)
       (($# >= 2)) || die "$1 needs a value (see --help)"
       case $1 in
         --baseline) baseline=$2 ;; --spec) spec=$2 ;; --artifacts) artifacts=$2 ;; --launcher) launcher=$2 ;;
-        --hostfile) hostfile=$2 ;; --ranks) ranks=$2 ;; --bench) bench=$2 ;;
+        --hostfile) hostfile=$2 ;; --ranks) ranks=$2 ;; --bench) bench=$2 ;; --history) history=$2 ;;
       esac
       shift 2 ;;
     --update-baseline) update=1; shift ;;
@@ -80,6 +82,7 @@ candidate=$artifacts/baseline-candidate.json
 
 bench_args=("${args[@]}" -o "$out" --save-baseline "$candidate")
 [[ -n $spec ]] && bench_args+=(--spec "$spec")
+[[ -n $history ]] && bench_args+=(--history "$history")
 first_night=0
 learned=$artifacts/baseline-learned.json
 if [[ -e $baseline ]]; then bench_args+=(--baseline "$baseline" --learn-baseline "$learned")
@@ -112,6 +115,15 @@ if [[ -d $out ]]; then
   for f in junit.xml report.html; do
     [[ -e $artifacts/$f ]] || echo "$prog: warning: the run wrote no $f (this build of gpunet-bench lacks it)" >&2
   done
+fi
+
+# The history across nights, rendered beside the night's own report.
+if [[ -n $history && -s $history ]]; then
+  if "$bench" history "$history" -o "$artifacts" > "$artifacts/history.log" 2>&1; then
+    echo "$prog: history: $artifacts/history.md"; grep '^#   ' "$artifacts/history.log" || true
+  else
+    echo "$prog: warning: $(tail -n 1 "$artifacts/history.log")" >&2
+  fi
 fi
 
 if ((rc == 0 && (first_night || update))) && [[ -s $candidate ]]; then

@@ -10,6 +10,8 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   # peer authentication (HMAC-SHA-256, random nonces): OpenSSL's libcrypto
   libssl-dev
+  # the run history (--history): SQLite, an embedded file
+  libsqlite3-dev
   # RDMA (compiled in when present; the suite skips without a device)
   libibverbs-dev ibverbs-providers rdma-core
   # network namespaces, shaping, reference tools

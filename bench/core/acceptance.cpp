@@ -8,6 +8,7 @@
 #include "bench/core/output_probe.hpp"
 #include "report/analysis.hpp"
 #include "report/culprits.hpp"
+#include "report/history/history_command.hpp"
 #include "report/host_load.hpp"
 #include "report/outputs.hpp"
 #include "report/run_verdict.hpp"
@@ -34,6 +35,11 @@ Acceptance load_acceptance(const Config& cfg, std::ostream& err) {
       err << "gpunet-bench: error: " << why << "\n";
       throw std::invalid_argument(option);
     }
+  }
+  // A history file that would refuse the run's figures is refused before anything is measured.
+  if (const auto why = report::history::history_file_problem(cfg.history_path); !cfg.history_path.empty() && !why.empty()) {
+    err << "gpunet-bench: error: --history " << why << "\n";
+    throw std::invalid_argument("--history");
   }
   if (!cfg.learn_baseline_path.empty() && cfg.baseline_path.empty()) {
     err << "gpunet-bench: error: --learn-baseline " << cfg.learn_baseline_path
@@ -108,7 +114,8 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
     return 2;
   }
   out << rendered_line(cfg.output_dir) << "\n" << report::run_verdict_console(report::run_verdict_of(rep));
-  return run_exit_code(rep, judged);
+  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, rep, cfg.report_input, out, err);
+  return std::max(run_exit_code(rep, judged), recorded);
 }
 
 std::string rendered_line(const std::string& dir) {

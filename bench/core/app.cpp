@@ -30,6 +30,7 @@
 #include "gpunet/build_config.h"
 #include "report/analysis.hpp"
 #include "report/console.hpp"
+#include "report/history/history_command.hpp"
 #include "report/outputs.hpp"
 #include "report/run_verdict.hpp"
 #include "report/suite_times.hpp"
@@ -160,7 +161,9 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
             << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,metrics.prom,sweeps.csv,*.csv}\n"
             << report::console_summary(rep) << tables.str() << report::training::training_console(rep)
             << report::run_verdict_console(report::run_verdict_of(rep));
-  return run_exit_code(rep, judged);
+  // After every output is on disk: a history that cannot take the run costs the exit code, not the report.
+  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, rep, "run", std::cout, std::cerr);
+  return std::max(run_exit_code(rep, judged), recorded);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ int check_inputs(const Config& cfg, std::ostream& out, std::ostream& err) {
     if (!cfg.spec_path.empty()) checked.push_back("--spec " + cfg.spec_path);
     if (!cfg.baseline_path.empty()) checked.push_back("--baseline " + cfg.baseline_path);
     if (!cfg.fabric_path.empty()) checked.push_back("--fabric " + cfg.fabric_path);
+    if (!cfg.history_path.empty()) checked.push_back("--history " + cfg.history_path);
   } catch (const std::invalid_argument&) {
     ++problems;
   }

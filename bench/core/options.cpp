@@ -53,6 +53,7 @@ std::string empty_path_problem(const CLI::App& app, const Config& c) {
                {"--baseline", c.baseline_path},
                {"--save-baseline", c.save_baseline_path},
                {"--learn-baseline", c.learn_baseline_path},
+               {"--history", c.history_path},
                {"--topology-xml", c.topology_xml}};
   for (const auto& p : paths) {
     const bool given = app.count(p.name) > 0 || (rep->get_option_no_throw(p.name) && rep->count(p.name) > 0);
@@ -90,6 +91,42 @@ std::string suites_help(SuiteList suites) {
   std::string out = "Comma list of suites to run, in order:";
   for (const auto& s : suites) out += "\n  " + s.name + ": " + s.help;
   return out;
+}
+
+// `gpunet-bench history FILE [-o DIR] [--since T] [--figure S] [--save-baseline OUT --last N]` and
+// `gpunet-bench history import FILE REPORT...` (report/history/history_command.hpp).
+void add_history_subcommand(CLI::App& app, Config& c) {
+  auto& h = c.history;
+  auto* hist = app.add_subcommand("history", "The run history (--history FILE): history.md and history.html with a trend "
+                                             "per figure, step changes and when figures drop (hour of day, day of week)");
+  hist->add_option("file", h.file, "The history file (SQLite)")->type_name("FILE.sqlite");
+  hist->add_option("-o,--output", h.out_dir, "Directory for history.md and history.html (default: the history file's)");
+  hist->add_option("--since", h.since, "Only runs that started at or after this UTC time (YYYY-MM-DD[THH:MM[:SS]Z])")->type_name("TIME");
+  hist->add_option("--figure", h.figure, "Only figures whose name contains this text (e.g. 'tcp goodput', 'vm:0 -> vm:1')")->type_name("TEXT");
+  hist->add_option("--save-baseline", h.save_baseline,
+                   "Instead of the reports: write a --baseline file from the last --last runs without a FAIL verdict "
+                   "(the newest run's figures, the others' values as their noise history)")
+      ->type_name("FILE");
+  hist->add_option("--last", h.last, "With --save-baseline: how many good runs")->check(CLI::Range(1, 1000))->capture_default_str();
+  auto* imp = hist->add_subcommand("import", "Add earlier runs (report.json or results.jsonl files) with their own start times");
+  imp->add_option("file", h.file, "The history file (SQLite; created if missing)")->type_name("FILE.sqlite")->required();
+  imp->add_option("reports", h.reports, "report.json or results.jsonl files")->type_name("REPORT")->required();
+}
+
+// The history subcommand's request, or one line saying what is missing.
+std::string finish_history_request(const CLI::App& app, Config& c) {
+  const CLI::App* hist = app.get_subcommand("history");
+  if (!app.got_subcommand("history")) return "";
+  auto& h = c.history;
+  const bool import = hist->got_subcommand("import");
+  h.action = import ? report::history::HistoryRequest::Action::import : report::history::HistoryRequest::Action::render;
+  if (h.file.empty()) return "history: give the history file (gpunet-bench history FILE.sqlite, or history import FILE.sqlite REPORT.json...)";
+  if (import && (hist->count("--since") || hist->count("--figure") || hist->count("--save-baseline") || hist->count("-o")))
+    return "history import: -o, --since, --figure and --save-baseline belong to `gpunet-bench history FILE`";
+  if (hist->count("--last") && h.save_baseline.empty()) return "history: --last goes with --save-baseline FILE";
+  for (const auto& r : h.reports)
+    if (r.empty()) return "history import: empty report path (is a shell variable unset?)";
+  return "";
 }
 
 void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, std::string& reduction) {
@@ -176,6 +213,12 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
                  "unchanged), so the run-to-run spread is learned even on a night that failed elsewhere")
       ->type_name("FILE");
 
+  app.add_option("--history", c.history_path,
+                 "Append every analysed figure of this run to this SQLite file (created if missing); see "
+                 "`gpunet-bench history`")
+      ->type_name("FILE.sqlite");
+  add_history_subcommand(app, c);
+
   auto* rep = app.add_subcommand("report", "Re-render every output from a report.json or results.jsonl, without MPI");
   rep->add_option("path", c.report_input, "report.json or results.jsonl")->required();
   rep->add_option("-o,--output", c.output_dir, "Directory for the rendered outputs (default: rerendered/ beside the input; never the run's own files)");
@@ -185,6 +228,8 @@ void build_app(CLI::App& app, Config& c, SuiteList known, std::string& suites, s
   rep->add_option("--fabric", c.fabric_path, "Read the stored run against this fabric (Slurm topology.conf)")->type_name("FILE");
   rep->add_option("--save-baseline", c.save_baseline_path, "Store the stored run's figures as a baseline in FILE")
       ->type_name("FILE");
+  rep->add_option("--history", c.history_path, "Append the stored run's analysed figures to this SQLite file")
+      ->type_name("FILE.sqlite");
   rep->add_option("--learn-baseline", c.learn_baseline_path,
                   "With --baseline: store it in FILE with the stored run's SAME figures added to their history")
       ->type_name("FILE");
@@ -231,6 +276,7 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
     if (c.report_input.empty()) return fail("report: empty path (give a report.json or a results.jsonl)");
     if (app.get_subcommand("report")->count("-o") == 0) c.output_dir = rerender_dir_of(c.report_input);
   }
+  if (const auto why = finish_history_request(app, c); !why.empty()) return fail(why);
   if (const auto why = empty_path_problem(app, c); !why.empty()) return fail(why);
   if (const auto why = finish_evidence_options(app, c)) return fail(*why);
   c.suites = split_list(suites);

@@ -15,8 +15,11 @@ ARGS=(-- -q --suites mpi -e 16K --budget 0.02 --collectives allreduce --host-bus
 nightly() { "$NIGHTLY" --launcher local --ranks 2 --bench "$BIN" "$@"; }
 
 # First night: no baseline yet; the run becomes it; outputs land in the artifacts directory.
-rc=0; nightly --baseline "$T/base.json" --artifacts "$T/a1" "${ARGS[@]}" > "$T/n1.txt" 2>&1 || rc=$?
+rc=0; nightly --baseline "$T/base.json" --artifacts "$T/a1" --history "$T/h.sqlite" "${ARGS[@]}" > "$T/n1.txt" 2>&1 || rc=$?
 [[ $rc == 0 ]] || { cat "$T/n1.txt"; fail "first night exited $rc"; }
+# --history: the night is in the history, and its history.md is kept with the artifacts.
+grep -q "history: $T/a1/history.md" "$T/n1.txt" || { cat "$T/n1.txt"; fail "no history.md from --history"; }
+grep -q '1 runs from' "$T/a1/history.md" || fail "history.md does not hold the night"
 grep -q "baseline $T/base.json created from this run" "$T/n1.txt" || { cat "$T/n1.txt"; fail "baseline not created"; }
 for f in report.json results.jsonl baseline-candidate.json; do [[ -s $T/a1/$f ]] || fail "artifact $f missing"; done
 grep -q "^nightly.sh: PASS" "$T/n1.txt" || fail "no PASS line"

@@ -1,0 +1,170 @@
+// history.md and history.html from a HistoryView. Every string from the file is escaped.
+#include <cmath>
+#include <cstdio>
+
+#include "report/ceilings.hpp"
+#include "report/escape.hpp"
+#include "report/history/history_view.hpp"
+#include "report/md_table.hpp"
+#include "report/svg_chart.hpp"
+
+namespace gpunet::report::history {
+
+namespace {
+
+std::string pct_text(double pct) { return std::to_string(std::lround(pct)) + " %"; }
+
+std::string p_text(const std::optional<double>& p) {
+  if (!p) return "values apart";
+  char text[32];
+  std::snprintf(text, sizeof text, "U test p = %.2g", *p);
+  return text;
+}
+
+// The sentence and its evidence, as plain text (escaped by the renderer).
+std::string drop_line(const FigureHistory& f, const TimeDrop& d) {
+  return drop_sentence(f.series, d) + " (median " + format_figure(d.level) + " against " + format_figure(d.reference) + " " +
+         f.series.unit + " at the other times; noise threshold " + pct_text(d.threshold_pct) + ", " + p_text(d.p_value) + ")";
+}
+
+std::string step_line(const FigureHistory& f) {
+  const StepChange& s = *f.step;
+  return f.series.label + ": a step " + (s.worse ? "for the worse" : "for the better") + " of " + pct_text(s.change_pct) +
+         " from the run of " + utc_minutes_text(s.epoch) + " UTC on (median " + format_figure(s.before) + " -> " +
+         format_figure(s.after) + " " + f.series.unit + "; noise threshold " + pct_text(s.threshold_pct) + ", " + p_text(s.p_value) + ")";
+}
+
+std::vector<std::string> drop_lines(const HistoryView& v) {
+  std::vector<std::string> out;
+  for (const auto& f : v.figures) {
+    for (const auto& d : f.hour_drops) out.push_back(drop_line(f, d));
+    for (const auto& d : f.weekday_drops) out.push_back(drop_line(f, d));
+  }
+  return out;
+}
+
+std::vector<std::string> step_lines(const HistoryView& v) {
+  std::vector<std::string> out;
+  for (const auto& f : v.figures)
+    if (f.step) out.push_back(step_line(f));
+  return out;
+}
+
+std::string scope_line(const HistoryView& v) {
+  std::string out = v.file + ": " + std::to_string(v.runs) + " runs from " + utc_minutes_text(v.first_epoch) + " to " +
+                    utc_minutes_text(v.last_epoch) + " UTC, " + std::to_string(v.figures.size()) + " figures";
+  if (!v.since.empty()) out += ", runs since " + v.since;
+  if (!v.filter.empty()) out += ", figures matching '" + v.filter + "'";
+  return out + ".";
+}
+
+std::string rule_line(const CompareRule& r) {
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "Judged with the baseline noise rule: a group of runs (an hour of day, a day of the week, the runs after "
+                "a step) counts as different when its median moves beyond max(%g %%, %g x the spread of the reference "
+                "runs) and, with %d values on each side, a Mann-Whitney U test rejects at %g divided by the groups tested.",
+                r.min_effect_pct, r.noise_factor, r.min_samples, r.alpha);
+  return text;
+}
+
+std::vector<std::string> figure_row(const FigureHistory& f) {
+  std::string when;
+  for (const auto& d : f.hour_drops) when += (when.empty() ? "" : "; ") + period_text(d.period, d.first, d.last);
+  for (const auto& d : f.weekday_drops) when += (when.empty() ? "" : "; ") + period_text(d.period, d.first, d.last);
+  const std::string step = f.step ? pct_text(f.step->change_pct) + " on " + utc_minutes_text(f.step->epoch) : "";
+  return {f.series.label, std::to_string(f.series.points.size()), format_figure(f.series.points.back().value),
+          format_figure(f.median), format_figure(f.min), format_figure(f.max), f.series.unit,
+          f.ceiling ? format_figure(*f.ceiling) : "", when, step};
+}
+
+const std::vector<std::string> kFigureHeaders = {"Figure", "Runs", "Latest", "Median", "Min", "Max", "Unit", "Ceiling", "Drops at", "Step change"};
+
+std::string md_list(const std::vector<std::string>& lines, const std::string& none) {
+  if (lines.empty()) return none + "\n";
+  std::string out;
+  for (const auto& l : lines) out += "- " + md_escape(l) + "\n";
+  return out;
+}
+
+std::string md_profile(const FigureHistory& f) {
+  MdTable t({"Hour (UTC)", "Runs", "Median " + md_escape(f.series.unit)}, {MdTable::Align::left, MdTable::Align::right, MdTable::Align::right});
+  for (const auto& c : time_profile(f.series, Period::hour))
+    t.add_row({period_text(Period::hour, c.group, c.group), std::to_string(c.values), format_figure(c.median)});
+  return "### " + md_escape(f.series.label) + "\n\n" + t.render() + "\n";
+}
+
+LineChart trend_chart(const FigureHistory& f, int64_t first_epoch) {
+  LineChart c;
+  c.title = f.series.label;
+  c.x_label = "days since " + utc_minutes_text(first_epoch) + " UTC";
+  c.y_label = f.series.unit;
+  ChartSeries s;
+  s.label = "value per run";
+  for (const auto& p : f.series.points) s.points.emplace_back(static_cast<double>(p.epoch - first_epoch) / 86400.0, p.value);
+  c.series.push_back(std::move(s));
+  if (f.ceiling) c.ceilings.push_back({"ceiling " + format_figure(*f.ceiling) + " " + f.series.unit, *f.ceiling});
+  return c;
+}
+
+std::string html_list(const std::vector<std::string>& lines, const std::string& none) {
+  if (lines.empty()) return "<p>" + html_escape(none) + "</p>\n";
+  std::string out = "<ul>\n";
+  for (const auto& l : lines) out += "<li>" + html_escape(l) + "</li>\n";
+  return out + "</ul>\n";
+}
+
+std::string html_table(const HistoryView& v) {
+  std::string out = "<table><tr>";
+  for (const auto& h : kFigureHeaders) out += "<th>" + html_escape(h) + "</th>";
+  out += "</tr>\n";
+  for (const auto& f : v.figures) {
+    out += "<tr>";
+    for (const auto& cell : figure_row(f)) out += "<td>" + html_escape(cell) + "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+constexpr const char* kNoDrops = "No figure is worse at an hour of day or on a day of the week beyond its noise.";
+constexpr const char* kNoSteps = "No figure changed in a step beyond its noise.";
+
+}  // namespace
+
+std::string render_history_md(const HistoryView& v) {
+  std::string out = "# Run history\n\n" + md_escape(scope_line(v)) + "\n\n" + md_escape(rule_line(v.rule)) + "\n\n";
+  out += "## When figures drop\n\n" + md_list(drop_lines(v), kNoDrops) + "\n";
+  out += "## Step changes\n\n" + md_list(step_lines(v), kNoSteps) + "\n";
+  out += "## Figures\n\nThe trend of each figure is drawn in history.html.\n\n";
+  MdTable t(kFigureHeaders, {MdTable::Align::left, MdTable::Align::right, MdTable::Align::right, MdTable::Align::right,
+                             MdTable::Align::right, MdTable::Align::right, MdTable::Align::left, MdTable::Align::right,
+                             MdTable::Align::left, MdTable::Align::left});
+  for (const auto& f : v.figures) {
+    auto row = figure_row(f);
+    for (auto& cell : row) cell = md_escape(cell);
+    t.add_row(std::move(row));
+  }
+  out += t.render() + "\n";
+  std::string profiles;
+  for (const auto& f : v.figures)
+    if (!f.hour_drops.empty()) profiles += md_profile(f);
+  if (!profiles.empty()) out += "## Hour of day of the figures that drop\n\n" + profiles;
+  return out;
+}
+
+std::string render_history_html(const HistoryView& v) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+      "<title>Run history</title><style>body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 20px 40px}"
+      "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left}"
+      ".charts{display:flex;flex-wrap:wrap;gap:12px}svg{background:#fff}</style></head><body>\n";
+  out += "<h1>Run history</h1>\n<p>" + html_escape(scope_line(v)) + "</p>\n<p>" + html_escape(rule_line(v.rule)) + "</p>\n";
+  out += "<h2>When figures drop</h2>\n" + html_list(drop_lines(v), kNoDrops);
+  out += "<h2>Step changes</h2>\n" + html_list(step_lines(v), kNoSteps);
+  out += "<h2>Figures</h2>\n" + html_table(v) + "<h2>Trends</h2>\n<div class=\"charts\">\n";
+  for (const auto& f : v.figures) out += svg_line_chart(trend_chart(f, v.first_epoch)) + "\n";
+  return out + "</div>\n</body></html>\n";
+}
+
+}  // namespace gpunet::report::history
