@@ -129,6 +129,9 @@ void from_findings(const Report& rep, Problems& p) {
       if (explained_by_fabric(f, p)) continue;
       const auto host = jsonx::string(f, "host").value_or(r.host);
       p.blame(host, split_host(r.reason, {host}).second);
+    } else if (subject == "nic") {  // one NIC of a host (a rail run): named as host:iface
+      const auto end = end_name(jsonx::string(f, "host").value_or(r.host), jsonx::string(f, "iface").value_or(""));
+      p.blame(end, split_host(r.reason, {end}).second);
     } else {
       pairs.push_back(&r);
     }
