@@ -61,14 +61,24 @@ void describe_pair(report::Record& rec, const Node& src, const Node& dst, const 
                                       : "network";
   rec.extra["link"] = link_json(src.link);
   rec.extra["dst_link"] = link_json(dst.link);
+  if (src.rail >= 0) {
+    rec.extra["rail"] = src.rail;
+    rec.extra["src_iface"] = src.iface;
+    rec.extra["dst_iface"] = dst.iface;
+  }
+}
+
+// The pair's subject: by host and rank, and on a rail by each end's interface too.
+report::Subject flow_subject(const Node& src, const Node& dst) {
+  if (src.rail < 0) return report::pair_subject(src.host, src.rank, dst.host, dst.rank);
+  return report::rail_pair_subject(src.host, src.rank, src.iface, dst.host, dst.rank, dst.iface);
 }
 
 report::Figure flow_figure(const BandwidthTest& test, const FlowSpec& flow, const std::vector<bool>& ran, const Node& src,
                            const Node& dst, double goodput_Gbps, std::vector<double> timeline_Gbps) {
-  report::Figure f = report::rate_figure("tcp.goodput", goodput_Gbps, "Gb/s",
-                                         report::pair_subject(src.host, src.rank, dst.host, dst.rank),
-                                         report::PathModel::tcp_flow);
+  report::Figure f = report::rate_figure("tcp.goodput", goodput_Gbps, "Gb/s", flow_subject(src, dst), report::PathModel::tcp_flow);
   f.parameters = {{"test", test.variant}, {"streams", std::to_string(test.streams)}};
+  if (src.rail >= 0) f.parameters["rail"] = std::to_string(src.rail);
   if (test.bidir) f.parameters["direction"] = "bidirectional";
   const FlowShares shares = flow_shares(test, flow, ran);
   f.sending_share = shares.sending;
@@ -229,7 +239,7 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   rec.extra["tcp_info"] = json::array({o.tcp_info});
   note_rejections(rec, o.rejected, dst.host);
   if (rec.status != Status::skipped) {
-    rec.figure = report::time_figure("tcp.latency", o.time_us.p50, report::pair_subject(src.host, src.rank, dst.host, dst.rank));
+    rec.figure = report::time_figure("tcp.latency", o.time_us.p50, flow_subject(src, dst));
     rec.figure->parameters = {{"test", "latency"}, {"bytes", std::to_string(cfg.lat_bytes)}};
     rec.figure->samples = o.samples_us;
   }
@@ -299,6 +309,14 @@ report::Record matrix_record(const std::vector<Cell>& cells, const std::vector<N
     rec.reason = std::to_string(failed) + " of " + std::to_string(cells.size()) + " pair directions did not complete";
   }
   rec.extra["hosts"] = hosts;
+  if (n && nodes[0].rail >= 0) {
+    rec.variant = "all pairs, rail " + std::to_string(nodes[0].rail) + " (" + nodes[0].iface + ")";
+    rec.extra["rail"] = nodes[0].rail;
+    rec.extra["interface"] = nodes[0].iface;
+    json ifaces = json::array();
+    for (const auto& node : nodes) ifaces.push_back(node.iface);
+    rec.extra["interfaces"] = ifaces;
+  }
   rec.extra["goodput_Gbps"] = m;
   rec.extra["rows_are"] = "senders; columns are receivers";
   rec.extra["rounds"] = rounds;
