@@ -19,11 +19,11 @@ bool involves(const FactSubject& s, const std::string& host) {
 }
 
 // The host of a subject's end: "node2" of "node2:eth1" (an end on a rail), else the end itself.
-std::string node_of(const std::string& end) { return end.substr(0, end.find(':')); }
+std::string host_of_end(const std::string& end) { return end.substr(0, end.find(':')); }
 
 bool involves_node(const FactSubject& s, const std::string& node) {
   const auto h = subject_hosts(s);
-  return std::any_of(h.begin(), h.end(), [&](const std::string& e) { return node_of(e) == node; });
+  return std::any_of(h.begin(), h.end(), [&](const std::string& e) { return host_of_end(e) == node; });
 }
 
 // On several rails the ends are host:iface: one host whose NICs on every rail are in every failure,
@@ -31,7 +31,7 @@ bool involves_node(const FactSubject& s, const std::string& node) {
 std::string failing_node(const std::vector<FactSubject>& failed, const std::vector<SubjectValue>& per_subject) {
   if (failed.empty()) return "";
   std::vector<std::string> nodes;
-  for (const auto& e : subject_hosts(failed.front())) nodes.push_back(node_of(e));
+  for (const auto& e : subject_hosts(failed.front())) nodes.push_back(host_of_end(e));
   nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [&](const std::string& n) {
     return !std::all_of(failed.begin(), failed.end(), [&](const FactSubject& f) { return involves_node(f, n); });
   }), nodes.end());
