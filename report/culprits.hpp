@@ -2,7 +2,8 @@
 // the top of report.md and the HTML banner. Read from what the report already holds: failed verdicts
 // (report.extra.verdicts), SLOWER figures (report.extra.baseline), failed flows that all involve one
 // host (report/flow_failures.hpp), a switch uplink that explains every slow pair of the matrix given
-// --fabric (report/fabric_view.hpp) and the findings that name a host (tcp "finding" records). A host
+// --fabric (report/fabric_view.hpp) and the findings that name a host or, on several rails, one NIC of
+// a host as host:iface (tcp "finding" records, docs/rails.md). A host
 // is blamed only where a source names it alone; a pair finding whose hosts include a blamed host is
 // left out (the pair shares a flow with the culprit), and so is a host or pair finding whose slow pairs
 // the uplink explains. Pure.

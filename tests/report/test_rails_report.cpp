@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "report/figure.hpp"
+#include "report/figure_select.hpp"
+#include "report/spec.hpp"
 #include "report/table_model.hpp"
 #include "report/verdict_subjects.hpp"
 
@@ -57,4 +59,40 @@ TEST(RailSubjects, OneNicOrTheNodeIsTheCulprit) {
   // n2's eth0 pairs and n1's eth1 pairs: no one culprit.
   auto two = rail_pairs([](int a, int b, const std::string& i) { return (i == "eth0" && (a == 2 || b == 2)) || (i == "eth1" && (a == 1 || b == 1)); });
   EXPECT_EQ(judge_subjects(two, true, fails).culprit, "");
+}
+
+TEST(RailSubjects, APromiseMayNameOneRail) {
+  const auto spec = parse_spec(nlohmann::json::parse(R"({"spec_version": 1, "bandwidth": [
+      {"suite": "tcp", "name": "bandwidth", "min": 0.12},
+      {"suite": "tcp", "name": "bandwidth", "rail": 1, "min": 0.12},
+      {"suite": "tcp", "name": "matrix", "interface": "eth0", "min": 0.12}]})"), "c.json");
+  ASSERT_EQ(spec.bandwidth.size(), 3u);
+  EXPECT_FALSE(spec.bandwidth[0].sel.rail);
+  EXPECT_EQ(spec.bandwidth[1].sel.rail, 1);
+  EXPECT_EQ(spec.bandwidth[2].sel.iface, "eth0");
+  EXPECT_THROW(parse_spec(nlohmann::json::parse(R"({"spec_version": 1, "bandwidth": [
+      {"suite": "tcp", "name": "bandwidth", "rail": "one", "min": 0.12}]})"), "c.json"), SpecError);
+  Report rep;
+  for (int rail : {0, 1}) {
+    Record r;
+    r.suite = "tcp";
+    r.name = "bandwidth";
+    r.variant = "matrix";
+    const std::string iface = "eth" + std::to_string(rail);
+    r.figure = rate_figure("tcp.goodput", 0.18, "Gb/s", rail_pair_subject("n0", 0, iface, "n1", 1, iface), PathModel::tcp_flow);
+    r.figure->parameters = {{"test", "matrix"}, {"rail", std::to_string(rail)}};
+    r.extra["rail"] = rail;
+    r.extra["src_iface"] = iface;
+    rep.results.push_back(r);
+  }
+  const auto query = [&](const FigureSelector& s) {
+    return select_figures(rep, FigureQuery{s.suite, s.name, s.variant, s.figure, s.bytes, s.rail, s.iface});
+  };
+  EXPECT_EQ(query(spec.bandwidth[0].sel).size(), 2u);  // every rail
+  const auto one = query(spec.bandwidth[1].sel);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].subject.src_host, "n0:eth1");
+  const auto by_name = query(spec.bandwidth[2].sel);
+  ASSERT_EQ(by_name.size(), 1u);
+  EXPECT_EQ(by_name[0].subject.src_host, "n0:eth0");
 }
