@@ -157,6 +157,28 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
   return h;
 }
 
+// Adds the heatmap of one rail's flows ("" : a one-interface run) to `out`, or says why it is left out.
+void add_heatmap(const Report& rep, const MatrixKind& kind, const std::vector<PairFlow>& flows, const std::string& rail,
+                 Drawn<Heatmap>& out) {
+  Heatmap h = build_heatmap(rep, kind, flows);
+  if (!rail.empty()) {
+    const std::string iface = flows.front().figure->subject.iface;
+    h.title = "rail " + rail + (iface.empty() ? "" : " (" + iface + ")") + ": " + h.title;
+  }
+  size_t measured = 0;
+  for (const auto& row : h.cells) measured += static_cast<size_t>(std::count_if(row.begin(), row.end(), [](const HeatmapCell& c) { return c.measured; }));
+  if (measured < 2) {
+    out.omitted.push_back(std::string(kind.name) + " pair heatmap: one pair measured, nothing to compare it with");
+    return;
+  }
+  if (h.labels.size() > kMaxHeatmapHosts) {
+    out.omitted.push_back(std::string(kind.name) + " pair heatmap: " + std::to_string(h.labels.size()) +
+                          " hosts, more than " + std::to_string(kMaxHeatmapHosts) + " can be drawn; the pairs are in report.json");
+    return;
+  }
+  out.charts.push_back(std::move(h));
+}
+
 }  // namespace
 
 std::optional<double> typical_pair(const std::vector<std::vector<std::optional<double>>>& values) {
@@ -199,19 +221,13 @@ Drawn<Heatmap> pair_heatmaps(const Report& rep) {
                               "shared a link or re-tested a pair, which would mislead as cells)");
       continue;
     }
-    Heatmap h = build_heatmap(rep, kind, flows);
-    size_t measured = 0;
-    for (const auto& row : h.cells) measured += static_cast<size_t>(std::count_if(row.begin(), row.end(), [](const HeatmapCell& c) { return c.measured; }));
-    if (measured < 2) {
-      out.omitted.push_back(std::string(kind.name) + " pair heatmap: one pair measured, nothing to compare it with");
-      continue;
+    // A run on several rails: one heatmap per rail (the figure's "rail" parameter).
+    std::map<std::string, std::vector<PairFlow>> by_rail;
+    for (const auto& p : flows) {
+      const auto it = p.figure->parameters.find("rail");
+      by_rail[it == p.figure->parameters.end() ? "" : it->second].push_back(p);
     }
-    if (h.labels.size() > kMaxHeatmapHosts) {
-      out.omitted.push_back(std::string(kind.name) + " pair heatmap: " + std::to_string(h.labels.size()) +
-                            " hosts, more than " + std::to_string(kMaxHeatmapHosts) + " can be drawn; the pairs are in report.json");
-      continue;
-    }
-    out.charts.push_back(std::move(h));
+    for (const auto& [rail, on_rail] : by_rail) add_heatmap(rep, kind, on_rail, rail, out);
   }
   return out;
 }

@@ -130,6 +130,9 @@ void from_findings(const Report& rep, Problems& p) {
       if (explained_by_fabric(f, p)) continue;
       const auto host = jsonx::string(f, "host").value_or(r.host);
       p.blame(host, split_host(r.reason, {host}).second);
+    } else if (subject == "nic") {  // one NIC of a host (a rail run): named as host:iface
+      const auto end = end_name(jsonx::string(f, "host").value_or(r.host), jsonx::string(f, "iface").value_or(""));
+      p.blame(end, split_host(r.reason, {end}).second);
     } else {
       pairs.push_back(&r);
     }
@@ -171,7 +174,15 @@ std::vector<std::string> problem_sentences(const Report& rep) {
 
 std::vector<BadNode> bad_nodes(const Report& rep) {
   std::vector<BadNode> out;
-  for (const auto& [host, sentences] : problems_of(rep).by_host) out.push_back({host, joined_sentences(sentences)});
+  for (const auto& [blamed, sentences] : problems_of(rep).by_host) {
+    // One NIC of a host is blamed as host:iface (a host name has no ':'): the node is listed, with the NIC.
+    const auto colon = blamed.find(':');
+    const std::string host = blamed.substr(0, colon);
+    const std::string reason = (colon == std::string::npos ? "" : blamed.substr(colon + 1) + ": ") + joined_sentences(sentences);
+    auto it = std::find_if(out.begin(), out.end(), [&](const BadNode& n) { return n.host == host; });
+    if (it == out.end()) out.push_back({host, reason});
+    else it->reason += "; " + reason;
+  }
   return out;
 }
 

@@ -2,7 +2,8 @@
 // the top of report.md and the HTML banner. Read from what the report already holds: failed verdicts
 // (report.extra.verdicts), SLOWER figures (report.extra.baseline), failed flows that all involve one
 // host (report/flow_failures.hpp), a switch uplink that explains every slow pair of the matrix given
-// --fabric (report/fabric_view.hpp) and the findings that name a host (tcp "finding" records). A host
+// --fabric (report/fabric_view.hpp) and the findings that name a host or, on several rails, one NIC of
+// a host as host:iface (tcp "finding" records, docs/rails.md). A host
 // is blamed only where a source names it alone; a pair finding whose hosts include a blamed host is
 // left out (the pair shares a flow with the culprit), and so is a host or pair finding whose slow pairs
 // the uplink explains. Pure.
@@ -19,7 +20,8 @@ namespace gpunet::report {
 // the baseline (-50 %)", then the problems that name no host. Empty when nothing is wrong.
 std::vector<std::string> problem_sentences(const Report& rep);
 
-// The hosts those sentences blame, each with its sentences joined: what bad-nodes.txt lists.
+// The hosts those sentences blame, each with its sentences joined (a blamed NIC, host:iface, lists its
+// host with "iface: " before the reason): what bad-nodes.txt lists.
 struct BadNode {
   std::string host;
   std::string reason;

@@ -22,7 +22,9 @@ constexpr const char* kBetter[] = {"higher", "lower"};
 constexpr const char* kSubjects[] = {"cluster", "host", "gpu", "nic", "pair", "group"};
 constexpr const char* kPaths[] = {"none", "tcp_flow", "tcp_link", "rdma_port", "pcie_link", "collective"};
 
-std::string end_key(const std::string& host, int rank) { return host + (rank >= 0 ? "/" + std::to_string(rank) : ""); }
+std::string end_key(const std::string& host, int rank, const std::string& iface = "") {
+  return host + (rank >= 0 ? "/" + std::to_string(rank) : "") + (iface.empty() ? "" : ":" + iface);
+}
 
 }  // namespace
 
@@ -40,7 +42,7 @@ std::string subject_key(const Subject& s) {
     case SubjectKind::host: return k + end_key(s.host, s.rank);
     case SubjectKind::gpu:
     case SubjectKind::nic: return k + s.host + "/" + s.device;
-    case SubjectKind::pair: return k + end_key(s.host, s.rank) + "->" + end_key(s.dst_host, s.dst_rank);
+    case SubjectKind::pair: return k + end_key(s.host, s.rank, s.iface) + "->" + end_key(s.dst_host, s.dst_rank, s.dst_iface);
     case SubjectKind::group: return k + s.group + "@" + s.host + "/" + std::to_string(s.nodes) + "n";
   }
   return k;
@@ -67,6 +69,8 @@ void to_json(json& j, const Subject& s) {
   if (s.rank >= 0) j["rank"] = s.rank;
   if (!s.dst_host.empty()) j["dst_host"] = s.dst_host;
   if (s.dst_rank >= 0) j["dst_rank"] = s.dst_rank;
+  if (!s.iface.empty()) j["iface"] = s.iface;
+  if (!s.dst_iface.empty()) j["dst_iface"] = s.dst_iface;
   if (!s.device.empty()) j["device"] = s.device;
   if (!s.group.empty()) j["group"] = s.group;
   if (s.nodes > 0) j["nodes"] = s.nodes;
@@ -79,6 +83,8 @@ void from_json(const json& j, Subject& s) {
   s.rank = f.int32_or("rank", -1);
   s.dst_host = f.text_or("dst_host", "");
   s.dst_rank = f.int32_or("dst_rank", -1);
+  s.iface = f.text_or("iface", "");
+  s.dst_iface = f.text_or("dst_iface", "");
   s.device = f.text_or("device", "");
   s.group = f.text_or("group", "");
   s.nodes = f.int32_or("nodes", 0);
@@ -163,6 +169,16 @@ Subject pair_subject(const std::string& src_host, int src_rank, const std::strin
   s.dst_rank = dst_rank;
   return s;
 }
+
+Subject rail_pair_subject(const std::string& src_host, int src_rank, const std::string& src_iface,
+                          const std::string& dst_host, int dst_rank, const std::string& dst_iface) {
+  Subject s = pair_subject(src_host, src_rank, dst_host, dst_rank);
+  s.iface = src_iface;
+  s.dst_iface = dst_iface;
+  return s;
+}
+
+std::string end_name(const std::string& host, const std::string& iface) { return iface.empty() ? host : host + ":" + iface; }
 
 Subject group_subject(const std::string& group, const std::string& root_host, int nodes) {
   Subject s;

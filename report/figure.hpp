@@ -32,6 +32,9 @@ struct Subject {
   int rank = -1;         // pair: the source rank; host: the rank that measured, when it matters
   std::string dst_host;  // pair: the destination
   int dst_rank = -1;
+  // pair on one rail of several (tcp --tcp-if with more than one interface): each end's interface;
+  // empty in a one-interface run, so its subjects and keys stay as they were.
+  std::string iface, dst_iface;
   std::string device;    // gpu: "0", "1", ...; nic: "mlx5_0", "eth0"
   std::string group;     // group: "one-to-many", "many-to-one", "scaling"
   int nodes = 0;         // group / cluster: how many nodes it spans (0 = not stated)
@@ -92,6 +95,11 @@ Subject cluster_subject(int nodes);
 Subject host_subject(const std::string& host);
 Subject gpu_subject(const std::string& host, int gpu);
 Subject pair_subject(const std::string& src_host, int src_rank, const std::string& dst_host, int dst_rank);
+// The same pair between two interfaces (a rail): "pair:a/0:eth1->b/1:eth1".
+Subject rail_pair_subject(const std::string& src_host, int src_rank, const std::string& src_iface,
+                          const std::string& dst_host, int dst_rank, const std::string& dst_iface);
+// "host:iface", or the host when there is no interface: one end of a pair in verdicts and tables.
+std::string end_name(const std::string& host, const std::string& iface);
 Subject group_subject(const std::string& group, const std::string& root_host, int nodes);
 
 // A rate figure (better = higher) or a time figure (better = lower, in us) with its subject.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "report/baseline_stats.hpp"
+#include "report/json_access.hpp"
 #include "report/stats.hpp"
 #include "report/verdicts_facts.hpp"
 
@@ -40,7 +41,7 @@ FactSubject fact_subject_of(const Record& r) {
   switch (x.kind) {
     case SubjectKind::pair:
       s.kind = r.figure->better == Better::lower ? FactSubjectKind::link : FactSubjectKind::pair;
-      s.src_host = x.host, s.dst_host = x.dst_host;
+      s.src_host = end_name(x.host, x.iface), s.dst_host = end_name(x.dst_host, x.dst_iface);
       break;
     case SubjectKind::group: s.kind = FactSubjectKind::group, s.host = x.host; break;
     case SubjectKind::cluster: s.kind = FactSubjectKind::group; break;
@@ -130,8 +131,13 @@ FigureFact fact(const Record& r, const std::string& metric) {
   return f;
 }
 
+bool on_rail(const Record& r, const FigureQuery& q) {
+  if (q.rail && jsonx::integer(r.extra, "rail") != q.rail) return false;
+  return q.iface.empty() || jsonx::string(r.extra, "src_iface").value_or("") == q.iface;
+}
+
 bool selected(const Record& r, const FigureQuery& q) {
-  if (r.suite != q.suite) return false;
+  if (r.suite != q.suite || !on_rail(r, q)) return false;
   const bool tcp_kind = q.suite == "tcp" && std::find(std::begin(kTcpPairKinds), std::end(kTcpPairKinds), q.test) != std::end(kTcpPairKinds);
   if (tcp_kind) return r.name == "bandwidth" && r.variant == q.test;
   if (r.name != q.test) return false;

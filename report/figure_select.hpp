@@ -66,6 +66,8 @@ struct FigureFact {
 struct FigureQuery {
   std::string suite, test, kind, metric;
   std::optional<int64_t> bytes;
+  std::optional<int> rail;  // only the flows of this rail (records' extra.rail), else every rail
+  std::string iface;        // only the flows between interfaces of this name (extra.src_iface), else any
 };
 
 // The figures of every record of suite/test (all statuses; callers judge status and value). A test

@@ -15,7 +15,9 @@ namespace gpunet::report {
 
 // The files write_all_outputs writes into the output directory.
 inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "report.html", "junit.xml", "sweeps.csv", "metrics.prom",
-                                               // one CSV per table kind (report/table_model.hpp)
+                                               // one CSV per table kind (report/table_model.hpp); a run on
+                                               // several rails writes tcp_matrix_rail<k>.csv per rail instead
+                                               // of tcp_matrix.csv (docs/rails.md)
                                                "tcp_matrix.csv", "rdma_matrix.csv", "tcp_flows.csv", "tcp_groups.csv",
                                                "tcp_latency.csv", "rdma_latency.csv", "rdma_bandwidth.csv", "pcie.csv",
                                                "host_memory.csv", "other_figures.csv", "checks.csv"};

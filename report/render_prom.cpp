@@ -53,6 +53,8 @@ Labels subject_labels(const Subject& s) {
     case SubjectKind::pair:
       if (s.host == s.dst_host)  // ranks on one host: the ranks tell the ends apart
         return {{"src", s.host}, {"src_rank", std::to_string(s.rank)}, {"dst", s.dst_host}, {"dst_rank", std::to_string(s.dst_rank)}};
+      if (!s.iface.empty())  // a rail: each end's interface
+        return {{"src", s.host}, {"src_iface", s.iface}, {"dst", s.dst_host}, {"dst_iface", s.dst_iface}};
       return {{"src", s.host}, {"dst", s.dst_host}};
     case SubjectKind::group: {
       Labels l{{"group", s.group}, {"host", s.host}};

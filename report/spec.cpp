@@ -45,6 +45,8 @@ FigureSelector selector(const Reader& r, const json& j, const std::string& path,
   if (const auto problem = unknown_name(s.suite, s.name, s.variant))
     r.fail(Reader::join(path, problem->field == "kind" ? (v2_test ? "test" : "variant") : problem->field), problem->message);
   if (const auto* v = field(j, "bytes")) s.bytes = r.integer(*v, Reader::join(path, "bytes"), 0, INT64_MAX);
+  if (const auto* v = field(j, "rail")) s.rail = static_cast<int>(r.integer(*v, Reader::join(path, "rail"), 0, 1023));
+  if (const auto* v = field(j, "interface")) s.iface = r.string(*v, Reader::join(path, "interface"));
   s.figure = default_figure;
   // TCP's bandwidth figure is its goodput (it has no bus bandwidth).
   if (s.suite == "tcp" && s.figure == "busbw_GBps") s.figure = "extra.goodput_Gbps";
@@ -98,7 +100,7 @@ std::vector<T> list(const Reader& r, const json& doc, const char* key, F&& one) 
 }
 
 BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& path, int version) {
-  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "min", "min_efficiency_pct"});
+  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "min", "min_efficiency_pct", "rail", "interface"});
   BandwidthPromise p{selector(r, j, path, "busbw_GBps", version), std::nullopt, std::nullopt};
   if (const auto* v = field(j, "min")) p.min = r.number(*v, Reader::join(path, "min"), 0, 1e12, true);
   if (const auto* v = field(j, "min_efficiency_pct"))
@@ -109,7 +111,7 @@ BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& pa
 }
 
 LatencyPromise latency(const Reader& r, const json& j, const std::string& path, int version) {
-  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_p99_us"});
+  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_p99_us", "rail", "interface"});
   LatencyPromise p{selector(r, j, path, "time_us.p99", version), 0};
   const auto& v = r.required(j, path, "max_p99_us");
   p.max_us = r.number(v, Reader::join(path, "max_p99_us"), 0, 1e9, true);
@@ -117,7 +119,7 @@ LatencyPromise latency(const Reader& r, const json& j, const std::string& path, 
 }
 
 StabilityPromise stability(const Reader& r, const json& j, const std::string& path, int version) {
-  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "max_dip_pct"});
+  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "max_dip_pct", "rail", "interface"});
   StabilityPromise p{selector(r, j, path, "", version), 0};
   const auto& v = r.required(j, path, "max_dip_pct");
   p.max_dip_pct = r.number(v, Reader::join(path, "max_dip_pct"), 0, 100, false);
@@ -130,7 +132,7 @@ HomogeneitySpec homogeneity(const Reader& r, const json& j, int version) {
   if (const auto* v = field(j, "topology")) h.topology = r.boolean(*v, "homogeneity.topology");
   h.figures = list<SpreadPromise>(r, j, "figures", [&](const json& e, const std::string& p0) {
     const std::string path = "homogeneity." + p0;
-    r.object(e, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_spread_pct"});
+    r.object(e, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_spread_pct", "rail", "interface"});
     SpreadPromise p{selector(r, e, path, "busbw_GBps", version), 0};
     const auto& v = r.required(e, path, "max_spread_pct");
     p.max_spread_pct = r.number(v, Reader::join(path, "max_spread_pct"), 0, 1000, false);

@@ -51,6 +51,9 @@ struct FigureSelector {
   std::string variant;           // empty = any variant; spec_version 2 also spells it `test`
   std::optional<int64_t> bytes;  // unset = a default size chosen by the promise (largest or smallest)
   std::string figure;            // path into the Record; the promise supplies the default
+  // A run on several rails (docs/rails.md): a promise judges every rail unless it names one.
+  std::optional<int> rail;       // "rail": 1
+  std::string iface;             // "interface": "eth1"
 };
 
 struct LinkSpec {

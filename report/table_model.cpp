@@ -90,6 +90,7 @@ Cell status_cell(const Record& r) {
 
 std::string pair_label(const Subject& s, const std::string& arrow) {
   auto end = [](const std::string& host, int rank) { return rank >= 0 ? host + ":" + std::to_string(rank) : host; };
+  if (!s.iface.empty()) return s.host + ":" + s.iface + " " + arrow + " " + s.dst_host + ":" + s.dst_iface;  // a rail
   if (s.dst_host.empty() && s.dst_rank < 0) return end(s.host, s.rank);
   return end(s.host, s.rank) + " " + arrow + " " + end(s.dst_host, s.dst_rank);
 }

@@ -166,6 +166,18 @@ Table flows_table(const std::vector<const Record*>& flows, const std::vector<Rec
   return t;
 }
 
+// The rail of a flow on one of several rails, -1 in a one-interface run.
+int rail_of(const Record& r) {
+  if (!r.figure) return -1;
+  const auto it = r.figure->parameters.find("rail");
+  if (it == r.figure->parameters.end()) return -1;
+  try {
+    return std::stoi(it->second);
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
 bool matrix_flow(const Record& r) {
   return r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix";
 }
@@ -185,7 +197,18 @@ std::vector<Table> pair_tables(const Report& rep) {
       rdma.push_back(&r);
   }
   std::vector<Table> out;
-  out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
+  // A run on several rails: one matrix per rail (the figure's "rail" parameter), named by its interface.
+  std::map<int, std::vector<const Record*>> by_rail;
+  for (const Record* r : matrix) by_rail[rail_of(*r)].push_back(r);
+  if (!by_rail.empty() && (by_rail.size() > 1 || !by_rail.count(-1))) {
+    for (const auto& [rail, recs] : by_rail) {
+      const std::string iface = recs.empty() ? "" : recs.front()->figure->subject.iface;
+      out.push_back(matrix_table("TCP pair matrix, rail " + std::to_string(rail) + (iface.empty() ? "" : " (" + iface + ")"),
+                                 "tcp_matrix_rail" + std::to_string(rail) + ".csv", recs));
+    }
+  } else {
+    out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
+  }
   out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
   out.push_back(flows_table(flows, rep.results));
   return out;

@@ -74,7 +74,17 @@ void network_rows(const Report& rep, std::vector<Row>& out) {
     if (kind == TableKind::latency) (r.suite == "rdma" ? rdma_lat : tcp_lat).push_back(&r);
     if (kind == TableKind::rdma_bandwidth && r.name == "write_bw" && r.extra.contains("src_host")) rdma_bw.push_back(&r);
   }
-  slowest_and_median(matrix.empty() ? flows : matrix, matrix.empty() ? "TCP goodput" : "TCP goodput (matrix)", out);
+  // A run on several rails: each rail's slowest pair and median (the figure's "rail" parameter).
+  std::map<std::string, std::vector<const Record*>> by_rail;
+  for (const Record* r : matrix) {
+    const auto it = r->figure->parameters.find("rail");
+    by_rail[it == r->figure->parameters.end() ? "" : it->second].push_back(r);
+  }
+  if (by_rail.size() > 1 || (by_rail.size() == 1 && !by_rail.count("")))
+    for (const auto& [rail, recs] : by_rail)
+      slowest_and_median(recs, "TCP goodput (matrix, rail " + rail + " " + recs.front()->figure->subject.iface + ")", out);
+  else
+    slowest_and_median(matrix.empty() ? flows : matrix, matrix.empty() ? "TCP goodput" : "TCP goodput (matrix)", out);
   slowest_and_median(tcp_lat, "TCP latency p50", out);
   slowest_and_median(rdma_bw, "RDMA WRITE bandwidth", out);
   slowest_and_median(rdma_lat, "RDMA latency t_typical", out);

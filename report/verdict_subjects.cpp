@@ -18,6 +18,29 @@ bool involves(const FactSubject& s, const std::string& host) {
   return std::find(h.begin(), h.end(), host) != h.end();
 }
 
+// The host of a subject's end: "node2" of "node2:eth1" (an end on a rail), else the end itself.
+std::string host_of_end(const std::string& end) { return end.substr(0, end.find(':')); }
+
+bool involves_node(const FactSubject& s, const std::string& node) {
+  const auto h = subject_hosts(s);
+  return std::any_of(h.begin(), h.end(), [&](const std::string& e) { return host_of_end(e) == node; });
+}
+
+// On several rails the ends are host:iface: one host whose NICs on every rail are in every failure,
+// every subject with it failed ("" when there is none).
+std::string failing_node(const std::vector<FactSubject>& failed, const std::vector<SubjectValue>& per_subject) {
+  if (failed.empty()) return "";
+  std::vector<std::string> nodes;
+  for (const auto& e : subject_hosts(failed.front())) nodes.push_back(host_of_end(e));
+  nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [&](const std::string& n) {
+    return !std::all_of(failed.begin(), failed.end(), [&](const FactSubject& f) { return involves_node(f, n); });
+  }), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  if (nodes.size() != 1) return "";
+  const auto with_node = std::count_if(per_subject.begin(), per_subject.end(), [&](const SubjectValue& v) { return involves_node(v.subject, nodes[0]); });
+  return static_cast<std::size_t>(with_node) == failed.size() ? nodes[0] : "";
+}
+
 bool worse(double a, double b, bool higher_is_better) { return higher_is_better ? a < b : a > b; }
 
 std::string with_ceiling(const SubjectValue& v, const std::string& unit) {
@@ -62,6 +85,9 @@ SubjectOutcome finish_outcome(SubjectOutcome o, const std::vector<SubjectValue>&
     const std::string& h = o.common_hosts.front();
     const auto with_h = std::count_if(per_subject.begin(), per_subject.end(), [&](const SubjectValue& v) { return involves(v.subject, h); });
     if (static_cast<std::size_t>(with_h) == o.failed.size()) o.culprit = h, o.culprit_subjects = o.failed.size();
+  } else if (o.common_hosts.empty() && o.failed.size() > 1 && o.failed.size() < o.total) {
+    const std::string node = failing_node(failed, per_subject);  // one host slow on every rail
+    if (!node.empty()) o.common_hosts = {node}, o.culprit = node, o.culprit_subjects = o.failed.size();
   } else if (o.failed.size() == 1 && subject_hosts(o.failed.front().subject).size() == 1) {
     o.culprit = subject_hosts(o.failed.front().subject).front(), o.culprit_subjects = 1;
   }

@@ -16,7 +16,10 @@ enum class Reduction { max, mean, min };  // how per-iteration times combine acr
 // --- tcp suite ---
 struct TcpConfig {
   std::string iface;          // --tcp-if: interface name or CIDR ("" = loopback on one node, else the
-                              // first non-loopback IPv4 address that is up)
+                              // first non-loopback IPv4 address that is up), or a list of them, or "rails"
+  std::vector<std::string> ifaces;  // --tcp-if as a list, one entry per rail (set after the parse; empty:
+                                    // the default address); {"rails"}: every data interface
+  bool rails_one_at_a_time = false; // --rails one-at-a-time: each rail's matrix alone (default: at once)
   std::vector<std::string> tests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
   int streams = 1;            // parallel streams (neighbours run 1 and, when > 1, this many)
   double time_s = 2.0;        // seconds per bandwidth measurement

@@ -9,6 +9,7 @@
 #include "bench/core/cli_float.hpp"
 #include "bench/core/cli_size.hpp"
 #include "bench/core/sizes.hpp"
+#include "bench/suites/tcp/rails.hpp"
 #include "common/strings.hpp"
 
 namespace gpunet::bench::tcp {
@@ -45,8 +46,14 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
   const std::string g = "TCP suite";
   app.add_option("--tcp-if", t.iface,
                  "Interface name or CIDR the tcp suite listens on and connects from (default: loopback on one "
-                 "node, else the first non-loopback IPv4 address that is up)")
-      ->type_name("IF|CIDR")->group(g);
+                 "node, else the first non-loopback IPv4 address that is up); several, comma-separated, one per "
+                 "rail (rail k of a node pairs with rail k of the others; the matrix runs on every rail), or "
+                 "'rails': every up IPv4 interface other than the control channel's")
+      ->type_name("IF|CIDR[,...]|rails")->group(g);
+  app.add_option("--rails", text.at("--rails"),
+                 "With several --tcp-if rails: run the rails' matrices at the same time (together, the load "
+                 "training puts on them) or one-at-a-time (to isolate)")
+      ->check(CLI::IsMember({"together", "one-at-a-time"}))->default_str("together")->type_name("MODE")->group(g);
   app.add_option("--tcp-tests", text.at("--tcp-tests"), "tcp tests to run: " + join(kTests, ","))
       ->type_name("LIST")->default_str(join(kTests, ","))->group(g);
   app.add_option("--tcp-streams", t.streams, "Parallel streams per flow; neighbour pairs run 1 and, when more, this many")
@@ -98,6 +105,12 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
     if (tests.empty()) return "--tcp-tests: empty list";
     t.tests = tests;
   }
+  const auto ifaces = parse_iface_list(t.iface);
+  if (const auto* why = std::get_if<std::string>(&ifaces)) return *why;
+  t.ifaces = std::get<std::vector<std::string>>(ifaces);
+  t.rails_one_at_a_time = text.get("--rails") == "one-at-a-time";
+  if (t.rails_one_at_a_time && t.ifaces.size() < 2 && t.ifaces != std::vector<std::string>{"rails"})
+    return "--rails one-at-a-time needs several rails: give --tcp-if IF0,IF1,... or --tcp-if rails";
   if (!text.get("--link-rate").empty()) {
     const auto r = parse_rate(text.get("--link-rate"));
     if (!r) return "--link-rate: bad rate '" + text.get("--link-rate") + "' (use a finite rate up to 1000T, e.g. 10G, 25Gbit, 2.5G)";

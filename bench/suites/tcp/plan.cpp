@@ -19,7 +19,9 @@ TcpSteps tcp_steps(const TcpConfig& cfg, int n) {
   const int neighbour_rounds = static_cast<int>(disjoint_rounds(neighbour_pairs(n)).size());
   for (const auto& test : cfg.tests) {
     if (test == "neighbours") s.bandwidth += neighbour_rounds * (cfg.streams > 1 ? 2 : 1);
-    if (test == "matrix") s.bandwidth += static_cast<int>(all_pairs_rounds(n).size()) * (cfg.bidir ? 1 : 2);
+    // Rails run each round at once; one at a time, each rail its own rounds ("rails" counts as one).
+    const int rail_turns = cfg.rails_one_at_a_time ? std::max<int>(1, static_cast<int>(cfg.ifaces.size())) : 1;
+    if (test == "matrix") s.bandwidth += static_cast<int>(all_pairs_rounds(n).size()) * (cfg.bidir ? 1 : 2) * rail_turns;
     if ((test == "one-to-many" || test == "many-to-one") && n >= 3) s.bandwidth += 1;
     if (test == "latency") s.latency += neighbour_rounds;
   }

@@ -21,6 +21,8 @@ struct Node {
   std::string host;
   net::Endpoint endpoint;  // its listener
   LinkFacts link;
+  std::string iface;       // the interface of its rail when the run has several rails, else ""
+  int rail = -1;           // which rail (0, 1, ...) when the run has several, else -1
 };
 
 struct FlowSpec {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <variant>
 #include <string>
 #include <vector>
 
@@ -14,16 +15,23 @@
 
 namespace gpunet::bench::tcp {
 
+// One rail: every participant's end on it, and this participant's address and listener there.
+struct RailEnds {
+  std::vector<Node> nodes;          // the participants, in order (each with its address on this rail)
+  net::IpAddress source;            // this participant's address on the rail
+  std::unique_ptr<net::Listener> listener;
+};
+
 struct Setup {
-  std::vector<Node> nodes;          // the participants, in order
+  std::vector<RailEnds> rails;      // one without --tcp-if lists; rail k pairs with rail k of the others
+  bool rail_run = false;            // several rails: subjects and records name each end's interface
   int self = -1;                    // this rank's participant index, -1 if it only watches
   auth::Key key{};                  // the run key, from rank 0 over MPI
-  net::IpAddress source;            // this participant's address
-  std::unique_ptr<net::Listener> listener;
   RunFacts run;
   std::string stop_reason;          // set when the suite can't run (a record says why)
   report::Status stop_status = report::Status::skipped;
   int participant_of(int rank) const;
+  const std::vector<Node>& nodes(size_t rail = 0) const { return rails[rail].nodes; }
 };
 
 // The participants: every rank when all share one node, else the first rank of each node.
@@ -32,6 +40,10 @@ std::vector<int> participant_ranks(const MpiContext& mpi);
 // Address for --tcp-if (empty: loopback on one node, else the first non-loopback IPv4 that is up).
 std::variant<net::IfAddress, std::string> choose_address(const std::vector<net::IfAddress>& all, const std::string& spec,
                                                     bool single_node);
+
+// The interface specs of each rail for --tcp-if (one entry: the default address), resolving "rails"
+// on this host. A string when "rails" finds no interface.
+std::variant<std::vector<std::string>, std::string> rail_specs(const TcpConfig& cfg, const std::string& control_if);
 
 // Builds the setup. A bad --tcp-if throws std::invalid_argument after rank 0 has said why
 // (exit code 2); anything else that stops the suite is in stop_reason on every rank.

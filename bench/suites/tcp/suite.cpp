@@ -1,17 +1,12 @@
 #include "bench/suites/tcp/suite.hpp"
 
-#include <algorithm>
-#include <chrono>
 #include <map>
 #include <memory>
 
-#include "bench/core/step_progress.hpp"
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/live.hpp"
-#include "bench/suites/tcp/plan.hpp"
-#include "bench/engines/pair_schedule.hpp"
-#include "bench/suites/tcp/setup.hpp"
+#include "bench/suites/tcp/suite_runner.hpp"
 #include "report/baseline_stats.hpp"
 #include "report/stats.hpp"
 
@@ -19,42 +14,6 @@ namespace gpunet::bench::tcp {
 
 using nlohmann::json;
 using report::Status;
-
-namespace {
-
-class TcpSuite {
- public:
-  TcpSuite(const SuiteContext& ctx, Setup& s) : ctx_(ctx), cfg_(ctx.cfg.tcp), s_(s), steps_(ctx) { plan_progress(); }
-
-  void neighbours();
-  void matrix();
-  void fan(bool incast);
-  void latency();
-
- private:
-  // Runs one bandwidth test on every participant at once; the records, on rank 0 only.
-  std::vector<report::Record> bandwidth(const BandwidthTest& t);
-  void latency_round(const Round& round, const std::string& label);
-  void emit_skip(const std::string& name, const std::string& why) const;
-  BandwidthParams params(int streams) const;
-  std::vector<Cell> retest(const std::vector<Cell>& suspects, double best);
-  int size() const { return static_cast<int>(s_.nodes.size()); }
-  // Progress (rank 0): the steps the chosen tests take and the seconds each is planned to last.
-  void plan_progress();
-  double bandwidth_s() const { return tcp_bandwidth_step_s(cfg_); }  // a measurement and its set-up
-  // The live interval lines of one test: the sender's function for its intervals (null when off).
-  std::function<void(const IntervalReport&)> live_intervals(const BandwidthTest& t) const;
-  bool root() const { return ctx_.mpi.is_root(); }
-  // Seconds since the suite began, for a record's started_s (when its test began; rank 0's clock).
-  double since_start() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-
-  const SuiteContext& ctx_;
-  const TcpConfig& cfg_;
-  Setup& s_;
-  StepProgress steps_;  // rank 0 shows it; a re-test, known once the matrix has run, adds itself
-  uint64_t next_test_ = 1;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 void TcpSuite::plan_progress() {
   const TcpSteps s = tcp_steps(cfg_, size());
@@ -67,8 +26,8 @@ std::function<void(const IntervalReport&)> TcpSuite::live_intervals(const Bandwi
   std::map<uint32_t, std::string> labels;  // receiver rank -> flow label
   for (const auto& f : t.flows) {
     if (f.src != s_.self) continue;
-    const Node& src = s_.nodes[static_cast<size_t>(f.src)];
-    const Node& dst = s_.nodes[static_cast<size_t>(f.dst)];
+    const Node& src = s_.nodes()[static_cast<size_t>(f.src)];
+    const Node& dst = s_.nodes()[static_cast<size_t>(f.dst)];
     labels[static_cast<uint32_t>(dst.rank)] = flow_label(src.host, src.rank, dst.host, dst.rank);
   }
   if (labels.empty()) return nullptr;
@@ -107,52 +66,6 @@ void TcpSuite::emit_skip(const std::string& name, const std::string& why) const 
   ctx_.emit(rec);
 }
 
-std::vector<report::Record> TcpSuite::bandwidth(const BandwidthTest& t) {
-  steps_.start_planned(t.label, bandwidth_s());
-  Step step(ctx_.control, t.label);
-  const uint64_t id = next_test_++;
-  if (cfg_.live_lines && root()) ctx_.control.live("# " + t.label + "\n" + interval_header());
-  MPI_Barrier(ctx_.mpi.world);
-  const double started_s = since_start();
-  json mine = nullptr;
-  if (s_.self >= 0) {
-    FlowPlan plan;
-    plan.test_id = id;
-    plan.self = static_cast<uint32_t>(ctx_.mpi.rank);
-    plan.source = s_.source;
-    for (const auto& f : t.flows) {
-      if (f.src == s_.self) plan.send_to.push_back({static_cast<uint32_t>(s_.nodes[static_cast<size_t>(f.dst)].rank),
-                                                    s_.nodes[static_cast<size_t>(f.dst)].endpoint});
-      if (f.dst == s_.self) plan.receive_from.push_back(static_cast<uint32_t>(s_.nodes[static_cast<size_t>(f.src)].rank));
-    }
-    if (!plan.send_to.empty() || !plan.receive_from.empty()) {
-      BandwidthParams p = params(t.streams);
-      if (cfg_.live_lines) {
-        p.live_interval_s = cfg_.live_interval_s;
-        p.on_interval = live_intervals(t);
-      }
-      const auto o = run_bandwidth(*s_.listener, s_.key, plan, p);
-      mine = {{"sent", o.sent}, {"received", o.received}, {"rejected", o.rejected}};
-    }
-  }
-  const auto all = gather_json(mine, ctx_.mpi.world, 0);
-  if (!root()) return {};
-  TestResults res;
-  res.sent.resize(s_.nodes.size());
-  res.received.resize(s_.nodes.size());
-  res.rejected.resize(s_.nodes.size());
-  for (size_t r = 0; r < all.size(); ++r) {
-    const int p = s_.participant_of(static_cast<int>(r));
-    if (p < 0 || all[r].is_null()) continue;
-    res.sent[static_cast<size_t>(p)] = all[r].at("sent").get<std::vector<SendResult>>();
-    res.received[static_cast<size_t>(p)] = all[r].at("received").get<std::vector<ReceiveResult>>();
-    res.rejected[static_cast<size_t>(p)] = all[r].at("rejected").get<Rejections>();
-  }
-  auto recs = bandwidth_records(t, res, s_.nodes, cfg_, s_.run);
-  for (auto& r : recs) r.extra["started_s"] = started_s;
-  return recs;
-}
-
 void TcpSuite::neighbours() {
   const auto rounds = disjoint_rounds(neighbour_pairs(size()));
   std::vector<int> stream_counts{1};
@@ -172,100 +85,6 @@ void TcpSuite::neighbours() {
       for (const auto& r : bandwidth(t)) ctx_.emit(r);
     }
   }
-}
-
-std::vector<Cell> TcpSuite::retest(const std::vector<Cell>& suspects, double best) {
-  // Each suspect direction is re-tested alone (with --tcp-bidir, a pair's suspect directions at once).
-  std::map<std::pair<int, int>, std::vector<FlowSpec>> by_pair;
-  for (const auto& c : suspects) by_pair[{std::min(c.src, c.dst), std::max(c.src, c.dst)}].push_back({c.src, c.dst});
-  std::vector<Cell> cells;
-  for (const auto& [pair, flows] : by_pair) {
-    std::vector<std::vector<FlowSpec>> parts;
-    if (cfg_.bidir)
-      parts.push_back(flows);
-    else
-      for (const auto& f : flows) parts.push_back({f});
-    for (const auto& part : parts) {
-      BandwidthTest t;
-      t.variant = "retest";
-      t.label = "tcp matrix re-test " + s_.nodes[static_cast<size_t>(part[0].src)].host +
-                (part.size() == 2 ? " <-> " : " -> ") + s_.nodes[static_cast<size_t>(part[0].dst)].host;
-      t.streams = cfg_.streams;
-      t.bidir = part.size() == 2;
-      t.flows = part;
-      auto recs = bandwidth(t);
-      for (size_t k = 0; k < recs.size() && k < part.size(); ++k) {
-        Cell c = cell_of(recs[k], part[k]);
-        const std::string why = slow_reason(c, best, cfg_.suspect);
-        recs[k].extra["confirmed"] = !why.empty();
-        recs[k].extra["why"] = why;
-        recs[k].extra["alone"] = true;
-        ctx_.emit(recs[k]);
-        cells.push_back(c);
-      }
-    }
-  }
-  return cells;
-}
-
-void TcpSuite::matrix() {
-  // Each round's pairs run at the same time: both directions at once with --tcp-bidir, else one
-  // direction and then the other (a node then only sends or only receives, which measures each
-  // direction without the other's load on the same CPUs and queues).
-  const auto rounds = all_pairs_rounds(size());
-  std::vector<Cell> cells;
-  for (size_t i = 0; i < rounds.size(); ++i) {
-    const std::string round = "tcp matrix round " + std::to_string(i + 1) + "/" + std::to_string(rounds.size());
-    std::vector<BandwidthTest> tests;
-    auto test = [&](const std::string& label) {
-      BandwidthTest t;
-      t.variant = "matrix";
-      t.label = label;
-      t.streams = cfg_.streams;
-      t.bidir = cfg_.bidir;
-      return t;
-    };
-    if (cfg_.bidir) {
-      tests.push_back(test(round));
-      for (const auto& p : rounds[i]) tests[0].flows.insert(tests[0].flows.end(), {{p.a, p.b}, {p.b, p.a}});
-    } else {
-      tests.push_back(test(round + ", forward"));
-      tests.push_back(test(round + ", reverse"));
-      for (const auto& p : rounds[i]) {
-        tests[0].flows.push_back({p.a, p.b});
-        tests[1].flows.push_back({p.b, p.a});
-      }
-    }
-    for (const auto& t : tests) {
-      const auto recs = bandwidth(t);
-      for (size_t k = 0; k < recs.size(); ++k) {
-        cells.push_back(cell_of(recs[k], t.flows[k]));
-        ctx_.emit(recs[k]);
-      }
-    }
-  }
-  // Rank 0 names the suspects; everyone re-tests them.
-  const double best = best_goodput(cells);
-  json names = json::array();
-  if (root() && !s_.run.single_node)
-    for (const auto& c : cells)
-      if (!slow_reason(c, best, cfg_.suspect).empty()) names.push_back({c.src, c.dst, c.goodput_bps});
-  names = bcast_json(names, ctx_.mpi.world, 0);
-  std::vector<Cell> suspects;
-  for (const auto& n : names) suspects.push_back({n[0].get<int>(), n[1].get<int>(), n[2].get<double>(), std::nullopt, Status::passed});
-  if (root())  // keep the ceilings the matrix knew
-    for (auto& sc : suspects)
-      for (const auto& c : cells)
-        if (c.src == sc.src && c.dst == sc.dst) sc = c;
-  const auto retests = retest(suspects, best);
-  if (!root()) return;
-  std::vector<Cell> confirmed;
-  for (const auto& c : retests)
-    if (!slow_reason(c, best, cfg_.suspect).empty()) confirmed.push_back(c);
-  auto m = matrix_record(cells, s_.nodes, static_cast<int>(rounds.size()), suspects, retests, cfg_.suspect);
-  if (s_.run.single_node) m.extra["suspects_skipped"] = "all ranks share one node: there are no links to judge";
-  ctx_.emit(m);
-  for (const auto& f : findings(confirmed, s_.nodes, best, cfg_.suspect, cells)) ctx_.emit(f);
 }
 
 void TcpSuite::fan(bool incast) {
@@ -292,10 +111,10 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
   lp.io_timeout_s = cfg_.timeout_s;
   json mine = nullptr;
   for (const auto& p : round) {
-    const PingPong who{id, static_cast<uint32_t>(s_.nodes[static_cast<size_t>(p.a)].rank),
-                       static_cast<uint32_t>(s_.nodes[static_cast<size_t>(p.b)].rank)};
+    const PingPong who{id, static_cast<uint32_t>(s_.nodes()[static_cast<size_t>(p.a)].rank),
+                       static_cast<uint32_t>(s_.nodes()[static_cast<size_t>(p.b)].rank)};
     if (p.a == s_.self) {
-      const auto r = run_latency_client(s_.nodes[static_cast<size_t>(p.b)].endpoint, s_.source, s_.key, who, lp);
+      const auto r = run_latency_client(s_.nodes()[static_cast<size_t>(p.b)].endpoint, s_.rails[0].source, s_.key, who, lp);
       std::vector<double> half;
       half.reserve(r.rtt_us.size());
       for (double x : r.rtt_us) half.push_back(x / 2);
@@ -304,15 +123,15 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
               {"rtt_p50_us", report::percentile(r.rtt_us, 0.5)}, {"tcp_info", r.tcp_info},
               {"samples_us", report::quantile_summary(half, kLatencySamples)}};
     } else if (p.b == s_.self) {
-      const auto e = run_latency_server(*s_.listener, s_.key, who, lp);
+      const auto e = run_latency_server(*s_.rails[0].listener, s_.key, who, lp);
       mine = {{"status", report::to_string(e.status)}, {"reason", e.reason}, {"rejected", e.rejected}};
     }
   }
   const auto all = gather_json(mine, ctx_.mpi.world, 0);
   if (!root()) return;
   for (const auto& p : round) {
-    const json& c = all[static_cast<size_t>(s_.nodes[static_cast<size_t>(p.a)].rank)];
-    const json& sv = all[static_cast<size_t>(s_.nodes[static_cast<size_t>(p.b)].rank)];
+    const json& c = all[static_cast<size_t>(s_.nodes()[static_cast<size_t>(p.a)].rank)];
+    const json& sv = all[static_cast<size_t>(s_.nodes()[static_cast<size_t>(p.b)].rank)];
     LatencyOutcome o;
     o.status = report::status_from_string(c.at("status").get<std::string>());
     o.reason = c.at("reason").get<std::string>();
@@ -325,9 +144,9 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
     const auto server_status = report::status_from_string(sv.at("status").get<std::string>());
     if (o.status == Status::passed && server_status != Status::passed) {
       o.status = server_status;
-      o.reason = "server " + s_.nodes[static_cast<size_t>(p.b)].host + ": " + sv.at("reason").get<std::string>();
+      o.reason = "server " + s_.nodes()[static_cast<size_t>(p.b)].host + ": " + sv.at("reason").get<std::string>();
     }
-    auto rec = latency_record({p.a, p.b}, o, s_.nodes, cfg_, s_.run);
+    auto rec = latency_record({p.a, p.b}, o, s_.nodes(), cfg_, s_.run);
     rec.extra["started_s"] = started_s;
     ctx_.emit(rec);
   }
@@ -338,8 +157,6 @@ void TcpSuite::latency() {
   for (size_t i = 0; i < rounds.size(); ++i)
     latency_round(rounds[i], "tcp latency round " + std::to_string(i + 1) + "/" + std::to_string(rounds.size()));
 }
-
-}  // namespace
 
 void run_tcp_suite(const SuiteContext& ctx) {
   Setup s;

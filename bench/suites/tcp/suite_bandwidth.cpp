@@ -1,0 +1,220 @@
+#include <algorithm>
+#include <map>
+#include <thread>
+
+#include "bench/suites/tcp/exchange.hpp"
+#include "bench/suites/tcp/json.hpp"
+#include "bench/suites/tcp/rail_findings.hpp"
+#include "bench/suites/tcp/suite_runner.hpp"
+
+namespace gpunet::bench::tcp {
+
+using nlohmann::json;
+using report::Status;
+
+namespace {
+
+// "host" in a one-rail run, "host:iface" on a rail.
+std::string end_label(const Node& n) { return report::end_name(n.host, n.iface); }
+
+// Each rail's interface (as the first participant names it).
+std::vector<std::string> rail_names(const Setup& s) {
+  std::vector<std::string> out;
+  for (const auto& rail : s.rails) out.push_back(rail.nodes.empty() ? "" : rail.nodes[0].iface);
+  return out;
+}
+
+}  // namespace
+
+json TcpSuite::run_part(const RailTest& rt, uint64_t id, bool live) {
+  const auto& t = rt.test;
+  const auto& rail = s_.rails[rt.rail];
+  FlowPlan plan;
+  plan.test_id = id;
+  plan.self = static_cast<uint32_t>(ctx_.mpi.rank);
+  plan.source = rail.source;
+  for (const auto& f : t.flows) {
+    if (f.src == s_.self) plan.send_to.push_back({static_cast<uint32_t>(rail.nodes[static_cast<size_t>(f.dst)].rank),
+                                                  rail.nodes[static_cast<size_t>(f.dst)].endpoint});
+    if (f.dst == s_.self) plan.receive_from.push_back(static_cast<uint32_t>(rail.nodes[static_cast<size_t>(f.src)].rank));
+  }
+  if (plan.send_to.empty() && plan.receive_from.empty()) return nullptr;
+  BandwidthParams p = params(t.streams);
+  if (live) {
+    p.live_interval_s = cfg_.live_interval_s;
+    p.on_interval = live_intervals(t);
+  }
+  const auto o = run_bandwidth(*rail.listener, s_.key, plan, p);
+  return {{"sent", o.sent}, {"received", o.received}, {"rejected", o.rejected}};
+}
+
+std::vector<std::vector<report::Record>> TcpSuite::bandwidth(const std::vector<RailTest>& tests) {
+  const std::string label = tests[0].test.label + (tests.size() > 1 ? ", " + std::to_string(tests.size()) + " rails at once" : "");
+  steps_.start_planned(label, bandwidth_s());
+  Step step(ctx_.control, label);
+  const uint64_t first_id = next_test_;
+  next_test_ += tests.size();
+  // Live lines only for one test at a time: the control plane takes them from one thread.
+  const bool live = cfg_.live_lines && tests.size() == 1;
+  if (live && root()) ctx_.control.live("# " + label + "\n" + interval_header());
+  MPI_Barrier(ctx_.mpi.world);
+  const double started_s = since_start();
+  json mine = json::array();
+  if (s_.self >= 0) {
+    std::vector<json> parts(tests.size());
+    std::vector<std::thread> threads;
+    for (size_t k = 1; k < tests.size(); ++k)
+      threads.emplace_back([&, k] { parts[k] = run_part(tests[k], first_id + k, false); });
+    parts[0] = run_part(tests[0], first_id, live);
+    for (auto& th : threads) th.join();
+    for (auto& part : parts) mine.push_back(std::move(part));
+  }
+  const auto all = gather_json(mine, ctx_.mpi.world, 0);
+  if (!root()) return std::vector<std::vector<report::Record>>(tests.size());
+  std::vector<std::vector<report::Record>> out;
+  for (size_t k = 0; k < tests.size(); ++k) {
+    const auto& nodes = s_.rails[tests[k].rail].nodes;
+    TestResults res;
+    res.sent.resize(nodes.size());
+    res.received.resize(nodes.size());
+    res.rejected.resize(nodes.size());
+    for (size_t r = 0; r < all.size(); ++r) {
+      const int p = s_.participant_of(static_cast<int>(r));
+      if (p < 0 || !all[r].is_array() || all[r].size() <= k || all[r][k].is_null()) continue;
+      const json& part = all[r][k];
+      res.sent[static_cast<size_t>(p)] = part.at("sent").get<std::vector<SendResult>>();
+      res.received[static_cast<size_t>(p)] = part.at("received").get<std::vector<ReceiveResult>>();
+      res.rejected[static_cast<size_t>(p)] = part.at("rejected").get<Rejections>();
+    }
+    auto recs = bandwidth_records(tests[k].test, res, nodes, cfg_, s_.run);
+    for (auto& r : recs) r.extra["started_s"] = started_s;
+    out.push_back(std::move(recs));
+  }
+  return out;
+}
+
+std::vector<Cell> TcpSuite::retest(size_t rail, const std::vector<Cell>& suspects, double best) {
+  const auto& nodes = s_.rails[rail].nodes;
+  // Each suspect direction is re-tested alone (with --tcp-bidir, a pair's suspect directions at once).
+  std::map<std::pair<int, int>, std::vector<FlowSpec>> by_pair;
+  for (const auto& c : suspects) by_pair[{std::min(c.src, c.dst), std::max(c.src, c.dst)}].push_back({c.src, c.dst});
+  std::vector<Cell> cells;
+  for (const auto& [pair, flows] : by_pair) {
+    std::vector<std::vector<FlowSpec>> parts;
+    if (cfg_.bidir)
+      parts.push_back(flows);
+    else
+      for (const auto& f : flows) parts.push_back({f});
+    for (const auto& part : parts) {
+      BandwidthTest t;
+      t.variant = "retest";
+      t.label = "tcp matrix re-test " + end_label(nodes[static_cast<size_t>(part[0].src)]) +
+                (part.size() == 2 ? " <-> " : " -> ") + end_label(nodes[static_cast<size_t>(part[0].dst)]);
+      t.streams = cfg_.streams;
+      t.bidir = part.size() == 2;
+      t.flows = part;
+      auto recs = bandwidth(std::vector<RailTest>{{rail, t}})[0];
+      for (size_t k = 0; k < recs.size() && k < part.size(); ++k) {
+        Cell c = cell_of(recs[k], part[k]);
+        const std::string why = slow_reason(c, best, cfg_.suspect);
+        recs[k].extra["confirmed"] = !why.empty();
+        recs[k].extra["why"] = why;
+        recs[k].extra["alone"] = true;
+        ctx_.emit(recs[k]);
+        cells.push_back(c);
+      }
+    }
+  }
+  return cells;
+}
+
+std::vector<std::vector<Cell>> TcpSuite::matrix_cells(const std::vector<Round>& rounds) {
+  // Each round's pairs run at the same time: both directions at once with --tcp-bidir, else one
+  // direction and then the other (a node then only sends or only receives, which measures each
+  // direction without the other's load on the same CPUs and queues). Every rail runs the same round
+  // at once, unless --rails one-at-a-time.
+  const size_t rails = s_.rails.size();
+  std::vector<std::vector<Cell>> cells(rails);
+  for (size_t i = 0; i < rounds.size(); ++i) {
+    const std::string round = "tcp matrix round " + std::to_string(i + 1) + "/" + std::to_string(rounds.size());
+    std::vector<BandwidthTest> tests;
+    auto test = [&](const std::string& label) {
+      BandwidthTest t;
+      t.variant = "matrix";
+      t.label = label;
+      t.streams = cfg_.streams;
+      t.bidir = cfg_.bidir;
+      return t;
+    };
+    if (cfg_.bidir) {
+      tests.push_back(test(round));
+      for (const auto& p : rounds[i]) tests[0].flows.insert(tests[0].flows.end(), {{p.a, p.b}, {p.b, p.a}});
+    } else {
+      tests.push_back(test(round + ", forward"));
+      tests.push_back(test(round + ", reverse"));
+      for (const auto& p : rounds[i]) {
+        tests[0].flows.push_back({p.a, p.b});
+        tests[1].flows.push_back({p.b, p.a});
+      }
+    }
+    for (const auto& t : tests) {
+      std::vector<std::vector<RailTest>> batches;  // what runs at once
+      for (size_t r = 0; r < rails; ++r) {
+        BandwidthTest on_rail = t;
+        if (s_.rail_run) on_rail.label += ", rail " + std::to_string(r) + " (" + s_.rails[r].nodes[0].iface + ")";
+        if (batches.empty() || cfg_.rails_one_at_a_time) batches.emplace_back();
+        batches.back().push_back({r, on_rail});
+      }
+      for (const auto& batch : batches) {
+        const auto recs = bandwidth(batch);
+        for (size_t b = 0; b < batch.size(); ++b)
+          for (size_t k = 0; k < recs[b].size(); ++k) {
+            cells[batch[b].rail].push_back(cell_of(recs[b][k], t.flows[k]));
+            ctx_.emit(recs[b][k]);
+          }
+      }
+    }
+  }
+  return cells;
+}
+
+void TcpSuite::matrix() {
+  const auto rounds = all_pairs_rounds(size());
+  const auto cells = matrix_cells(rounds);
+  const size_t rails = s_.rails.size();
+  // Rank 0 names the suspects of every rail; everyone re-tests them, one at a time.
+  std::vector<double> best(rails);
+  json names = json::array();
+  for (size_t r = 0; r < rails; ++r) {
+    best[r] = best_goodput(cells[r]);
+    json on_rail = json::array();
+    if (root() && !s_.run.single_node)
+      for (const auto& c : cells[r])
+        if (!slow_reason(c, best[r], cfg_.suspect).empty()) on_rail.push_back({c.src, c.dst, c.goodput_bps});
+    names.push_back(on_rail);
+  }
+  names = bcast_json(names, ctx_.mpi.world, 0);
+  std::vector<std::vector<report::Record>> per_rail(rails);
+  for (size_t r = 0; r < rails; ++r) {
+    std::vector<Cell> suspects;
+    for (const auto& n : names[r]) suspects.push_back({n[0].get<int>(), n[1].get<int>(), n[2].get<double>(), std::nullopt, Status::passed});
+    if (root())  // keep the ceilings the matrix knew
+      for (auto& sc : suspects)
+        for (const auto& c : cells[r])
+          if (c.src == sc.src && c.dst == sc.dst) sc = c;
+    const auto retests = retest(r, suspects, best[r]);
+    if (!root()) continue;
+    std::vector<Cell> confirmed;
+    for (const auto& c : retests)
+      if (!slow_reason(c, best[r], cfg_.suspect).empty()) confirmed.push_back(c);
+    const auto& nodes = s_.rails[r].nodes;
+    auto m = matrix_record(cells[r], nodes, static_cast<int>(rounds.size()), suspects, retests, cfg_.suspect);
+    if (s_.run.single_node) m.extra["suspects_skipped"] = "all ranks share one node: there are no links to judge";
+    ctx_.emit(m);
+    per_rail[r] = findings(confirmed, nodes, best[r], cfg_.suspect, cells[r]);
+  }
+  if (!root()) return;
+  for (const auto& f : s_.rail_run ? rail_findings(per_rail, rail_names(s_)) : per_rail[0]) ctx_.emit(f);
+}
+
+}  // namespace gpunet::bench::tcp

@@ -1,0 +1,70 @@
+// The tcp suite's runner (internal to the suite): the tests it runs on the participants of a Setup,
+// each bandwidth test on one rail or on several at once. suite.cpp holds the tests of one rail
+// (neighbours, fans, latency), suite_bandwidth.cpp the bandwidth rounds, the matrix on every rail
+// and the re-tests of its suspects.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/core/step_progress.hpp"
+#include "bench/core/suite.hpp"
+#include "bench/engines/pair_schedule.hpp"
+#include "bench/suites/tcp/plan.hpp"
+#include "bench/suites/tcp/records.hpp"
+#include "bench/suites/tcp/setup.hpp"
+
+namespace gpunet::bench::tcp {
+
+// One test on one rail.
+struct RailTest {
+  size_t rail = 0;
+  BandwidthTest test;
+};
+
+class TcpSuite {
+ public:
+  TcpSuite(const SuiteContext& ctx, Setup& s) : ctx_(ctx), cfg_(ctx.cfg.tcp), s_(s), steps_(ctx) { plan_progress(); }
+
+  void neighbours();
+  void matrix();
+  void fan(bool incast);
+  void latency();
+
+ private:
+  // Runs one bandwidth test on every participant at once; the records, on rank 0 only.
+  std::vector<report::Record> bandwidth(const BandwidthTest& t) { return bandwidth(std::vector<RailTest>{{0, t}})[0]; }
+  // Runs tests on several rails at once (one thread per rail on each participant); records per test.
+  std::vector<std::vector<report::Record>> bandwidth(const std::vector<RailTest>& tests);
+  // This participant's share of one test on one rail: what it sent, received and turned away (null: no part).
+  nlohmann::json run_part(const RailTest& rt, uint64_t id, bool live);
+  // The matrix of every rail: each round on all rails at once, or rail after rail (--rails one-at-a-time).
+  std::vector<std::vector<Cell>> matrix_cells(const std::vector<Round>& rounds);
+  void latency_round(const Round& round, const std::string& label);
+  void emit_skip(const std::string& name, const std::string& why) const;
+  BandwidthParams params(int streams) const;
+  std::vector<Cell> retest(size_t rail, const std::vector<Cell>& suspects, double best);
+  int size() const { return static_cast<int>(s_.nodes().size()); }
+  // Progress (rank 0): the steps the chosen tests take and the seconds each is planned to last.
+  void plan_progress();
+  double bandwidth_s() const { return tcp_bandwidth_step_s(cfg_); }  // a measurement and its set-up
+  // The live interval lines of one test: the sender's function for its intervals (null when off).
+  std::function<void(const IntervalReport&)> live_intervals(const BandwidthTest& t) const;
+  bool root() const { return ctx_.mpi.is_root(); }
+  // Seconds since the suite began, for a record's started_s (when its test began; rank 0's clock).
+  double since_start() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+  const SuiteContext& ctx_;
+  const TcpConfig& cfg_;
+  Setup& s_;
+  StepProgress steps_;  // rank 0 shows it; a re-test, known once the matrix has run, adds itself
+  uint64_t next_test_ = 1;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace gpunet::bench::tcp
