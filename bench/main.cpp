@@ -47,7 +47,7 @@ int run(int argc, char** argv) {
   if (!cfg.report_input.empty()) {
     const int code = report::rerender(cfg.report_input, cfg.output_dir, std::cerr,
                                       cfg.training.given ? std::optional(cfg.training) : std::nullopt);
-    if (code == 0) std::cout << bench::rendered_line(cfg.output_dir) << "\n";
+    if (code != 2) std::cout << bench::rendered_line(cfg.output_dir) << "\n";  // written; the code is the verdict's
     return bench::with_evidence(cfg, code, std::cout, std::cerr);
   }
   if (!cfg.topology_xml.empty()) return bench::run_topology_file(cfg);

@@ -39,8 +39,9 @@ struct LoadedResults {
 // newline that does not parse is taken as cut off by a dying run: skipped, with a warning.
 LoadedResults load_results(const std::string& path);
 
-// `gpunet-bench report PATH -o DIR`: load, analyse, write every output. Returns 0, or 2 after one
-// line on `err` when the input is missing or malformed or the outputs cannot be written. The training
+// `gpunet-bench report PATH -o DIR`: load, analyse, write every output. Returns the exit code of the
+// report's one verdict, as the run gave it (0, FAIL 1, INCOMPLETE 4: report/run_verdict.hpp), or 2 after
+// one line on `err` when the input is missing or malformed or the outputs cannot be written. The training
 // section is recomputed with `training` when given, else with the parameters the report stored.
 int rerender(const std::string& path, const std::string& out_dir, std::ostream& err,
              const std::optional<training::TrainingParams>& training = std::nullopt);

@@ -56,6 +56,7 @@ svg .dip{fill:#b00020;fill-opacity:.2}svg .ceiling{stroke:#b00020;stroke-width:1
 svg .rate{fill:none;stroke:#1f77b4;stroke-width:1.6}
 details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 ol.ceil li{margin:2px 0}
+pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
 )";
 
 std::string td(const std::string& text) { return "<td>" + html_escape(text) + "</td>"; }

@@ -13,6 +13,7 @@
 #include "report/legacy_figure.hpp"
 #include "report/outputs.hpp"
 #include "report/report_reader.hpp"
+#include "report/run_verdict.hpp"
 #include "report/training_section.hpp"
 
 namespace gpunet::report {
@@ -151,7 +152,7 @@ int rerender(const std::string& path, const std::string& out_dir, std::ostream& 
     err << "gpunet-bench report: " << first_line(e.what()) << " (choose a writable directory with -o)\n";
     return 2;
   }
-  return 0;
+  return run_verdict_of(*loaded.report).exit_code();  // the run's own exit code for this verdict
 }
 
 }  // namespace gpunet::report

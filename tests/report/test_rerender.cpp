@@ -48,6 +48,10 @@ class Rerender : public ::testing::Test {
     std::ifstream in(p);
     return nlohmann::json::parse(in);
   }
+  // The exit code `report` gives: the stored run's verdict (FAIL 1, INCOMPLETE 4, else 0), as the run did.
+  static int verdict_code(const fs::path& out) {
+    return read_json(out / "report.json").at("extra").at("run_verdict").at("exit_code").get<int>();
+  }
   static size_t lines_of(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
 
   fs::path dir_;
@@ -55,7 +59,8 @@ class Rerender : public ::testing::Test {
 
 TEST_F(Rerender, FromReportJsonWritesEveryOutput) {
   std::ostringstream err;
-  ASSERT_EQ(rerender(kFixture, (dir_ / "out").string(), err), 0) << err.str();
+  const int code = rerender(kFixture, (dir_ / "out").string(), err);
+  ASSERT_EQ(code, verdict_code(dir_ / "out")) << err.str();
   EXPECT_EQ(err.str(), "");
   for (const char* f : kOutputFiles) EXPECT_TRUE(fs::is_regular_file(dir_ / "out" / f)) << f;
   const auto j = read_json(dir_ / "out" / "report.json");
@@ -71,7 +76,8 @@ TEST_F(Rerender, FromJsonlWithProvenanceLine) {
   std::string text = R"({"provenance": {"hosts": ["node-a", "node-b", "node-c"], "ranks_per_node": [1, 1, 1]}})" "\n";
   for (const auto& l : fixture_lines()) text += l + "\n";
   std::ostringstream err;
-  ASSERT_EQ(rerender(write("results.jsonl", text), (dir_ / "out").string(), err), 0) << err.str();
+  const int code = rerender(write("results.jsonl", text), (dir_ / "out").string(), err);
+  ASSERT_EQ(code, verdict_code(dir_ / "out")) << err.str();
   const auto j = read_json(dir_ / "out" / "report.json");
   EXPECT_EQ(j.at("results").size(), 30u);
   EXPECT_EQ(j.at("provenance").at("hosts").size(), 3u);
@@ -83,7 +89,8 @@ TEST_F(Rerender, TruncatedLastLineIsReportedAndSkipped) {
   for (size_t i = 0; i + 1 < lines.size(); ++i) text += lines[i] + "\n";
   text += lines.back().substr(0, lines.back().size() / 2);  // the run died mid-write
   std::ostringstream err;
-  ASSERT_EQ(rerender(write("results.jsonl", text), (dir_ / "out").string(), err), 0);
+  const int code = rerender(write("results.jsonl", text), (dir_ / "out").string(), err);
+  ASSERT_EQ(code, verdict_code(dir_ / "out")) << err.str();
   EXPECT_EQ(lines_of(err.str()), 1u) << err.str();
   EXPECT_NE(err.str().find("line " + std::to_string(lines.size()) + " is incomplete"), std::string::npos) << err.str();
   EXPECT_EQ(read_json(dir_ / "out" / "report.json").at("results").size(), lines.size() - 1);
