@@ -87,7 +87,7 @@ expect_line "same version" \
   "mpirun -np 2 --host node-a:1,node-b:1 --map-by slot --bind-to none --mca plm_rsh_agent $T/rsh gpunet-bench" \
   "$RUNW" -H "$T/same" -g 0 --rsh "$T/rsh" -b gpunet-bench -n
 printf 'node-a\nnode-c\nnode-b\n' > "$T/mixed"
-expect_error "mixed versions" "host 'node-c' runs 'gpunet-bench 0.0.9 (0123456789ab)', the other 2 host(s) '$ours'" \
+expect_error "mixed versions" "host 'node-c' runs 'gpunet-bench 0.0.9 (0123456789ab)', 2 of 3 hosts run '$ours'" \
   "$RUNW" -H "$T/mixed" -g 0 --rsh "$T/rsh" -b gpunet-bench -n
 expect_line "mixed versions, --no-check" \
   "mpirun -np 3 --host node-a:1,node-c:1,node-b:1 --map-by slot --bind-to none --mca plm_rsh_agent $T/rsh gpunet-bench" \

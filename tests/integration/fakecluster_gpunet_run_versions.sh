@@ -26,7 +26,7 @@ rc=0
 in_head "$ROOT/launch/gpunet-run" -H "$OUT/hosts" -g 0 --rsh "$ROOT/launch/fakecluster-rsh" -b "$OUT/bench" \
   -- --suites mpi -o "$OUT/odd" > "$OUT/odd.txt" 2> "$OUT/odd.err" || rc=$?
 [[ $rc == 2 ]] || { cat "$OUT/odd.txt" "$OUT/odd.err"; fail "mixed versions: exit $rc, expected 2"; }
-want="gpunet-run: error: host '$PFX-node2' runs 'gpunet-bench 0.0.9 (0123456789ab)', the other 2 host(s) '$("$BIN" --version)'"
+want="gpunet-run: error: host '$PFX-node2' runs 'gpunet-bench 0.0.9 (0123456789ab)', 2 of 3 hosts run '$("$BIN" --version)'"
 [[ $(wc -l < "$OUT/odd.err") == 1 && $(cat "$OUT/odd.err") == "$want"* ]] || fail "mixed versions said: $(cat "$OUT/odd.err")
   want: $want..."
 [[ ! -e $OUT/odd ]] || fail "mixed versions: the run started ($OUT/odd exists)"
