@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds with warnings as errors, runs every test.
+# The test command: installs what is missing (with the test tools), builds with warnings as errors and
+# the tests forced on, runs every test.
 #   ci/test.sh            default configuration (CUDA/NCCL and ibverbs when present), all tests
 #   ci/test.sh --all      also a build without CUDA under AddressSanitizer + UBSan (what CI runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash ci/setup.sh
+bash ci/setup.sh --tests
 
 build_config() {  # BUILD_DIR CMAKE_ARGS...
   local dir=$1; shift
   echo "=== configuration: $dir $*"
-  bash ci/build.sh "$dir" -DGPUNET_WERROR=ON "$@"
+  bash ci/build.sh "$dir" -DGPUNET_WERROR=ON -DGPUNET_BUILD_TESTS=ON "$@"
 }
 # -j2: GoogleTest cases two at a time; every mpirun, namespace or browser test runs alone (RUN_SERIAL,
 # tests/CMakeLists.txt), so none of them meets another test's load.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # launch/gpunet-run and launch/gpunet-bind: the mpirun lines they generate (GPU hosts, GPU-less hosts,
-# slots, environment pass-through, hostfile comments), one-line errors with exit 2 for bad hostfiles
-# and unreachable hosts, NUMA binding from sysfs, and one real run through mpirun.
+# slots, environment pass-through, hostfile comments), one-line errors with exit 2 for bad hostfiles,
+# unreachable hosts and hosts with another gpunet-bench build, NUMA binding from sysfs, and one real run through mpirun.
 # Usage: gpunet_run_test.sh PATH/TO/gpunet-bench
 set -euo pipefail
 source "$(dirname "$0")/../integration/lib.sh"
@@ -72,6 +72,29 @@ expect_error "bad gpu count" "--gpus-per-node: 'x' is not a whole number" "$RUNW
 # Reachability: 127.0.0.2 is loopback with no ssh server behind it; the check names the host.
 printf 'localhost\n127.0.0.2\n' > "$T/unreach"
 expect_error "unreachable host" "host '127.0.0.2' is not reachable" "$RUNW" -H "$T/unreach" -g 0 -n
+
+# Same version on every host: a remote-shell agent (--rsh, as with launch/fakecluster-rsh) that runs
+# each "host"'s commands with its own directory first in PATH, where gpunet-bench is a wrapper; node-c's
+# wrapper reports another build. The odd host is named with both versions; mpirun gets the agent too.
+mkdir -p "$T/nodes/node-a" "$T/nodes/node-b" "$T/nodes/node-c" "$T/nodes/node-d"
+printf '#!/bin/sh\nhost=$1; shift\nPATH="%s/nodes/$host:$PATH" exec sh -c "$*"\n' "$T" > "$T/rsh"
+for n in a b; do printf '#!/bin/sh\nexec %q "$@"\n' "$BIN" > "$T/nodes/node-$n/gpunet-bench"; done
+printf '#!/bin/sh\necho "gpunet-bench 0.0.9 (0123456789ab)"\n' > "$T/nodes/node-c/gpunet-bench"
+chmod +x "$T/rsh" "$T"/nodes/*/gpunet-bench
+ours=$("$BIN" --version)
+printf 'node-a\nnode-b\n' > "$T/same"
+expect_line "same version" \
+  "mpirun -np 2 --host node-a:1,node-b:1 --map-by slot --bind-to none --mca plm_rsh_agent $T/rsh gpunet-bench" \
+  "$RUNW" -H "$T/same" -g 0 --rsh "$T/rsh" -b gpunet-bench -n
+printf 'node-a\nnode-c\nnode-b\n' > "$T/mixed"
+expect_error "mixed versions" "host 'node-c' runs 'gpunet-bench 0.0.9 (0123456789ab)', 2 of 3 hosts run '$ours'" \
+  "$RUNW" -H "$T/mixed" -g 0 --rsh "$T/rsh" -b gpunet-bench -n
+expect_line "mixed versions, --no-check" \
+  "mpirun -np 3 --host node-a:1,node-c:1,node-b:1 --map-by slot --bind-to none --mca plm_rsh_agent $T/rsh gpunet-bench" \
+  "$RUNW" -H "$T/mixed" -g 0 --rsh "$T/rsh" -b gpunet-bench --no-check -n
+printf 'node-a\nnode-d\n' > "$T/missing"
+expect_error "no program on a host" "host 'node-d' cannot run 'gpunet-bench --version'" \
+  "$RUNW" -H "$T/missing" -g 0 --rsh "$T/rsh" -b gpunet-bench -n
 
 # gpunet-bind: the rank's GPU by local rank, its NUMA node from sysfs, numactl in front.
 mkdir -p "$T/sys/bus/pci/devices/0000:3b:00.0" "$T/sys/bus/pci/devices/0000:86:00.0"

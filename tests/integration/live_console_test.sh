@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh"
 bin=$1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-command -v promtool >/dev/null || fail "promtool is missing (Debian package prometheus, ci/setup.sh)"
+command -v promtool >/dev/null || fail "promtool is missing (Debian package prometheus, ci/setup.sh --tests)"
 
 "${MPIRUN[@]}" -np 2 "$bin" --suites tcp --tcp-tests matrix --duration 2 --tcp-live-interval 0.5 -o "$out/live" \
   >"$out/live.log" 2>&1 || { cat "$out/live.log"; fail "--duration run exited $?"; }

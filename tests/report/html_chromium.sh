@@ -10,7 +10,7 @@ set -euo pipefail
 
 tool=$1 src=$2 out=$3
 browser=$(command -v chromium || command -v chromium-browser || true)
-[[ -n $browser ]] || { echo "SKIP: chromium is not installed (ci/setup.sh installs it)"; exit 77; }
+[[ -n $browser ]] || { echo "SKIP: chromium is not installed (ci/setup.sh --tests installs it)"; exit 77; }
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 try:
     import jsonschema
 except ImportError:
-    print("SKIP: python3-jsonschema is not installed (ci/setup.sh installs it)")
+    print("SKIP: python3-jsonschema is not installed (ci/setup.sh --tests installs it)")
     sys.exit(77)
 
 

@@ -16,7 +16,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 for tool in munged mungekey slurmctld slurmd srun sbatch sinfo scontrol; do
-  command -v "$tool" > /dev/null || { echo "SKIP: $tool not installed (ci/setup.sh installs slurm-wlm and munge)"; exit 77; }
+  command -v "$tool" > /dev/null || { echo "SKIP: $tool not installed (ci/setup.sh --tests installs slurm-wlm and munge)"; exit 77; }
 done
 [[ $(id -u) == 0 ]] || { echo "SKIP: the one-host cluster runs its daemons as root"; exit 77; }
 

@@ -164,7 +164,7 @@ def main():
     try:
         browser = Browser(work)
         if not browser.exe:
-            print("SKIP: chromium is not installed (ci/setup.sh installs it)")
+            print("SKIP: chromium is not installed (ci/setup.sh --tests installs it)")
             return 77
         page = os.path.join(os.path.abspath(a.page_dir), "report.html")
         got = probe(browser, page, work)

@@ -4,7 +4,7 @@
 set -euo pipefail
 tool=$1 src=$2 check=$3 shots=$4
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||
-  { echo "SKIP: chromium is not installed (ci/setup.sh installs it)"; exit 77; }
+  { echo "SKIP: chromium is not installed (ci/setup.sh --tests installs it)"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rc=0
