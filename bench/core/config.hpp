@@ -68,7 +68,7 @@ struct Config {
   std::string control_if;   // --control-if: the watchdog's channel ("" = MPI's wire-up interface, else loopback on one node)
 
   // --- rdma suite (bench/suites/rdma) -----------------------------------------------------------------
-  std::string rdma_dev;            // --rdma-dev DEV[:PORT]; "" = the first ACTIVE port
+  std::string rdma_dev;            // --rdma-dev DEV[:PORT], a list of them, or "all"; "" = the first ACTIVE port
   int gid_index = -1;              // --gid-index; -1 = choose (IPv4-mapped, global, RoCE v2 first)
   bool rdma_ipv6 = false;          // --rdma-ipv6: prefer IPv6 GIDs
   std::string rdma_mode = "pair";  // --rdma-mode: pair (first two ranks, full sweep) or matrix (all pairs)

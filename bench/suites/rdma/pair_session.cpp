@@ -81,6 +81,10 @@ report::Record PairSession::base_record(const PlanStep& s) const {
                                 ctx_.mpi.hosts[static_cast<size_t>(std::max(ctx_.mpi.rank, peer_))]}}};
   r.extra["memory"] = to_string(s.memory);
   r.extra["mode"] = ctx_.cfg.rdma_mode;
+  if (local_.rail >= 0) {
+    r.variant += " rail " + std::to_string(local_.rail);
+    add_rail(r);
+  }
   return r;
 }
 
@@ -227,6 +231,7 @@ void PairSession::measure(const PlanStep& s) {
     r.figure = report::time_figure("rdma.write.latency", r.time_us.p50, pair_subject());
     r.figure->samples = measure::batch_means_us(r);
     r.figure->parameters = {{"bytes", std::to_string(s.bytes)}, {"memory", to_string(s.memory)}};
+  add_rail(r);
     emit(r);
     return;
   }
@@ -248,6 +253,7 @@ void PairSession::measure(const PlanStep& s) {
   // The rate is bytes / mean time, so each batch's rate scales with 1 / its mean time.
   r.figure->samples = report::rates_per_batch(per_direction, r.time_us.mean, measure::batch_means_us(r));
   r.figure->parameters = {{"bytes", std::to_string(s.bytes)}, {"memory", to_string(s.memory)}};
+  add_rail(r);
   if (bidir) r.figure->parameters["direction"] = "bidirectional";
   attach_ceiling(r);
   emit(r);
@@ -263,8 +269,19 @@ void PairSession::attach_ceiling(report::Record& r) const {
   r.extra["rdma_binding_end"] = ctx_.mpi.describe_rank(peer_binds ? peer_facts_.rank : me_.rank);
 }
 
+void PairSession::add_rail(report::Record& r) const {
+  if (local_.rail < 0) return;
+  r.extra["rail"] = local_.rail;
+  if (r.figure) r.figure->parameters["rail"] = std::to_string(local_.rail);
+}
+
 report::Subject PairSession::pair_subject() const {
   const int lo = std::min(ctx_.mpi.rank, peer_), hi = std::max(ctx_.mpi.rank, peer_);
+  if (local_.rail >= 0) {
+    const auto& ports = local_.rail_ports;
+    return report::rail_pair_subject(ctx_.mpi.hosts[static_cast<size_t>(lo)], lo, ports.at(static_cast<size_t>(lo)),
+                                     ctx_.mpi.hosts[static_cast<size_t>(hi)], hi, ports.at(static_cast<size_t>(hi)));
+  }
   return report::pair_subject(ctx_.mpi.hosts[static_cast<size_t>(lo)], lo, ctx_.mpi.hosts[static_cast<size_t>(hi)], hi);
 }
 

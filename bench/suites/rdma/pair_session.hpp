@@ -27,6 +27,10 @@ struct LocalChoice {
   const Discovery* discovery = nullptr;
   PortSelection selection;
   std::string sys_root = "/sys";
+  // Several rails (--rdma-dev with a list, or all): this pass's rail and every rank's "dev:port" on
+  // it, which the subjects (host:dev:port) and the figures' "rail" parameter carry. -1: one device.
+  int rail = -1;
+  std::vector<std::string> rail_ports;
 };
 
 class PairSession {
@@ -52,7 +56,8 @@ class PairSession {
   double deadline_s() const;
   report::Record base_record(const PlanStep& s) const;
   void attach_ceiling(report::Record& r) const;
-  report::Subject pair_subject() const;  // lower rank -> higher rank, by host
+  report::Subject pair_subject() const;  // lower rank -> higher rank, by host (and port on a rail)
+  void add_rail(report::Record& r) const;  // the "rail" parameter and extra.rail, on a rail only
   void emit(report::Record r) const;
 
   const SuiteContext& ctx_;

@@ -5,6 +5,7 @@
 
 #include "bench/core/cli_size.hpp"
 #include "bench/suites/rdma/console.hpp"
+#include "bench/suites/rdma/rails.hpp"
 
 namespace gpunet::bench {
 
@@ -13,7 +14,8 @@ namespace {
 void add_rdma_options(CLI::App& app, Config& c, OptionText&) {
   const std::string g = "rdma suite";
   app.add_option("--rdma-dev", c.rdma_dev, "RDMA device (and port) for the rdma suite, e.g. mlx5_0 or mlx5_0:1; "
-                 "default: the first ACTIVE port")->type_name("DEV[:PORT]")->group(g);
+                 "a list (mlx5_0,mlx5_1) or all (every ACTIVE port) gives one rail per port; "
+                 "default: the first ACTIVE port")->type_name("DEV[:PORT][,...]|all")->group(g);
   app.add_option("--gid-index", c.gid_index, "RoCE GID index on every rank (default: chosen per rank, "
                  "IPv4-mapped global RoCE v2 first)")->check(CLI::Range(0, 65535))->group(g);
   app.add_flag("--rdma-ipv6", c.rdma_ipv6, "Prefer IPv6 GIDs to IPv4-mapped ones")->group(g);
@@ -32,7 +34,8 @@ void add_rdma_options(CLI::App& app, Config& c, OptionText&) {
 
 std::string finish_rdma_options(Config& c, const OptionText&, const CLI::App&) {
   if (c.rdma_size > (1LL << 30)) return "--rdma-size: RDMA messages are at most 1G here";
-  return "";
+  rdma::RdmaDevRequest request;
+  return rdma::parse_rdma_devs(c.rdma_dev, request);
 }
 
 }  // namespace

@@ -34,3 +34,13 @@ rep = json.load(open(f"{out}/report.json"))
 assert len(rep["results"]) == len(lines)
 print(f"ok: rdma skipped ({want}) on {n} ranks, {len(mpi)} mpi records after it")
 PY
+
+# Several ports (rails) skip the same way when there is no device: a list and all, on 2 ranks only.
+if [[ $np == 2 ]]; then
+  for dev in mlx5_0:1,mlx5_1:1 all; do
+    "${MPIRUN[@]}" -np "$np" "$bin" --suites rdma --rdma-dev "$dev" --timeout 30 -o "$out/rails" >"$out/log" 2>&1 \
+      || { cat "$out/log"; fail "--rdma-dev $dev: exit code $? (want 0)"; }
+    grep -qx "# rdma rdma: skipped ($want)" "$out/log" || { cat "$out/log"; fail "--rdma-dev $dev: console note missing"; }
+  done
+  echo "ok: --rdma-dev with a list and with all skip ($want)"
+fi
