@@ -7,6 +7,7 @@
 #include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/path_ceilings.hpp"
+#include "report/tcp_flow_cpu.hpp"
 #include "report/text_format.hpp"
 
 namespace gpunet::report {
@@ -103,6 +104,7 @@ FigureCeiling to_figure_ceiling(const Ceiling& c, PathModel m, const std::string
   f.known = c.known;
   if (!c.known) {
     f.reason = c.unknown_reason;
+    f.explanation = explanation;
     return f;
   }
   f.value = c.value;
@@ -244,6 +246,8 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     std::string explanation;
     if (!a.efficiency) {
       if (r.status != Status::skipped) ++none;
+      // No ceiling to measure against (loopback): a saturated core still says what the figure measured.
+      if (r.status == Status::passed) explanation = host_cpu_limit(r).value_or("");
     } else if (*a.efficiency < opt.threshold || *a.efficiency > opt.over_ceiling) {
       explanation = explain_gap(r, a.ceiling, *a.efficiency, ctx, topo, opt);
       if (*a.efficiency > opt.over_ceiling) {

@@ -5,6 +5,7 @@
 
 #include "report/analysis.hpp"
 #include "report/json_access.hpp"
+#include "report/tcp_flow_cpu.hpp"
 #include "report/text_format.hpp"
 
 namespace gpunet::report {
@@ -128,7 +129,9 @@ std::string explain_gap(const Record& r, const Ceiling& c, double efficiency, co
     const bool peers_fine = ctx.best_pair && *ctx.best_pair >= opt.threshold;
     const bool one_tcp_stream = r.figure && r.figure->path == PathModel::tcp_flow &&
                                 r.figure->parameters.count("streams") && r.figure->parameters.at("streams") == "1";
-    if (!peers_fine && one_tcp_stream)
+    const auto host_limit = host_cpu_limit(r);
+    if (host_limit) why.push_back(*host_limit);
+    if (!peers_fine && one_tcp_stream && !host_limit)
       why.push_back("one TCP stream is often CPU-bound below the wire ceiling; more streams show whether the link or "
                     "the CPU limits it");
     if (const auto rt = jsonx::integer(r.extra, "retransmits"); rt && *rt > 0)

@@ -93,6 +93,7 @@ void from_json(const json& j, Subject& s) {
 void to_json(json& j, const FigureCeiling& c) {
   if (!c.known) {
     j = json{{"known", false}, {"reason", c.reason}};
+    if (!c.explanation.empty()) j["explanation"] = c.explanation;
     return;
   }
   j = json{{"known", true}, {"value", c.value}, {"unit", c.unit}, {"derivation", c.derivation}, {"source", c.source}};

@@ -141,6 +141,10 @@ std::vector<const Record*> records_to_explain(const Report& rep) {
         best_eff = *e;
       }
     if (best && !ceiling_view(*best).explanation.empty()) out.push_back(best);
+    // No ceiling in the group (loopback): what explains a figure anyway (a saturated core) is shown.
+    if (!best)
+      for (const Record* r : g.rows)
+        if (!ceiling_view(*r).explanation.empty()) out.push_back(r);
   }
   for (const Record* r : point_records(rep))
     if (!ceiling_view(*r).explanation.empty()) out.push_back(r);

@@ -10,6 +10,7 @@
 #include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/table_model.hpp"
+#include "report/tcp_flow_cpu.hpp"
 #include "report/text_format.hpp"
 
 namespace gpunet::report {
@@ -135,12 +136,13 @@ Table flows_table(const std::vector<const Record*>& flows, const std::vector<Rec
   t.title = "TCP flows";
   t.csv = "tcp_flows.csv";
   t.note = "goodput measured at the receiver; dips: intervals below the dip threshold of the flow's median; "
-           "sender and receiver columns: iperf3's final sender and receiver lines (Transfer, Bitrate, Retr)";
+           "sender and receiver columns: iperf3's final sender and receiver lines (Transfer, Bitrate, Retr); "
+           "CPU: each end's thread over the flow, % of one core (user/system), as iperf3 -V";
   t.columns = {{"sender", "", false},           {"receiver", "", false},          {"test", "", false},
                {"streams", "", true},           {"goodput", "Gb/s", true},        {"ceiling", "Gb/s", true},
                {"efficiency", "%", true},       {"dips", "", true},               {"sender transfer", "GB", true},
                {"sender bitrate", "Gb/s", true}, {"sender Retr", "", true},        {"receiver transfer", "GB", true},
-               {"receiver bitrate", "Gb/s", true}, {"status", "", false}};
+               {"receiver bitrate", "Gb/s", true}, {"CPU sender / receiver", "", false}, {"status", "", false}};
   for (const Record* r : flows) {
     const auto [src, dst] = ends_of(*r);
     const auto* f = record_figure(*r);
@@ -159,6 +161,7 @@ Table flows_table(const std::vector<const Record*>& flows, const std::vector<Rec
                  int_cell(dips ? static_cast<long long>(dips->size()) : 0)};
     const auto ends = iperf3_end_cells(*r);
     row.cells.insert(row.cells.end(), ends.begin(), ends.end());
+    row.cells.push_back(text_cell(flow_cpu_text(*r)));
     row.cells.push_back(status_cell(*r));
     if (f) row.cells[6].flagged = named_slow(results, f->subject);  // the efficiency cell
     t.rows.push_back(std::move(row));

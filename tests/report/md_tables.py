@@ -25,7 +25,7 @@ KINDS = {  # heading prefix -> columns (None: the matrix, whose columns are its 
     "RDMA pair matrix": None,
     "TCP flows": ["sender", "receiver", "test", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)",
                   "dips", "sender transfer (GB)", "sender bitrate (Gb/s)", "sender Retr", "receiver transfer (GB)",
-                  "receiver bitrate (Gb/s)", "status"],
+                  "receiver bitrate (Gb/s)", "CPU sender / receiver", "status"],
     "TCP one-to-many": ["test", "sender", "receiver", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)",
                         "received (B)", "status"],
     "TCP many-to-one": ["test", "sender", "receiver", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)",

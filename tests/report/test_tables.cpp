@@ -40,7 +40,7 @@ const std::map<std::string, Cols> kColumns = {
     {"TCP flows",
      {"sender", "receiver", "test", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)", "dips",
       "sender transfer (GB)", "sender bitrate (Gb/s)", "sender Retr", "receiver transfer (GB)", "receiver bitrate (Gb/s)",
-      "status"}},
+      "CPU sender / receiver", "status"}},
     {"TCP one-to-many",
      {"test", "sender", "receiver", "streams", "goodput (Gb/s)", "ceiling (Gb/s)", "efficiency (%)", "received (B)",
       "status"}},
@@ -319,7 +319,7 @@ TEST(Tables, ConsoleAndCsvRenderTheSameModel) {
     if (name == "tcp_flows.csv") {
       EXPECT_EQ(text.substr(0, text.find('\n')),
                 "sender,receiver,test,streams,goodput_Gb_s,ceiling_Gb_s,efficiency_pct,dips,sender_transfer_GB,"
-                "sender_bitrate_Gb_s,sender_Retr,receiver_transfer_GB,receiver_bitrate_Gb_s,status");
+                "sender_bitrate_Gb_s,sender_Retr,receiver_transfer_GB,receiver_bitrate_Gb_s,CPU_sender_receiver,status");
       EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 7);
     }
   // sweeps.csv keeps its columns and holds the collective sweeps alone.

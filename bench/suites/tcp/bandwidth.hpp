@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/suites/tcp/acceptor.hpp"
+#include "bench/suites/tcp/flow_cpu.hpp"
 #include "bench/suites/tcp/hello.hpp"
 #include "bench/net/socket.hpp"
 #include "report/record.hpp"
@@ -63,6 +64,7 @@ struct SendResult {
   int64_t bytes = 0;        // bytes written by this sender
   double seconds = 0;       // from the first byte sent to the last write
   std::vector<net::TcpInfo> tcp_info;  // one per stream, read after the receiver confirmed the end
+  FlowCpu cpu;              // this thread's CPU from the first byte sent to the end of sending
 };
 
 struct ReceiveResult {
@@ -74,6 +76,7 @@ struct ReceiveResult {
   double goodput_bps = 0;            // bytes after the first read × 8 / seconds
   std::vector<int64_t> stream_bytes; // per stream
   std::vector<double> timeline_Gbps; // per interval from the first byte
+  FlowCpu cpu;                       // this thread's CPU from the first byte to the end of data
 };
 
 struct BandwidthOutcome {

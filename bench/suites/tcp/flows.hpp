@@ -72,6 +72,7 @@ class SendFlow {
   int64_t live_bytes_ = 0;
   uint32_t live_retransmits_ = 0;
   bool live_done_ = false;
+  FlowCpuWindow cpu_;
 };
 
 class ReceiveFlow {
@@ -102,6 +103,7 @@ class ReceiveFlow {
   std::optional<double> first_s_, last_s_;  // arrival of the first and last data (kernel stamps)
   int64_t first_chunk_ = 0;
   Timeline timeline_;
+  FlowCpuWindow cpu_;
   bool finished_ = false;
   ReceiveResult result_;
 };

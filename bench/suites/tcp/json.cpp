@@ -78,9 +78,32 @@ void from_json(const json& j, Rejections& r) {
   r.first = j.at("first").get<std::vector<std::string>>();
 }
 
+// A flow end's CPU, as a record's extra.cpu.sender / .receiver: {user_pct, sys_pct, cpu, pinned,
+// core_busy_pct (null unless pinned)}; null when not measured.
+void to_json(json& j, const FlowCpu& c) {
+  if (!c.measured) {
+    j = nullptr;
+    return;
+  }
+  j = json{{"user_pct", c.user_pct}, {"sys_pct", c.sys_pct}, {"cpu", c.cpu}, {"pinned", c.pinned},
+           {"core_busy_pct", c.core_busy_pct ? json(*c.core_busy_pct) : json(nullptr)}};
+}
+
+void from_json(const json& j, FlowCpu& c) {
+  c = FlowCpu{};
+  if (j.is_null()) return;
+  c.measured = true;
+  c.user_pct = j.at("user_pct").get<double>();
+  c.sys_pct = j.at("sys_pct").get<double>();
+  c.cpu = j.at("cpu").get<int>();
+  c.pinned = j.at("pinned").get<bool>();
+  if (const auto& b = j.at("core_busy_pct"); !b.is_null()) c.core_busy_pct = b.get<double>();
+}
+
 void to_json(json& j, const SendResult& r) {
   j = json{{"peer", r.peer},   {"status", report::to_string(r.status)}, {"reason", r.reason},
-           {"bytes", r.bytes}, {"seconds", r.seconds},                  {"tcp_info", r.tcp_info}};
+           {"bytes", r.bytes}, {"seconds", r.seconds},                  {"tcp_info", r.tcp_info},
+           {"cpu", r.cpu}};
 }
 
 void from_json(const json& j, SendResult& r) {
@@ -90,12 +113,13 @@ void from_json(const json& j, SendResult& r) {
   r.bytes = j.at("bytes").get<int64_t>();
   r.seconds = j.at("seconds").get<double>();
   r.tcp_info = j.at("tcp_info").get<std::vector<net::TcpInfo>>();
+  r.cpu = j.at("cpu").get<FlowCpu>();
 }
 
 void to_json(json& j, const ReceiveResult& r) {
   j = json{{"peer", r.peer},       {"status", report::to_string(r.status)}, {"reason", r.reason},
            {"bytes", r.bytes},     {"seconds", r.seconds},                  {"goodput_bps", r.goodput_bps},
-           {"stream_bytes", r.stream_bytes}, {"timeline_Gbps", r.timeline_Gbps}};
+           {"stream_bytes", r.stream_bytes}, {"timeline_Gbps", r.timeline_Gbps}, {"cpu", r.cpu}};
 }
 
 void from_json(const json& j, ReceiveResult& r) {
@@ -107,6 +131,7 @@ void from_json(const json& j, ReceiveResult& r) {
   r.goodput_bps = j.at("goodput_bps").get<double>();
   r.stream_bytes = j.at("stream_bytes").get<std::vector<int64_t>>();
   r.timeline_Gbps = j.at("timeline_Gbps").get<std::vector<double>>();
+  r.cpu = j.at("cpu").get<FlowCpu>();
 }
 
 void to_json(json& j, const LatencySummary& s) {

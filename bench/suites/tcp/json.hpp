@@ -25,6 +25,8 @@ void to_json(nlohmann::json& j, const LinkFacts& l);
 void from_json(const nlohmann::json& j, LinkFacts& l);
 void to_json(nlohmann::json& j, const Rejections& r);
 void from_json(const nlohmann::json& j, Rejections& r);
+void to_json(nlohmann::json& j, const FlowCpu& c);
+void from_json(const nlohmann::json& j, FlowCpu& c);
 void to_json(nlohmann::json& j, const SendResult& r);
 void from_json(const nlohmann::json& j, SendResult& r);
 void to_json(nlohmann::json& j, const ReceiveResult& r);

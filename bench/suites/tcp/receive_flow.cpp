@@ -73,6 +73,7 @@ void ReceiveFlow::handle(std::span<const pollfd> fds, Clock::time_point now, std
       const double read_at = net::realtime_now_s();
       const double at = stamp && std::abs(*stamp - read_at) < 5.0 ? std::min(*stamp, read_at) : read_at;
       if (!first_s_) {
+        cpu_.open(now);
         first_s_ = at;
         first_chunk_ = n;
       }
@@ -87,6 +88,7 @@ void ReceiveFlow::handle(std::span<const pollfd> fds, Clock::time_point now, std
   if (std::all_of(streams_.begin(), streams_.end(), [](const Stream& s) { return s.eof; })) {
     finished_ = true;
     result_.status = Status::passed;
+    cpu_.close(now);
   }
 }
 
@@ -108,6 +110,7 @@ void ReceiveFlow::fail(Status status, const std::string& why) {
   finished_ = true;
   result_.status = status;
   result_.reason = why;
+  cpu_.close(Clock::now());
   for (auto& s : streams_) {
     abort_close(s.fd);
     s.open = false;
@@ -117,6 +120,7 @@ void ReceiveFlow::fail(Status status, const std::string& why) {
 ReceiveResult ReceiveFlow::result() const {
   ReceiveResult r = result_;
   r.stream_bytes.resize(streams_.size(), 0);
+  r.cpu = cpu_.result();
   if (first_s_ && last_s_) {
     r.seconds = *last_s_ - *first_s_;
     if (r.seconds > 0) r.goodput_bps = static_cast<double>(r.bytes - first_chunk_) * 8.0 / r.seconds;

@@ -170,6 +170,8 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
     rec.extra["stability"] = summarize_stability(timeline, cfg.interval_s, cfg.dip * report::percentile(timeline, 0.5));
     if (cfg.duration_s > 0) rec.extra["mode"] = "stability";
     rec.extra["tcp_info"] = tx ? json(tx->tcp_info) : json::array();
+    // Each end's CPU over the flow, as iperf3 -V prints it (null where that end did not measure it).
+    rec.extra["cpu"] = {{"sender", tx ? json(tx->cpu) : json(nullptr)}, {"receiver", rx ? json(rx->cpu) : json(nullptr)}};
     const Rejections none;
     const Rejections& rej = static_cast<size_t>(flow.dst) < results.rejected.size() ? results.rejected[static_cast<size_t>(flow.dst)] : none;
     note_rejections(rec, rej, dst.host);

@@ -226,6 +226,8 @@ void SendFlow::start_drain(Stream& s, Clock::time_point now) {
   s.state = State::draining;
   s.drain_deadline = now + to_duration(params_.io_timeout_s);
   if (!stop_ || now > *stop_) stop_ = now;
+  if (std::none_of(streams_.begin(), streams_.end(), [](const Stream& x) { return x.state == State::sending; }))
+    cpu_.close(now);
 }
 
 void SendFlow::maybe_start(Clock::time_point now) {
@@ -238,6 +240,7 @@ void SendFlow::maybe_start(Clock::time_point now) {
   for (const auto& s : streams_)
     if (s.state != State::sending) return;
   start_ = now;  // every stream is acknowledged: the flow starts
+  cpu_.open(now);
   for (auto& s : streams_) s.last_progress = now;
 }
 
@@ -251,6 +254,7 @@ void SendFlow::maybe_finish() {
     result_.tcp_info.push_back(s.info);
   }
   if (start_ && stop_) result_.seconds = to_seconds(*stop_ - *start_);
+  result_.cpu = cpu_.result();
 }
 
 void SendFlow::check_timeouts(Clock::time_point now) {
@@ -297,6 +301,8 @@ void SendFlow::fail(Status status, const std::string& why) {
     s.state = State::finished;
   }
   if (start_) result_.seconds = to_seconds((stop_ ? *stop_ : Clock::now()) - *start_);
+  cpu_.close(Clock::now());
+  result_.cpu = cpu_.result();
 }
 
 }  // namespace gpunet::bench::tcp::detail

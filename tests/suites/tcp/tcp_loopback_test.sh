@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tcp suite under the real mpirun on one node: pairs of ranks test over loopback (127.0.0.1)
-# and every record says so; stability mode; a bad --tcp-if is a usage error; one rank is a skip.
+# and every record says so, with each end's CPU; stability mode; both ranks pinned to one core; a bad
+# --tcp-if is a usage error; one rank is a skip.
 source "$(dirname "$0")/../../integration/lib.sh"
 bin=$1
 out=$(mktemp -d)
@@ -26,6 +27,9 @@ for r in pairs:
         assert f["ceiling"]["known"] is False and "loopback" in f["ceiling"]["reason"], f
         assert "efficiency" not in f
         assert x["bytes_sent"] == r["bytes"] and len(x["tcp_info"]) == x["streams"], x
+        for end in ("sender", "receiver"):  # each end's CPU over the flow, as iperf3 -V
+            c = x["cpu"][end]
+            assert c["user_pct"] >= 0 and c["sys_pct"] >= 0 and c["user_pct"] + c["sys_pct"] > 0 and c["cpu"] >= 0, (end, c)
     kinds[(r["name"], r["variant"], r["count"] if r["name"] == "bandwidth" else 0)] = kinds.get((r["name"], r["variant"], r["count"] if r["name"] == "bandwidth" else 0), 0) + 1
 want = {("bandwidth", "neighbours", 1): 3, ("bandwidth", "neighbours", 2): 3, ("bandwidth", "matrix", 2): 6,
         ("bandwidth", "one-to-many", 2): 2, ("bandwidth", "many-to-one", 2): 2, ("latency", "ping-pong", 0): 3}
@@ -54,6 +58,33 @@ assert 15 <= st["intervals"] == len(x["timeline_Gbps"]) <= 30, st
 assert st["min_Gbps"] <= st["p1_Gbps"] <= st["p50_Gbps"] <= st["max_Gbps"], st
 assert abs(st["threshold_Gbps"] - 0.8 * st["p50_Gbps"]) < 1e-9, st
 print(f"ok: stability timeline of {st['intervals']} intervals, p50 {st['p50_Gbps']:.2f} Gb/s, {len(st['dips'])} dip(s)")
+PY
+
+# Both ranks pinned to CPU 0: each end says so, and the core, saturated by the flow (or by the flow and
+# whatever else runs there), makes the flow diagnosed as the host's limit in report.md.
+taskset -c 0 "${MPIRUN[@]}" -np 2 "$bin" --suites tcp --tcp-time 0.5 --tcp-lat-time 0.1 -o "$out/pin" >"$out/pin.log" 2>&1 \
+  || { cat "$out/pin.log"; fail "pinned run exited $?"; }
+python3 - "$out/pin" <<'PY'
+import json, sys
+d = sys.argv[1]
+recs = [r for r in json.load(open(f"{d}/report.json"))["results"] if r["name"] == "bandwidth" and r["status"] == "passed"]
+md = open(f"{d}/report.md").read()
+assert recs
+diagnosed = []
+for r in recs:
+    c = r["extra"]["cpu"]
+    assert all(c[e]["pinned"] and c[e]["cpu"] == 0 for e in ("sender", "receiver")), c
+    busy = max([sum(c[e]["user_pct"] + c[e]["sys_pct"] for e in ("sender", "receiver"))] +
+               [c[e]["core_busy_pct"] or 0 for e in ("sender", "receiver")])
+    said = r["figure"]["ceiling"].get("explanation", "")
+    if busy >= 90:
+        assert said.startswith("the sender and the receiver shared CPU 0"), (busy, said)
+        diagnosed.append(said)
+    else:
+        assert "shared CPU" not in said, (busy, said)
+    print(f"ok: pinned {r['variant']} flow: CPU 0 {busy:.0f} % busy, diagnosed: {bool(said)}")
+assert "CPU sender / receiver" in md
+assert diagnosed and any(s in md for s in diagnosed), "the diagnosis is not in report.md"
 PY
 
 rc=0

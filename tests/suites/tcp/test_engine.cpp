@@ -43,6 +43,13 @@ TEST(TcpEngine, SecretAcceptedByteCountExact) {
   EXPECT_GT(tx.sent[0].tcp_info[0].snd_cwnd, 0u);
   EXPECT_GE(tx.sent[0].tcp_info[0].bytes_acked, static_cast<uint64_t>(total));
   EXPECT_EQ(r.rejected.count, 0);
+  // Each end's thread measured its CPU over the flow, and where it ran.
+  for (const auto& c : {tx.sent[0].cpu, r.received[0].cpu}) {
+    EXPECT_TRUE(c.measured);
+    EXPECT_GE(c.user_pct, 0);
+    EXPECT_GE(c.sys_pct, 0);
+    EXPECT_GE(c.cpu, 0);
+  }
 }
 
 TEST(TcpEngine, ParallelStreamsShareTheBytes) {

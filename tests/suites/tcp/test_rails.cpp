@@ -115,7 +115,7 @@ TEST(TcpRails, RecordsNameTheInterfaceAndRail) {
   res.sent.resize(3);
   res.received.resize(3);
   res.rejected.resize(3);
-  res.sent[0].push_back({static_cast<uint32_t>(nodes[2].rank), Status::passed, "", 1000000, 1.0, {}});
+  res.sent[0].push_back({static_cast<uint32_t>(nodes[2].rank), Status::passed, "", 1000000, 1.0, {}, {}});
   ReceiveResult rx;
   rx.peer = static_cast<uint32_t>(nodes[0].rank);
   rx.bytes = 1000000;
