@@ -126,6 +126,15 @@ std::string html_table(const HistoryView& v) {
   return out + "</table>\n";
 }
 
+std::string html_profile(const FigureHistory& f) {
+  std::string out = "<h3>" + html_escape(f.series.label) + "</h3>\n<table><tr><th>Hour (UTC)</th><th>Runs</th><th>Median " +
+                    html_escape(f.series.unit) + "</th></tr>\n";
+  for (const auto& c : time_profile(f.series, Period::hour))
+    out += "<tr><td>" + html_escape(period_text(Period::hour, c.group, c.group)) + "</td><td>" + std::to_string(c.values) + "</td><td>" +
+           html_escape(format_figure(c.median)) + "</td></tr>\n";
+  return out + "</table>\n";
+}
+
 constexpr const char* kNoDrops = "No figure is worse at an hour of day or on a day of the week beyond its noise.";
 constexpr const char* kNoSteps = "No figure changed in a step beyond its noise.";
 
@@ -164,7 +173,12 @@ std::string render_history_html(const HistoryView& v) {
   out += "<h2>Step changes</h2>\n" + html_list(step_lines(v), kNoSteps);
   out += "<h2>Figures</h2>\n" + html_table(v) + "<h2>Trends</h2>\n<div class=\"charts\">\n";
   for (const auto& f : v.figures) out += svg_line_chart(trend_chart(f, v.first_epoch)) + "\n";
-  return out + "</div>\n</body></html>\n";
+  out += "</div>\n";
+  std::string profiles;
+  for (const auto& f : v.figures)
+    if (!f.hour_drops.empty()) profiles += html_profile(f);
+  if (!profiles.empty()) out += "<h2>Hour of day of the figures that drop</h2>\n" + profiles;
+  return out + "</body></html>\n";
 }
 
 }  // namespace gpunet::report::history

@@ -56,6 +56,8 @@ grep -q 'is 40 % lower at 21:00-22:00 UTC on 7 of 7 days' <<<"$drops" || { echo 
 if grep -q '09:00' <<<"$drops"; then fail "the morning is named"; fi
 grep -q 'No figure changed in a step' "$T/out/history.md" || fail "a step change was found in runs without one"
 grep -q '<svg' "$T/out/history.html" || fail "no trend chart in history.html"
+grep -q '<h2>Hour of day of the figures that drop</h2>' "$T/out/history.html" && grep -q '<td>21:00-22:00 UTC</td>' "$T/out/history.html" \
+  || fail "history.html has no hour-of-day table for the figure that drops in the evening"
 grep -q 'vm:0 -> vm:1 tcp goodput' "$T/render.txt" || fail "the console does not print the drop"
 # --figure and --since narrow it; a figure that matches nothing is one line, exit 2.
 "$BIN" history "$T/h.sqlite" -o "$T/out2" --figure 'vm:1 -> vm:0' --since 2026-11-26 > /dev/null
