@@ -20,7 +20,8 @@ run_tests() {  # BUILD_DIR CTEST_ARGS...
 }
 
 build_config build   # the same build directory as launch/quickstart
-run_tests build
+# The command-line fuzz takes 100 mutations here and its full 250 in the sanitizer configuration.
+GPUNET_FUZZ_CASES=100 run_tests build
 if [[ ${1:-} == --all ]]; then
   # The second configuration is both the build without CUDA and the sanitizer run.
   # Debug at -g1: sanitizer reports keep file and line, the build is faster than with -g.
@@ -30,8 +31,9 @@ if [[ ${1:-} == --all ]]; then
     -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1
   # Under the sanitizers, every test but those that exercise more than this program's code: the
   # fake-cluster scenarios (namespaces and tc around the same code the default configuration runs, 90 s
-  # here), the package, the one-host Slurm cluster, the browsers, launch/gpunet-run, and the fault
-  # variants whose np4 or plain twin stays (what CI time allows: docs/testing.md).
+  # here), the package, the one-host Slurm cluster, the browsers, launch/gpunet-run and ci/nightly.sh,
+  # the live console, the 24-rank start-up, the include-layering scripts, and the fault variants whose
+  # twin stays (what CI time allows: docs/testing.md).
   run_tests build-nocuda-sanitize -LE 'fakecluster|package' \
-    -E '^(slurm_one_host|report_html_chromium|report_browser_fixture|accept_gpunet_run|fault_killed_rank_np2|fault_killed_rank0_np2|fault_stopped_rank0_np2|fault_stopped_resumed_rank0_np4|fault_killed_rank_gpunet_run)$'
+    -E '^(slurm_one_host|report_html_chromium|report_browser_fixture|accept_gpunet_run|accept_nightly|live_console|startup_open_files|two_runs_one_output|layering_.*|fault_killed_rank_np2|fault_killed_rank0_np2|fault_stopped_rank0_np2|fault_stopped_rank_np4|fault_stopped_resumed_rank0_np4|fault_killed_rank_gpunet_run)$'
 fi
