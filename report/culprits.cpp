@@ -162,19 +162,16 @@ std::string joined_sentences(const std::vector<std::string>& sentences) {
   return s;
 }
 
-}  // namespace
-
-std::vector<std::string> problem_sentences(const Report& rep) {
-  const Problems p = problems_of(rep);
+std::vector<std::string> sentences_of(const Problems& p) {
   std::vector<std::string> out;
   for (const auto& [host, sentences] : p.by_host) out.push_back(host + ": " + joined_sentences(sentences));
   out.insert(out.end(), p.other.begin(), p.other.end());
   return out;
 }
 
-std::vector<BadNode> bad_nodes(const Report& rep) {
+std::vector<BadNode> bad_nodes_of(const Problems& p) {
   std::vector<BadNode> out;
-  for (const auto& [blamed, sentences] : problems_of(rep).by_host) {
+  for (const auto& [blamed, sentences] : p.by_host) {
     // One NIC of a host is blamed as host:iface (a host name has no ':'): the node is listed, with the NIC.
     const auto colon = blamed.find(':');
     const std::string host = blamed.substr(0, colon);
@@ -186,6 +183,12 @@ std::vector<BadNode> bad_nodes(const Report& rep) {
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> problem_sentences(const Report& rep) { return sentences_of(problems_of(rep)); }
+
+std::vector<BadNode> bad_nodes(const Report& rep) { return bad_nodes_of(problems_of(rep)); }
+
 std::string problems_console(const Report& rep) {
   const auto all = problem_sentences(rep);
   if (all.empty()) return "";
@@ -194,20 +197,23 @@ std::string problems_console(const Report& rep) {
   return out;
 }
 
+// The sources are read once for the sentences and the scheduler's lines.
 std::string problems_markdown(const Report& rep) {
-  const auto all = problem_sentences(rep);
+  const Problems p = problems_of(rep);
+  const auto all = sentences_of(p);
   if (all.empty()) return "";
   std::string out = "\n## What is wrong\n\n";
   for (const auto& s : all) out += "- " + md_escape(s) + "\n";
-  return out + scheduler_markdown(bad_nodes(rep));
+  return out + scheduler_markdown(bad_nodes_of(p));
 }
 
 std::string problems_html(const Report& rep) {
-  const auto all = problem_sentences(rep);
+  const Problems p = problems_of(rep);
+  const auto all = sentences_of(p);
   if (all.empty()) return "";
   std::string out = "<div class=\"problems\"><h2>What is wrong</h2><ul>";
   for (const auto& s : all) out += "<li>" + html_escape(s) + "</li>";
-  return out + "</ul>" + scheduler_html(bad_nodes(rep)) + "</div>";
+  return out + "</ul>" + scheduler_html(bad_nodes_of(p)) + "</div>";
 }
 
 }  // namespace gpunet::report
