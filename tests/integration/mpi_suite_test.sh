@@ -23,6 +23,13 @@ if [[ $evidence == 1 ]]; then
   tar -tzf "$out/r/evidence.tar.gz" >"$out/members"
   grep -qx evidence/results.jsonl "$out/members" || fail "the run's bundle lacks results.jsonl"
 fi
+# One rank: each collective is skipped with the reason in the console and report.md, and no figure.
+if [[ $np == 1 ]]; then
+  [[ $(grep -c "^# mpi .* skipped (one rank: " "$out/log") == 5 ]] || { cat "$out/log"; fail "one rank: 5 skipped collectives expected"; }
+  grep -q "one rank: a collective over one rank moves no data" "$out/r/report.md" || fail "report.md lacks the reason"
+  ! grep -q "^mpi," "$out/r/sweeps.csv" || fail "sweeps.csv has a one-rank figure"
+  exit 0
+fi
 # report.md: every table in the columns of its kind, the summary first
 python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md" --require Summary --require sweep >/dev/null ||
   { python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md"; fail "report.md tables"; }

@@ -143,9 +143,24 @@ void run_typed(const SuiteContext& ctx) {
   for (const auto& name : cfg.collectives) sweep<T>(*report::collective_from_string(name), ctx, done, total);
 }
 
+// A collective over one rank moves nothing between ranks: its time is a local copy, and a busbw
+// from it (0 for allreduce, a memcpy rate for broadcast) would read as a network figure. Each
+// collective is one skipped record with the reason instead.
+void skip_one_rank(const SuiteContext& ctx) {
+  for (const auto& name : ctx.cfg.collectives) {
+    auto rec = ctx.record("mpi", name);
+    rec.variant = "out-of-place";
+    rec.dtype = ctx.cfg.dtype;
+    rec.status = report::Status::skipped;
+    rec.reason = "one rank: a collective over one rank moves no data between ranks, so it has no figure; run 2 or more ranks";
+    ctx.emit(rec);
+  }
+}
+
 }  // namespace
 
 void run_mpi_suite(const SuiteContext& ctx) {
+  if (ctx.mpi.size == 1) return skip_one_rank(ctx);
   const auto& d = ctx.cfg.dtype;
   if (d == "double") run_typed<double>(ctx);
   else if (d == "int32") run_typed<int32_t>(ctx);
