@@ -2,16 +2,15 @@
 #include <iostream>
 #include <new>
 
-#include "bench/core/acceptance.hpp"
 #include "bench/core/app.hpp"
 #include "bench/core/evidence_step.hpp"
 #include "bench/core/input_check.hpp"
 #include "bench/core/options.hpp"
 #include "bench/core/plan.hpp"
+#include "bench/core/report_command.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "bench/suites/topo/suite.hpp"
 #include "report/history/history_command.hpp"
-#include "report/outputs.hpp"
 
 namespace {
 
@@ -38,18 +37,7 @@ int run(int argc, char** argv) {
   }
   if (cfg.history.action != report::history::HistoryRequest::Action::none)
     return report::history::run_history_command(cfg.history, std::cout, std::cerr);
-  const bool judge = !cfg.history_path.empty() || !cfg.spec_path.empty() || !cfg.baseline_path.empty() || !cfg.save_baseline_path.empty() ||
-                     !cfg.learn_baseline_path.empty() ||
-                     !cfg.fabric_path.empty();  // a fabric given now changes "What is wrong"
-  if (!cfg.report_input.empty() && !bench::sign_key_usable(cfg, std::cerr)) return 2;  // before anything is written
-  if (!cfg.report_input.empty() && judge)
-    return bench::with_evidence(cfg, bench::rejudge_stored_report(cfg, std::cout, std::cerr), std::cout, std::cerr);
-  if (!cfg.report_input.empty()) {
-    const int code = report::rerender(cfg.report_input, cfg.output_dir, std::cerr,
-                                      cfg.training.given ? std::optional(cfg.training) : std::nullopt);
-    if (code != 2) std::cout << bench::rendered_line(cfg.output_dir) << "\n";  // written; the code is the verdict's
-    return bench::with_evidence(cfg, code, std::cout, std::cerr);
-  }
+  if (!cfg.report_input.empty()) return bench::report_command(cfg, std::cout, std::cerr);
   if (!cfg.topology_xml.empty()) return bench::run_topology_file(cfg);
   return bench::run_benchmark(cfg, bench::suite_list(), argc, argv);
 }

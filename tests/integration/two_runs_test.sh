@@ -29,19 +29,26 @@ PY
 
 # One run owns its output directory (issue 31): a second run into the same -o while the first is
 # measuring is refused at once, exit 2, naming the first (pid, start time); the first is not disturbed.
-"$bin" --suites mpi -b 1K -e 1M -f 2 -n 20 --budget 0.1 --timeout 60 -q -o "$out/busy" >"$out/busy1.log" 2>&1 &
+# (Two ranks: one rank's collectives are skipped at once.) A re-render into it is refused the same way.
+"${MPIRUN[@]}" -np 2 "$bin" --suites mpi -b 1K -e 1M -f 2 -n 20 --budget 0.1 --timeout 60 -q -o "$out/busy" >"$out/busy1.log" 2>&1 &
 first=$!
 for _ in $(seq 200); do [[ -s $out/busy/.gpunet-bench.lock ]] && break; sleep 0.1; done
 [[ -s $out/busy/.gpunet-bench.lock ]] || { cat "$out/busy1.log"; fail "the first run wrote no lock file"; }
+owner=$(sed -n 's/^pid \([0-9]*\),.*/\1/p' "$out/busy/.gpunet-bench.lock")
 set +e
 timeout 60 "$bin" --suites mpi --collectives allreduce -b 1K -e 1K -n 2 --budget 0.01 -q -o "$out/busy" >"$out/busy2.log" 2>&1
 rc=$?
+timeout 60 "$bin" report "$out/r/results.jsonl" -o "$out/busy" >"$out/busy_report.log" 2>&1
+rc_report=$?
 alive=$(kill -0 "$first" 2>/dev/null && echo yes)
 set -e
 cat "$out/busy2.log"
 [[ $alive == yes ]] || fail "the first run ended before the second was tried (make it longer)"
 [[ $rc == 2 ]] || fail "a second run into a busy -o exited $rc, want 2"
-grep -Eq "^gpunet-bench: error: -o/--output $out/busy is in use by another gpunet-bench run \(pid $first, started [0-9T:.-]+Z on [^,]+, see $out/busy/.gpunet-bench.lock\); wait for it to end or choose another -o DIR$" "$out/busy2.log" \
+[[ $rc_report == 2 ]] || { cat "$out/busy_report.log"; fail "a re-render into a busy -o exited $rc_report, want 2"; }
+grep -q "^gpunet-bench report: error: -o/--output $out/busy is in use by another gpunet-bench run (pid $owner, " "$out/busy_report.log" \
+  || { cat "$out/busy_report.log"; fail "the re-render's refusal does not name the run"; }
+grep -Eq "^gpunet-bench: error: -o/--output $out/busy is in use by another gpunet-bench run \(pid $owner, started [0-9T:.-]+Z on [^,]+, see $out/busy/.gpunet-bench.lock\); wait for it to end or choose another -o DIR$" "$out/busy2.log" \
   || fail "the refusal does not name the other run"
 wait "$first" || { cat "$out/busy1.log"; fail "the first run failed beside the refused one"; }
 python3 - "$out/busy/results.jsonl" "$out/busy/report.json" <<'PY'
@@ -54,4 +61,4 @@ PY
 # The lock ends with its run: the next run into the directory goes ahead.
 timeout 60 "$bin" --suites mpi --collectives allreduce -b 1K -e 1K -n 2 --budget 0.01 -q -o "$out/busy" >"$out/busy3.log" 2>&1 \
   || { cat "$out/busy3.log"; fail "a run after the first ended was refused"; }
-echo "ok: both runs kept ($kept and results.jsonl); a run into a busy -o is refused, naming the owner"
+echo "ok: both runs kept ($kept and results.jsonl); a run or a re-render into a busy -o is refused, naming the owner"
