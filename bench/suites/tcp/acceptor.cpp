@@ -46,7 +46,7 @@ Acceptor::Acceptor(int listen_fd, const auth::Key& key, const Admission& admissi
 size_t Acceptor::add_pollfds(std::vector<pollfd>& fds) const {
   const size_t start = fds.size();
   fds.push_back({listen_fd_, POLLIN, 0});
-  for (const auto& p : pending_) fds.push_back({p.fd.get(), POLLIN, 0});
+  for (const auto& p : pending_) fds.push_back({p.fd.get(), POLLIN, 0});  // none once closed to newcomers
   return start;
 }
 
@@ -129,6 +129,10 @@ void Acceptor::accept_some(Clock::time_point now) {
     net::Endpoint peer;
     net::Fd fd = net::accept_one(listen_fd_, &peer);
     if (!fd) break;
+    if (!admitting_) {
+      rejected_.add_stranger(peer.to_string() + ": " + closed_why_);
+      continue;  // fd closes here
+    }
     if (pending_.size() >= kMaxPending) make_room(now);
     pending_.push_back({std::move(fd), peer, {}, now, now + timeout_, std::nullopt, {}});
   }
@@ -144,6 +148,14 @@ void Acceptor::make_room(Clock::time_point now) {
   rejected_.add_stranger(victim->peer.to_string() + ": dropped before authenticating, to make room (" +
                          std::to_string(kMaxPending) + " connections were in their handshake)");
   pending_.erase(victim);
+}
+
+void Acceptor::close_to_newcomers(const std::string& why) {
+  if (!admitting_) return;
+  admitting_ = false;
+  closed_why_ = why;
+  for (const auto& p : pending_) rejected_.add_stranger(p.peer.to_string() + ": " + why);
+  pending_.clear();
 }
 
 void Acceptor::expire(Clock::time_point now) {

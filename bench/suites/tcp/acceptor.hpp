@@ -3,7 +3,8 @@
 // (hello.hpp); only then is it handed on. Anything else is closed at once (or at its deadline) and
 // counted, without blocking the loop that is measuring. The connections still in their handshake
 // are bounded: when the table is full, the oldest that has sent nothing (else the oldest) gives way
-// to the newcomer, so a flood of strangers can neither fill it nor keep a peer out.
+// to the newcomer, so a flood of strangers can neither fill it nor keep a peer out. Once every
+// expected connection is in, newcomers are closed at once (close_to_newcomers).
 #pragma once
 
 #include <poll.h>
@@ -66,6 +67,11 @@ class Acceptor {
   std::vector<Accepted> handle(std::span<const pollfd> mine, Clock::time_point now);
   // Closes pending connections whose handshake did not complete in time.
   void expire(Clock::time_point now);
+  // Every connection this listener waits for is in: the pending ones are closed, and from now on a
+  // newcomer is closed as soon as it is accepted, each counted as a stranger with `why`. The measuring
+  // loop then polls the listener alone, so strangers holding connections open cost it nothing.
+  void close_to_newcomers(const std::string& why);
+  bool admitting() const { return admitting_; }
 
   Rejections& rejections() { return rejected_; }
   const Rejections& rejections() const { return rejected_; }
@@ -94,6 +100,8 @@ class Acceptor {
   Clock::duration timeout_;
   std::vector<Pending> pending_;  // in arrival order
   Rejections rejected_;
+  bool admitting_ = true;
+  std::string closed_why_;
 };
 
 }  // namespace gpunet::bench::tcp

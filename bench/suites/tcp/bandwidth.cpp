@@ -65,6 +65,8 @@ BandwidthOutcome run_bandwidth(const net::Listener& listener, const auth::Key& k
                                   : it->take(std::move(a), now);
       if (!why.empty()) acceptor.rejections().add(from + ": " + why);
     }
+    if (acceptor.admitting() && std::all_of(receivers.begin(), receivers.end(), [](const ReceiveFlow& f) { return f.arrived(); }))
+      acceptor.close_to_newcomers("closed at once: every stream this node receives had connected");
     acceptor.expire(now);
     for (auto& f : senders) f.check_timeouts(now);
     for (auto& f : receivers) f.check_timeouts(now);

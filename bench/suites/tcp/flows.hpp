@@ -85,6 +85,8 @@ class ReceiveFlow {
   void handle(std::span<const pollfd> fds, Clock::time_point now, std::span<char> buf);
   void check_timeouts(Clock::time_point now);
   bool done() const { return finished_; }
+  // Every stream of the flow has connected (or the flow ended): nothing more may arrive for it.
+  bool arrived() const;
   ReceiveResult result() const;
 
  private:

@@ -42,6 +42,10 @@ std::string ReceiveFlow::take(Accepted&& a, Clock::time_point now) {
   return "";
 }
 
+bool ReceiveFlow::arrived() const {
+  return finished_ || std::all_of(streams_.begin(), streams_.end(), [](const Stream& s) { return s.open || s.eof; });
+}
+
 void ReceiveFlow::add_pollfds(std::vector<pollfd>& fds) {
   polled_.clear();
   if (finished_) return;

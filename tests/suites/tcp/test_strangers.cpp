@@ -286,3 +286,38 @@ TEST(TcpStrangers, FloodAndForgeriesAtALatencyServerDoNotDisturbThePingPong) {
     EXPECT_EQ(s.rejected.unauthenticated, static_cast<int64_t>(strangers.size()));
   }
 }
+
+// Once every expected stream is in, the listener alone is polled: the connections still in their
+// handshake are closed, and a newcomer is closed as soon as it is accepted, each counted with the
+// reason. A flood held open during a flow then costs the measuring loop nothing per wake-up.
+TEST(TcpStrangers, ClosedToNewcomersPollsTheListenerAloneAndClosesEachArrival) {
+  Listener l(loopback(), {});
+  Acceptor acceptor(l.fd(), key_of(29), {7, 1, StreamKind::bandwidth, 5.0});
+  Strangers early(l.endpoint());
+  early.flood(3, 0, 7, StreamKind::bandwidth);
+  const auto take_all = [&] {
+    for (int i = 0; i < 50; ++i) {  // until the kernel has handed over every connection made so far
+      std::vector<pollfd> fds;
+      const size_t at = acceptor.add_pollfds(fds);
+      ::poll(fds.data(), fds.size(), 20);
+      acceptor.handle(std::span<const pollfd>(fds).subspan(at), std::chrono::steady_clock::now());
+    }
+  };
+  take_all();
+  std::vector<pollfd> fds;
+  acceptor.add_pollfds(fds);
+  EXPECT_EQ(fds.size(), 4u);  // the listener and three connections in their handshake
+  acceptor.close_to_newcomers("every stream had connected");
+  EXPECT_FALSE(acceptor.admitting());
+  Strangers late(l.endpoint());
+  late.flood(5, 2, 7, StreamKind::bandwidth);
+  take_all();
+  fds.clear();
+  acceptor.add_pollfds(fds);
+  EXPECT_EQ(fds.size(), 1u);  // the listener alone
+  const auto soon = std::chrono::steady_clock::now() + std::chrono::seconds(3);  // well before the 5 s deadline
+  EXPECT_EQ(early.closed_by(soon), early.size());
+  EXPECT_EQ(late.closed_by(soon), late.size());
+  EXPECT_EQ(acceptor.rejections().unauthenticated, 10);
+  for (const auto& why : acceptor.rejections().first) EXPECT_NE(why.find(": every stream had connected"), std::string::npos) << why;
+}
