@@ -80,13 +80,16 @@ NicFact nic_of(const json& x, const json& interfaces) {
   nic.name = nic.names.empty() ? nic.bus_id : nic.names.front();
   if (const auto rate = number(any_of(x, {"line_rate_Gbps"})); rate && *rate > 0) nic.speed_Gbps = *rate;
   if (const auto mbps = number(any_of(x, {"speed_Mbps"})); !nic.speed_Gbps && mbps && *mbps > 0) nic.speed_Gbps = *mbps / 1000;
-  if (!nic.speed_Gbps && interfaces.is_array())
+  const bool rated = nic.speed_Gbps.has_value();
+  if (interfaces.is_array())
     for (const auto& i : interfaces) {
       const auto name = text(i, {"name"});
       const bool mine = (!nic.bus_id.empty() && text(i, {"bus_id"}) == nic.bus_id) ||
                         std::find(net.begin(), net.end(), name) != net.end();
+      if (!mine) continue;
       const auto mbps = number(any_of(i, {"speed_Mbps"}));
-      if (mine && mbps && *mbps > 0) nic.speed_Gbps = std::max(nic.speed_Gbps.value_or(0), *mbps / 1000);
+      if (!rated && mbps && *mbps > 0) nic.speed_Gbps = std::max(nic.speed_Gbps.value_or(0), *mbps / 1000);
+      if (text(i, {"operstate"}) == "down" && nic.down.empty()) nic.down = name;
     }
   return nic;
 }
@@ -107,6 +110,7 @@ NodeFacts node_of(const std::string& host, const json& n) {
     d.names = {d.name};
     d.bus_id = text(i, {"bus_id"});
     if (const auto mbps = number(any_of(i, {"speed_Mbps"})); mbps && *mbps > 0) d.speed_Gbps = *mbps / 1000;
+    if (text(i, {"operstate"}) == "down") d.down = d.name;
     if (!d.name.empty()) f.netdevs.push_back(d);
   }
   const auto is_gpu = [&](const std::string& id) {

@@ -42,6 +42,7 @@ struct NicFact {
   std::string bus_id;
   std::optional<double> speed_Gbps;  // from speed_Mbps; nullopt when unknown or link down
   std::optional<PcieLink> link;
+  std::string down;  // the interface of it whose operstate is down ("eth1"), "" when none is
 };
 
 struct PathFact {

@@ -138,7 +138,11 @@ static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const Ni
   if (!spec.match.empty()) limit += " (names matching " + spec.match + ")";
   if (nodes.empty()) return no_topology("nic", limit);
 
-  const auto fast_enough = [&](const NicFact& n) { return !spec.speed_Gbps || (n.speed_Gbps && *n.speed_Gbps >= *spec.speed_Gbps); };
+  // A NIC whose interface is down carries nothing, whatever its rated speed: it never counts, and a
+  // promise on every NIC's speed fails on it, naming the interface.
+  const auto fast_enough = [&](const NicFact& n) {
+    return n.down.empty() && (!spec.speed_Gbps || (n.speed_Gbps && *n.speed_Gbps >= *spec.speed_Gbps));
+  };
   // A speed that cannot be read is no evidence of a slow NIC: such a NIC makes the promise unjudged,
   // never failed.
   const auto unknown_speed = [&](const NicFact& n) { return spec.speed_Gbps && !n.speed_Gbps; };
@@ -153,8 +157,11 @@ static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const Ni
     for (const auto& n : node.nics) {
       if (!nic_counted(n, spec.match)) continue;
       ++seen;
-      listing.push_back(n.name + " " + speed_str(n.speed_Gbps));
+      listing.push_back(n.name + " " + (n.down.empty() ? speed_str(n.speed_Gbps) : n.down == n.name ? "down" : n.down + " down"));
       if (fast_enough(n)) ++good;
+      else if (!n.down.empty() && !spec.count)
+        bad.push_back(node.host + " " + (n.down == n.name ? n.name : n.name + " (" + n.down + ")") + " is down");
+      else if (!n.down.empty()) continue;  // counted short below, listed as down
       else if (unknown_speed(n)) ++unread, unknown.push_back(node.host + " " + n.name);
       else if (!spec.count) bad.push_back(node.host + " " + n.name + " at " + speed_str(n.speed_Gbps));
       if (!slowest_speed || n.speed_Gbps.value_or(0) < *slowest_speed) {
@@ -176,7 +183,7 @@ static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const Ni
     return {"nic", VerdictStatus::pass, measured, limit, "every one of " + plural(nodes.size(), "node") + " has enough", "", {}};
   }
   if (seen == 0) return {"nic", VerdictStatus::skip, "-", limit, "no NIC matches on any node", "", {}};
-  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, plural(bad.size(), "NIC") + " too slow: " + listed(bad), "", {}};
+  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, plural(bad.size(), "NIC") + " too slow or down: " + listed(bad), "", {}};
   if (!unknown.empty())
     return {"nic", VerdictStatus::skip, slowest, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
   return {"nic", VerdictStatus::pass, slowest, limit, "all " + plural(seen, "NIC") + " meet it", "", {}};

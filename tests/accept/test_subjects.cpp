@@ -188,8 +188,8 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
 }
 
 TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
-  NodeFacts a{"fc-node0", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", std::nullopt, std::nullopt}}, {}, {}};
-  NodeFacts b{"fc-node1", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", 1.0, std::nullopt}}, {}, {}};
+  NodeFacts a{"fc-node0", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", std::nullopt, std::nullopt, ""}}, {}, {}};
+  NodeFacts b{"fc-node1", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", 1.0, std::nullopt, ""}}, {}, {}};
   NicSpec speed;
   speed.speed_Gbps = 1;
   auto v = check_nic({a, b}, speed);
@@ -205,8 +205,8 @@ TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
 TEST(Subjects, ANicSpeedPromiseJudgesTheInterfaceThatCarriedTheTraffic) {
   // The topology's only NIC is a PCI device whose speed cannot be read; the traffic went over eth0, a
   // netdev of its own (a veth in the fakecluster) whose speed can.
-  const NicFact device{"0000:00:03.0", {"0000:00:03.0"}, "0000:00:03.0", std::nullopt, std::nullopt};
-  const NicFact eth0{"eth0", {"eth0"}, "", 10.0, std::nullopt};
+  const NicFact device{"0000:00:03.0", {"0000:00:03.0"}, "0000:00:03.0", std::nullopt, std::nullopt, ""};
+  const NicFact eth0{"eth0", {"eth0"}, "", 10.0, std::nullopt, ""};
   const NodeFacts a{"fc-node0", {}, {device}, {}, {eth0}};
   const NodeFacts b{"fc-node1", {}, {device}, {}, {eth0}};
   NicSpec speed;

@@ -53,6 +53,32 @@ TEST(Verdicts, NicCountAndSpeed) {
   EXPECT_EQ(one(r, R"("nic": {"speed_Gbps": 100, "match": "^ib"})").status, VerdictStatus::skip);
 }
 
+// A NIC whose interface is down carries nothing: it does not count toward nic.count, and a promise on
+// every NIC's speed fails on it; both name the host and the interface.
+TEST(Verdicts, ANicDownIsAFailNamingHostAndInterface) {
+  auto r = fixture();
+  r.topology = json::parse(R"({
+    "node-a": {"gpus": [], "nics": [{"bus_id": "0000:01:00.0", "line_rate_Gbps": 100, "os_devices": {"net": ["eth0"]}},
+                                    {"bus_id": "0000:02:00.0", "line_rate_Gbps": 100, "os_devices": {"net": ["eth1"]}}],
+               "interfaces": [{"name": "eth0", "bus_id": "0000:01:00.0", "operstate": "up"},
+                              {"name": "eth1", "bus_id": "0000:02:00.0", "operstate": "up"}]},
+    "node-b": {"gpus": [], "nics": [{"bus_id": "0000:01:00.0", "line_rate_Gbps": 100, "os_devices": {"net": ["eth0"]}},
+                                    {"bus_id": "0000:02:00.0", "line_rate_Gbps": 100, "os_devices": {"net": ["eth1"]}}],
+               "interfaces": [{"name": "eth0", "bus_id": "0000:01:00.0", "operstate": "up"},
+                              {"name": "eth1", "bus_id": "0000:02:00.0", "operstate": "down"}]}})");
+  auto v = one(r, R"("nic": {"count": 2})");
+  EXPECT_EQ(v.status, VerdictStatus::fail);
+  EXPECT_EQ(v.measured, "1 (fewest, on node-b)");
+  EXPECT_TRUE(has(v.reason, "node-b has 1 (eth0 100 Gb/s, eth1 down)")) << v.reason;
+  v = one(r, R"("nic": {"speed_Gbps": 100})");
+  EXPECT_EQ(v.status, VerdictStatus::fail);
+  EXPECT_TRUE(has(v.reason, "node-b eth1 is down")) << v.reason;
+  EXPECT_FALSE(has(v.reason, "node-a")) << v.reason;
+  EXPECT_EQ(one(r, R"("nic": {"count": 1})").status, VerdictStatus::pass);
+  EXPECT_EQ(one(r, R"("nic": {"count": 2, "match": "eth0"})").status, VerdictStatus::fail);  // 1 match per node
+  EXPECT_EQ(one(r, R"("nic": {"speed_Gbps": 100, "match": "eth0"})").status, VerdictStatus::pass);
+}
+
 TEST(Verdicts, PcieLinks) {
   const auto r = fixture();
   auto v = one(r, R"("pcie": {"gpu": {"gen": 4, "width": 16}})");
