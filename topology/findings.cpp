@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "topology/bond_findings.hpp"
 #include "topology/pairing.hpp"
 #include "topology/paths.hpp"
 #include "topology/pcie.hpp"
@@ -216,6 +217,7 @@ std::vector<Finding> analyze(const NodeTopology& t, const AnalyzeContext& ctx) {
   for (const auto& d : t.devices) link_findings(t, d, out);
   locality_findings(t, out);
   pairing_findings(t, out);
+  bond_findings(t, out);
   nic_findings(t, ctx, out);
   route_findings(t, ctx, out);
   return out;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/topology/helpers.hpp"
+#include "topology/bond_findings.hpp"
 #include "topology/pcie.hpp"
 #include "topology/sysfs_net.hpp"
 #include "topology/sysfs_pci.hpp"
@@ -229,6 +230,53 @@ TEST(SysfsRdma, RateAndMtuArithmetic) {
   EXPECT_EQ(ib_mtu_bytes(5), 4096);
   EXPECT_EQ(ib_mtu_bytes(1), 256);
   EXPECT_EQ(ib_mtu_bytes(0), 0);
+}
+
+
+
+// bond0 (802.3ad) over eth0 and eth1 as sysfs shows them, with the members' speeds and states given.
+std::vector<NetInterface> bond_of(const std::string& eth1_speed, const std::string& eth1_state) {
+  test::FakeRoot root;
+  const auto p0 = root.add_pci({"0000:00:03.0", "0000:3b:00.0"});
+  const auto p1 = root.add_pci({"0000:00:03.0", "0000:3b:00.1"});
+  root.add_netdev("eth0", p0, "25000", 9000, "up", "ice");
+  root.add_netdev("eth1", p1, eth1_speed, 9000, eth1_state, "ice");
+  root.add_netdev("bond0", "", "50000", 9000, "up", "", "bond");
+  root.write("sys/devices/virtual/net/bond0/bonding/slaves", "eth0 eth1\n");
+  root.write("sys/devices/virtual/net/bond0/bonding/mode", "802.3ad 4\n");
+  return read_net_interfaces(root.sys(), root.proc());
+}
+
+std::vector<Finding> bond_findings_of(std::vector<NetInterface> ifs) {
+  NodeTopology t;
+  t.hostname = "node-b";
+  t.interfaces = std::move(ifs);
+  std::vector<Finding> out;
+  bond_findings(t, out);
+  return out;
+}
+
+
+TEST(BondFindings, AHealthyBondHasNone) { EXPECT_TRUE(bond_findings_of(bond_of("25000", "up")).empty()); }
+
+TEST(BondFindings, AMemberDownIsNamedWithWhatTheBondStillCarries) {
+  const auto f = bond_findings_of(bond_of("25000", "down"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].kind, "bond_member_down");
+  EXPECT_EQ(f[0].node, "node-b");
+  EXPECT_EQ(f[0].message,
+            "Bond bond0 (802.3ad): member eth1 (down) is not up, so it carries at most 25 Gb/s of its 50 Gb/s; "
+            "check the member's cable, transceiver and switch port.");
+  EXPECT_EQ(f[0].subjects, (std::vector<std::string>{"bond0", "eth0", "eth1"}));
+}
+
+TEST(BondFindings, MembersAtDifferentSpeedsAreNamed) {
+  const auto f = bond_findings_of(bond_of("10000", "up"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].kind, "bond_member_speeds");
+  EXPECT_EQ(f[0].message,
+            "Bond bond0 (802.3ad): its members run at different speeds (eth0 25 Gb/s, eth1 10 Gb/s); a flow hashed "
+            "onto the slower member gets 10 Gb/s.");
 }
 
 }  // namespace
