@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "report/json_access.hpp"
+#include "report/text_format.hpp"
 
 namespace gpunet::report {
 
@@ -12,13 +13,11 @@ using nlohmann::json;
 
 namespace {
 
-// 0.4s, 35s, 4m10s, 1h02m.
+// 0.4s below ten seconds, else as format_duration: 35s, 4m10s, 1h02m.
 std::string seconds_text(double s) {
+  if (s >= 10) return format_duration(s);
   char buf[32];
-  if (s < 10) std::snprintf(buf, sizeof buf, "%.1fs", std::max(s, 0.0));
-  else if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", s);
-  else if (s < 3600) std::snprintf(buf, sizeof buf, "%ldm%02lds", std::lround(s) / 60, std::lround(s) % 60);
-  else std::snprintf(buf, sizeof buf, "%ldh%02ldm", std::lround(s) / 3600, (std::lround(s) % 3600) / 60);
+  std::snprintf(buf, sizeof buf, "%.1fs", std::max(s, 0.0));
   return buf;
 }
 
