@@ -65,6 +65,7 @@ std::string console_line(const report::Record& r) {
                   x.contains("suspects") ? x["suspects"].size() : 0, x.contains("retests") ? x["retests"].size() : 0);
     return buf + status_tail(r) + "\n";
   }
+  if (r.name == "fabric" && r.figure && x.contains("summary")) return "# tcp fabric " + str(x, "summary") + "\n";
   if (r.name == "finding") return "# tcp FINDING: " + r.reason + "\n";
   return "# tcp " + r.name + (r.variant.empty() ? "" : " " + r.variant) + ": " + report::to_string(r.status) +
          (r.reason.empty() ? "" : " (" + r.reason + ")") + "\n";
