@@ -5,9 +5,10 @@
 # no node; with two racks every pair between them crosses both uplinks, so the report names both and
 # says it cannot tell which; in 4 racks of 2 the slow uplink is named alone. The same cluster with
 # healthy uplinks names nothing and exits 0. The fabric test (--tcp-tests fabric) on that cluster, its
-# uplinks at 400 Mbit/s (4 nodes x 100 Mbit/s), reads about 1 per uplink and keeps a
-# max_oversubscription 1.2 promise; with the uplinks at 200 Mbit/s (2:1) it reads about 2 and the
-# promise FAILs naming both uplinks.
+# nodes at 50 Mbit/s and uplinks at 200 Mbit/s (4 nodes x 50 Mbit/s), reads about 1 per uplink and
+# keeps a max_oversubscription 1.2 promise; with the uplinks at 100 Mbit/s (2:1) it reads about 2 and
+# the promise FAILs naming both uplinks. (At 100 Mbit/s per node the 1:1 case read 1.3-1.4 on this
+# 2-core machine under load: the bridges' forwarding, not the uplinks, was the limit.)
 source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1
 start=$SECONDS
@@ -78,7 +79,7 @@ PY
 "$FC" down --prefix "$PFX"
 PFX=""
 
-fc_start 8 --racks 2 --rate 100mbit --uplink-rate 400mbit
+fc_start 8 --racks 2 --rate 50mbit --uplink-rate 200mbit
 "$FC" topology --prefix "$PFX" >"$OUT/topology.conf"
 rc=0
 fc_mpirun 120 -np 8 "$bin" "${args[@]}" --fabric "$OUT/topology.conf" -o "$OUT/ok" >"$OUT/ok.log" 2>&1 || rc=$?
@@ -123,7 +124,7 @@ echo "ok: uplinks as fast as their nodes' sum read about 1:1 and keep the promis
 "$FC" down --prefix "$PFX"
 PFX=""
 
-fc_start 8 --racks 2 --rate 100mbit --uplink-rate 200mbit
+fc_start 8 --racks 2 --rate 50mbit --uplink-rate 100mbit
 "$FC" topology --prefix "$PFX" >"$OUT/topology.conf"
 rc=0
 fc_mpirun 60 -np 8 "$bin" "${fabric_args[@]}" -o "$OUT/fabric2" >"$OUT/fabric2.log" 2>&1 || rc=$?
