@@ -34,7 +34,8 @@ std::string status_tail(const report::Record& r) {
 std::string console_line(const report::Record& r) {
   const auto& x = r.extra;
   char buf[512];
-  if (r.status == report::Status::skipped) return "# tcp " + r.name + " " + r.variant + ": skipped (" + r.reason + ")\n";
+  if (r.status == report::Status::skipped)
+    return "# tcp " + r.name + (r.variant.empty() ? "" : " " + r.variant) + ": skipped (" + r.reason + ")\n";
   if ((r.name == "bandwidth" || r.name == "aggregate") && r.figure) {
     const report::Figure& f = *r.figure;
     char ceiling[96] = "ceiling unknown";
