@@ -14,6 +14,7 @@
 #include "report/renderers.hpp"
 #include "report/sections.hpp"
 #include "report/suite_times.hpp"
+#include "report/svg_fabric.hpp"
 #include "report/table_model.hpp"
 #include "report/table_render.hpp"
 #include "report/text_format.hpp"
@@ -139,6 +140,7 @@ std::string charts(const Report& rep) {
   for (const auto& h : pairs.charts) v.push_back(svg_heatmap(h));
   omitted.insert(omitted.end(), pairs.omitted.begin(), pairs.omitted.end());
   section("pair-matrix", "Host pair matrix", row(v));
+  if (const auto fabric = fabric_drawing(rep)) section("fabric-picture", "The fabric", row({svg_fabric(*fabric)}));
   const auto timelines = timeline_charts(rep);
   std::string groups;
   for (const auto& g : timelines.groups) {

@@ -142,6 +142,24 @@ HomogeneitySpec homogeneity(const Reader& r, const json& j, int version) {
   return h;
 }
 
+FabricPromise fabric_promise(const Reader& r, const json& j) {
+  r.object(j, "fabric", {"max_oversubscription", "non_blocking"});
+  const auto* bound = field(j, "max_oversubscription");
+  const auto* nb = field(j, "non_blocking");
+  if (bound && nb) r.fail("fabric", "give one of max_oversubscription and non_blocking, not both");
+  FabricPromise p;
+  if (nb) {
+    if (!r.boolean(*nb, "fabric.non_blocking"))
+      r.fail("fabric.non_blocking", "false promises nothing (give max_oversubscription, e.g. 2 for 2:1, or leave fabric out)");
+    p.non_blocking = true;
+  } else if (bound) {
+    p.max_oversubscription = r.number(*bound, "fabric.max_oversubscription", 1, 1000, false);
+  } else {
+    r.fail("fabric", "states nothing (give max_oversubscription, e.g. 1.2, or non_blocking: true)");
+  }
+  return p;
+}
+
 }  // namespace
 
 std::string to_string(PathClass p) { return kPathNames[static_cast<std::size_t>(p)]; }
@@ -177,7 +195,7 @@ bool valid_figure_path(const std::string& figure) {
 Spec parse_spec(const json& doc, const std::string& source) {
   const Reader r(source);
   r.object(doc, "", {"spec_version", "name", "nodes", "nic", "link", "pcie", "locality", "bandwidth", "latency",
-                     "stability", "homogeneity"});
+                     "stability", "homogeneity", "fabric"});
   const auto* version = field(doc, "spec_version");
   if (!version) r.fail("spec_version", "missing (required; this program reads spec_version 1 and 2)");
   const auto v_num = r.integer(*version, "spec_version", 0, INT64_MAX);
@@ -213,6 +231,7 @@ Spec parse_spec(const json& doc, const std::string& source) {
   s.latency = list<LatencyPromise>(r, doc, "latency", one(latency));
   s.stability = list<StabilityPromise>(r, doc, "stability", one(stability));
   if (const auto* v = field(doc, "homogeneity")) s.homogeneity = homogeneity(r, *v, ver);
+  if (const auto* v = field(doc, "fabric")) s.fabric = fabric_promise(r, *v);
   return s;
 }
 

@@ -15,7 +15,8 @@
 //     "latency":   [{"suite": "tcp", "name": "latency", "max_p99_us": 50}],
 //     "stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": 20}],
 //     "homogeneity": {"topology": true,
-//                     "figures": [{"suite": "pcie", "name": "h2d", "max_spread_pct": 10}]}
+//                     "figures": [{"suite": "pcie", "name": "h2d", "max_spread_pct": 10}]},
+//     "fabric":   {"max_oversubscription": 1.2}               or {"non_blocking": true} (at most 1.1)
 //   }
 //
 // A figure is named by a path into a Record: "busbw_GBps", "algbw_GBps", "time_us.p99" (any TimeStats
@@ -93,6 +94,13 @@ struct HomogeneitySpec {
   std::vector<SpreadPromise> figures; // per-host values within a spread of their median
 };
 
+// fabric: every uplink's measured oversubscription (the tcp fabric test) at most this ratio.
+inline constexpr double kNonBlockingRatio = 1.1;  // "non_blocking": true (TCP's own noise on a 1:1 uplink)
+struct FabricPromise {
+  double max_oversubscription = kNonBlockingRatio;
+  bool non_blocking = false;  // stated as "non_blocking": true
+};
+
 struct Spec {
   std::string source;  // file name, for messages
   int version = 1;     // spec_version: 1 or 2 (2 adds `test` on promises and link.rate_Gbps)
@@ -107,6 +115,7 @@ struct Spec {
   std::vector<LatencyPromise> latency;
   std::vector<StabilityPromise> stability;
   std::optional<HomogeneitySpec> homogeneity;
+  std::optional<FabricPromise> fabric;
 };
 
 // Strict parse of an already-decoded document. `source` prefixes every error message.

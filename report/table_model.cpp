@@ -18,6 +18,7 @@ std::string to_string(TableKind k) {
     case TableKind::rdma_bandwidth: return "rdma_bandwidth";
     case TableKind::pcie: return "pcie";
     case TableKind::host_memory: return "host_memory";
+    case TableKind::fabric: return "fabric";
     case TableKind::other_figures: return "other_figures";
     case TableKind::checks: return "checks";
   }
@@ -34,6 +35,7 @@ std::string section_title(TableKind k) {
     case TableKind::rdma_bandwidth: return "RDMA bandwidth";
     case TableKind::pcie: return "PCIe";
     case TableKind::host_memory: return "Host memory";
+    case TableKind::fabric: return "Fabric";
     case TableKind::other_figures: return "Other suites";
     case TableKind::checks: return "Checks and skips";
     case TableKind::summary: return "Summary";
@@ -117,6 +119,7 @@ TableKind figure_table_kind(const Record& r, const Figure& f) {
   if (starts(m, "rdma.") && ends(m, ".bw")) return TableKind::rdma_bandwidth;
   if (starts(m, "pcie.") || starts(m, "node.pcie.")) return TableKind::pcie;
   if (starts(m, "node.membw.")) return TableKind::host_memory;
+  if (starts(m, "fabric.")) return TableKind::fabric;
   return TableKind::other_figures;
 }
 
@@ -147,7 +150,7 @@ std::vector<Table> report_tables(const Report& rep, bool with_summary) {
   std::vector<Table> out;
   if (with_summary) out.push_back(summary_table(rep));
   for (auto* build : {collective_tables, pair_tables, group_flow_tables, latency_tables, rdma_bandwidth_tables,
-                      pcie_tables, host_memory_tables, other_figure_tables, check_tables})
+                      pcie_tables, host_memory_tables, fabric_tables, other_figure_tables, check_tables})
     for (auto& t : build(rep)) out.push_back(std::move(t));
   return out;
 }

@@ -24,6 +24,7 @@ enum class TableKind {
   rdma_bandwidth,  // RDMA WRITE bandwidth, perftest's columns
   pcie,            // host<->device copies per GPU
   host_memory,     // kernel x threads per NUMA node
+  fabric,          // the tcp fabric test: each uplink's oversubscription (report/oversubscription.hpp)
   other_figures,   // figures of no kind above: metric, subject, value, unit, ceiling
   checks,          // records that measured nothing: checks, counters, skips, with their reasons
 };
@@ -96,6 +97,7 @@ std::vector<Table> latency_tables(const Report& rep);
 std::vector<Table> rdma_bandwidth_tables(const Report& rep);
 std::vector<Table> pcie_tables(const Report& rep);
 std::vector<Table> host_memory_tables(const Report& rep);
+std::vector<Table> fabric_tables(const Report& rep);
 std::vector<Table> other_figure_tables(const Report& rep);
 std::vector<Table> check_tables(const Report& rep);
 

@@ -148,7 +148,7 @@ def main():
         "jsonl": ([jsonl_of(report_seed)], mutate_json, lambda f: ["report", f, "-o", out]),
     }
     if has_check:
-        kinds["spec"] = ([read("ci/spec-example.json")], mutate_json, lambda f: ["--check", "--spec", f])
+        kinds["spec"] = ([read("ci/spec-example.json"), read("tests/data/spec/fabric-spec.json")], mutate_json, lambda f: ["--check", "--spec", f])
         kinds["baseline"] = ([b'{"gpunet_baseline": 1, "figures": {}}'], mutate_json, lambda f: ["--check", "--baseline", f])
     else:
         print("note: this gpunet-bench has no input --check; mutated spec and baseline cases run in-process only "

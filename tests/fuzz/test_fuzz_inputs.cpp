@@ -167,7 +167,7 @@ TEST(FuzzInputs, NcclXml) {
 }
 
 TEST(FuzzInputs, Spec) {
-  run_kind({"spec", ".json", files({source_dir() / "ci/spec-example.json"}), mutate_json, check_spec, 3}, case_count(500));
+  run_kind({"spec", ".json", files({source_dir() / "ci/spec-example.json", source_dir() / "tests/data/spec/fabric-spec.json"}), mutate_json, check_spec, 3}, case_count(500));
 }
 
 TEST(FuzzInputs, Baseline) {

@@ -34,7 +34,8 @@ std::string status_tail(const report::Record& r) {
 std::string console_line(const report::Record& r) {
   const auto& x = r.extra;
   char buf[512];
-  if (r.status == report::Status::skipped) return "# tcp " + r.name + " " + r.variant + ": skipped (" + r.reason + ")\n";
+  if (r.status == report::Status::skipped)
+    return "# tcp " + r.name + (r.variant.empty() ? "" : " " + r.variant) + ": skipped (" + r.reason + ")\n";
   if ((r.name == "bandwidth" || r.name == "aggregate") && r.figure) {
     const report::Figure& f = *r.figure;
     char ceiling[96] = "ceiling unknown";
@@ -65,6 +66,7 @@ std::string console_line(const report::Record& r) {
                   x.contains("suspects") ? x["suspects"].size() : 0, x.contains("retests") ? x["retests"].size() : 0);
     return buf + status_tail(r) + "\n";
   }
+  if (r.name == "fabric" && r.figure && x.contains("summary")) return "# tcp fabric " + str(x, "summary") + "\n";
   if (r.name == "finding") return "# tcp FINDING: " + r.reason + "\n";
   return "# tcp " + r.name + (r.variant.empty() ? "" : " " + r.variant) + ": " + report::to_string(r.status) +
          (r.reason.empty() ? "" : " (" + r.reason + ")") + "\n";

@@ -18,7 +18,7 @@ namespace {
 
 constexpr double kMaxLinkRateBps = 1e15;  // 1 Pbit/s: far above any link, far below overflow
 
-const std::vector<std::string> kTests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
+const std::vector<std::string> kTests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency", "fabric"};
 
 }  // namespace
 
@@ -54,8 +54,9 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
                  "With several --tcp-if rails: run the rails' matrices at the same time (together, the load "
                  "training puts on them) or one-at-a-time (to isolate)")
       ->check(CLI::IsMember({"together", "one-at-a-time"}))->default_str("together")->type_name("MODE")->group(g);
-  app.add_option("--tcp-tests", text.at("--tcp-tests"), "tcp tests to run: " + join(kTests, ","))
-      ->type_name("LIST")->default_str(join(kTests, ","))->group(g);
+  app.add_option("--tcp-tests", text.at("--tcp-tests"),
+                 "tcp tests to run: " + join(kTests, ",") + " (fabric: each leaf's uplink, needs --fabric FILE)")
+      ->type_name("LIST")->default_str(join(TcpConfig{}.tests, ","))->group(g);
   app.add_option("--tcp-streams", t.streams, "Parallel streams per flow; neighbour pairs run 1 and, when more, this many")
       ->check(CLI::Range(1, 64))->capture_default_str()->group(g);
   add_float_option(app, "--tcp-time", t.time_s, 0.1, 3600.0, "Seconds per bandwidth measurement")->group(g);

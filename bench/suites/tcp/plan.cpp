@@ -49,6 +49,8 @@ PlanPart tcp_plan(const Config& cfg, int nodes, int ranks) {
   p.seconds = s.bandwidth * tcp_bandwidth_step_s(cfg.tcp) + s.latency * tcp_latency_step_s(cfg.tcp);
   const bool matrix = std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "matrix") != cfg.tcp.tests.end();
   if (matrix) p.left_out = "re-tests of matrix suspects";
+  if (std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "fabric") != cfg.tcp.tests.end())
+    p.left_out += std::string(p.left_out.empty() ? "" : ", ") + "the fabric test (one round per leaf)";
   return p;
 }
 

@@ -180,6 +180,7 @@ void run_tcp_suite(const SuiteContext& ctx) {
     else if (test == "one-to-many") suite.fan(false);
     else if (test == "many-to-one") suite.fan(true);
     else if (test == "latency") suite.latency();
+    else if (test == "fabric") suite.fabric();
   }
 }
 

@@ -12,8 +12,8 @@ namespace gpunet::bench::tcp {
 Suite tcp_suite() {
   Suite s;
   s.name = "tcp";
-  s.help = "TCP goodput between nodes (neighbours, the all-pairs matrix, one-to-many, many-to-one) and latency";
-  s.metrics = {"tcp."};
+  s.help = "TCP goodput between nodes (neighbours, the all-pairs matrix, one-to-many, many-to-one, the fabric's uplinks) and latency";
+  s.metrics = {"tcp.", "fabric."};
   s.add_options = add_options;
   s.finish_options = finish_options;
   s.run = run_tcp_suite;

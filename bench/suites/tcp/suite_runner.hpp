@@ -35,6 +35,7 @@ class TcpSuite {
   void matrix();
   void fan(bool incast);
   void latency();
+  void fabric();  // suite_fabric.cpp
 
  private:
   // Runs one bandwidth test on every participant at once; the records, on rank 0 only.
