@@ -15,7 +15,8 @@
 //     "latency":   [{"suite": "tcp", "name": "latency", "max_p99_us": 50}],
 //     "stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": 20}],
 //     "homogeneity": {"topology": true,
-//                     "figures": [{"suite": "pcie", "name": "h2d", "max_spread_pct": 10}]}
+//                     "figures": [{"suite": "pcie", "name": "h2d", "max_spread_pct": 10}]},
+//     "congestion": {"max_cif": 3.0}                       every victim's CIF per measure (report/congestion.hpp)
 //   }
 //
 // A figure is named by a path into a Record: "busbw_GBps", "algbw_GBps", "time_us.p99" (any TimeStats
@@ -93,6 +94,11 @@ struct HomogeneitySpec {
   std::vector<SpreadPromise> figures; // per-host values within a spread of their median
 };
 
+// The tcp congestion test: no victim's congestion impact factor (latency p50, p99, bandwidth) above max_cif.
+struct CongestionPromise {
+  double max_cif = 0;  // >= 1
+};
+
 struct Spec {
   std::string source;  // file name, for messages
   int version = 1;     // spec_version: 1 or 2 (2 adds `test` on promises and link.rate_Gbps)
@@ -107,6 +113,7 @@ struct Spec {
   std::vector<LatencyPromise> latency;
   std::vector<StabilityPromise> stability;
   std::optional<HomogeneitySpec> homogeneity;
+  std::optional<CongestionPromise> congestion;
 };
 
 // Strict parse of an already-decoded document. `source` prefixes every error message.

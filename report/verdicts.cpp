@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "report/networks.hpp"
+#include "report/verdicts_congestion.hpp"
 #include "report/verdicts_facts.hpp"
 #include "report/verdicts_figures.hpp"
 #include "report/verdicts_topology.hpp"
@@ -47,6 +48,7 @@ std::vector<Verdict> evaluate(const Report& report, const Spec& spec) {
     for (std::size_t i = 0; i < spec.homogeneity->figures.size(); ++i)
       out.push_back(judge_spread(report, spec.homogeneity->figures[i], i));
   }
+  if (spec.congestion) out.push_back(judge_congestion(report, *spec.congestion));
   if (auto w = network_warning(report)) out.push_back(*w);  // a network nobody chose, measured
   return out;
 }
