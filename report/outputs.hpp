@@ -20,7 +20,8 @@ inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "repo
                                                // of tcp_matrix.csv (docs/rails.md)
                                                "tcp_matrix.csv", "rdma_matrix.csv", "tcp_flows.csv", "tcp_groups.csv",
                                                "tcp_latency.csv", "rdma_latency.csv", "rdma_bandwidth.csv", "pcie.csv",
-                                               "host_memory.csv", "fabric.csv", "other_figures.csv", "checks.csv"};
+                                               "host_memory.csv", "fabric.csv", "other_figures.csv", "checks.csv",
+                                               "tcp_congestion.csv"};
 
 // Analyses a copy of `rep` and writes every output into out_dir (created if needed). Each file is
 // written to a temporary name and renamed, so a reader never sees half a file. Throws

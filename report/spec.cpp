@@ -195,7 +195,7 @@ bool valid_figure_path(const std::string& figure) {
 Spec parse_spec(const json& doc, const std::string& source) {
   const Reader r(source);
   r.object(doc, "", {"spec_version", "name", "nodes", "nic", "link", "pcie", "locality", "bandwidth", "latency",
-                     "stability", "homogeneity", "fabric"});
+                     "stability", "homogeneity", "fabric", "congestion"});
   const auto* version = field(doc, "spec_version");
   if (!version) r.fail("spec_version", "missing (required; this program reads spec_version 1 and 2)");
   const auto v_num = r.integer(*version, "spec_version", 0, INT64_MAX);
@@ -232,6 +232,10 @@ Spec parse_spec(const json& doc, const std::string& source) {
   s.stability = list<StabilityPromise>(r, doc, "stability", one(stability));
   if (const auto* v = field(doc, "homogeneity")) s.homogeneity = homogeneity(r, *v, ver);
   if (const auto* v = field(doc, "fabric")) s.fabric = fabric_promise(r, *v);
+  if (const auto* v = field(doc, "congestion")) {
+    r.object(*v, "congestion", {"max_cif"});
+    s.congestion = CongestionPromise{r.number(r.required(*v, "congestion", "max_cif"), "congestion.max_cif", 1, 1e6, false)};
+  }
   return s;
 }
 

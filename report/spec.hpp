@@ -17,6 +17,7 @@
 //     "homogeneity": {"topology": true,
 //                     "figures": [{"suite": "pcie", "name": "h2d", "max_spread_pct": 10}]},
 //     "fabric":   {"max_oversubscription": 1.2}               or {"non_blocking": true} (at most 1.1)
+//     "congestion": {"max_cif": 3.0}                       every victim's CIF per measure (report/congestion.hpp)
 //   }
 //
 // A figure is named by a path into a Record: "busbw_GBps", "algbw_GBps", "time_us.p99" (any TimeStats
@@ -101,6 +102,11 @@ struct FabricPromise {
   bool non_blocking = false;  // stated as "non_blocking": true
 };
 
+// The tcp congestion test: no victim's congestion impact factor (latency p50, p99, bandwidth) above max_cif.
+struct CongestionPromise {
+  double max_cif = 0;  // >= 1
+};
+
 struct Spec {
   std::string source;  // file name, for messages
   int version = 1;     // spec_version: 1 or 2 (2 adds `test` on promises and link.rate_Gbps)
@@ -116,6 +122,7 @@ struct Spec {
   std::vector<StabilityPromise> stability;
   std::optional<HomogeneitySpec> homogeneity;
   std::optional<FabricPromise> fabric;
+  std::optional<CongestionPromise> congestion;
 };
 
 // Strict parse of an already-decoded document. `source` prefixes every error message.

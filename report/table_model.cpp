@@ -15,6 +15,7 @@ std::string to_string(TableKind k) {
     case TableKind::flows: return "flows";
     case TableKind::group_flows: return "group_flows";
     case TableKind::latency: return "latency";
+    case TableKind::congestion: return "congestion";
     case TableKind::rdma_bandwidth: return "rdma_bandwidth";
     case TableKind::pcie: return "pcie";
     case TableKind::host_memory: return "host_memory";
@@ -32,6 +33,7 @@ std::string section_title(TableKind k) {
     case TableKind::flows:
     case TableKind::group_flows: return "Pairs and flows";
     case TableKind::latency: return "Latency";
+    case TableKind::congestion: return "Congestion impact";
     case TableKind::rdma_bandwidth: return "RDMA bandwidth";
     case TableKind::pcie: return "PCIe";
     case TableKind::host_memory: return "Host memory";
@@ -115,6 +117,7 @@ TableKind figure_table_kind(const Record& r, const Figure& f) {
     if (group) return TableKind::group_flows;
     return f.subject.kind == SubjectKind::pair ? TableKind::flows : TableKind::other_figures;
   }
+  if (starts(m, "congestion.")) return TableKind::congestion;
   if (m == "tcp.latency" || (starts(m, "rdma.") && ends(m, "latency"))) return TableKind::latency;
   if (starts(m, "rdma.") && ends(m, ".bw")) return TableKind::rdma_bandwidth;
   if (starts(m, "pcie.") || starts(m, "node.pcie.")) return TableKind::pcie;
@@ -132,6 +135,7 @@ TableKind record_table_kind(const Record& r) {
   if ((r.suite == "mpi" || r.suite == "nccl") && r.bytes > 0) return TableKind::collective;
   if (r.suite == "tcp") {
     if (r.name == "latency") return TableKind::latency;
+    if (r.name == "congestion") return TableKind::congestion;
     if (r.name == "aggregate") return TableKind::group_flows;
     if (r.name == "bandwidth")
       return r.variant == "one-to-many" || r.variant == "many-to-one" ? TableKind::group_flows : TableKind::flows;
@@ -149,8 +153,9 @@ TableKind record_table_kind(const Record& r) {
 std::vector<Table> report_tables(const Report& rep, bool with_summary) {
   std::vector<Table> out;
   if (with_summary) out.push_back(summary_table(rep));
-  for (auto* build : {collective_tables, pair_tables, group_flow_tables, latency_tables, rdma_bandwidth_tables,
-                      pcie_tables, host_memory_tables, fabric_tables, other_figure_tables, check_tables})
+  for (auto* build : {collective_tables, pair_tables, group_flow_tables, latency_tables, congestion_tables,
+                      rdma_bandwidth_tables, pcie_tables, host_memory_tables, fabric_tables, other_figure_tables,
+                      check_tables})
     for (auto& t : build(rep)) out.push_back(std::move(t));
   return out;
 }

@@ -21,6 +21,7 @@ enum class TableKind {
   flows,           // TCP flows: sender -> receiver, test, streams, goodput, ...
   group_flows,     // one-to-many / many-to-one: each flow and the aggregate, against the shared end
   latency,         // TCP / RDMA ping-pong percentiles
+  congestion,      // TCP congestion impact: victims isolated and congested, their CIF
   rdma_bandwidth,  // RDMA WRITE bandwidth, perftest's columns
   pcie,            // host<->device copies per GPU
   host_memory,     // kernel x threads per NUMA node
@@ -94,6 +95,7 @@ std::vector<Table> collective_tables(const Report& rep);
 std::vector<Table> pair_tables(const Report& rep);      // matrices and flows (TCP, RDMA)
 std::vector<Table> group_flow_tables(const Report& rep);
 std::vector<Table> latency_tables(const Report& rep);
+std::vector<Table> congestion_tables(const Report& rep);  // report/table_congestion.cpp
 std::vector<Table> rdma_bandwidth_tables(const Report& rep);
 std::vector<Table> pcie_tables(const Report& rep);
 std::vector<Table> host_memory_tables(const Report& rep);

@@ -4,6 +4,7 @@
 
 #include "report/networks.hpp"
 #include "report/verdicts_fabric.hpp"
+#include "report/verdicts_congestion.hpp"
 #include "report/verdicts_facts.hpp"
 #include "report/verdicts_figures.hpp"
 #include "report/verdicts_topology.hpp"
@@ -49,6 +50,7 @@ std::vector<Verdict> evaluate(const Report& report, const Spec& spec) {
       out.push_back(judge_spread(report, spec.homogeneity->figures[i], i));
   }
   if (spec.fabric) out.push_back(judge_fabric(report, *spec.fabric));
+  if (spec.congestion) out.push_back(judge_congestion(report, *spec.congestion));
   if (auto w = network_warning(report)) out.push_back(*w);  // a network nobody chose, measured
   return out;
 }

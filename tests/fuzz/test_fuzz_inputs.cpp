@@ -167,7 +167,9 @@ TEST(FuzzInputs, NcclXml) {
 }
 
 TEST(FuzzInputs, Spec) {
-  run_kind({"spec", ".json", files({source_dir() / "ci/spec-example.json", source_dir() / "tests/data/spec/fabric-spec.json"}), mutate_json, check_spec, 3}, case_count(500));
+  auto seeds = files({source_dir() / "ci/spec-example.json", source_dir() / "tests/data/spec/fabric-spec.json"});
+  seeds.push_back(R"({"spec_version": 2, "name": "congestion bound", "congestion": {"max_cif": 3.0}})");
+  run_kind({"spec", ".json", seeds, mutate_json, check_spec, 3}, case_count(500));
 }
 
 TEST(FuzzInputs, Baseline) {

@@ -5,6 +5,9 @@
 # with node 3 has node 3's link as its ceiling, and the console and every report say so alike.
 # usage: fakecluster_tcp_matrix.sh BIN [KEEP_DIR]   KEEP_DIR: where the run's outputs and the slow
 #        host's name are kept for the browser test (tests/report/browser)
+# Then, on the same cluster, --tcp-tests congestion: the records' CIFs are their own congested /
+# isolated figures, the incast into the victim's receiver makes the bandwidth CIF exceed 1, and
+# report.md and report.html have the Congestion impact section (docs/congestion.md).
 source "$(dirname "$0")/fakecluster_lib.sh"
 bin=$1 keep=${2:-}
 [[ -z $keep ]] || rm -rf "$keep"
@@ -97,3 +100,36 @@ PY
 # report.md: the matrix, the flows and the checks each in the columns of its kind
 python3 "$(dirname "$0")/../report/md_tables.py" "$OUT/r/report.md" --require "TCP pair matrix" --require "TCP flows" ||
   fail "report.md tables"
+
+# Congestion impact on the same cluster: victim node 0 -> node 2 alone, then while nodes 1 and 3 send
+# incast into node 2 and all-to-all between them. Each victim record's CIF is its own congested /
+# isolated figures (isolated / congested for bandwidth); the incast shares node 2's 100 Mbit/s link with
+# the victim, so its bandwidth CIF is above 1 (about 2-3 measured; asserted > 1.3 for a loaded machine).
+rc=0
+fc_mpirun 90 -np 4 "$bin" --suites tcp --tcp-if eth0 --tcp-tests congestion --tcp-time 1 --tcp-lat-time 0.5 \
+  --tcp-sndbuf 512K -o "$OUT/cg" >"$OUT/cg.log" 2>&1 || rc=$?
+[[ $rc == 0 ]] || { cat "$OUT/cg.log"; fail "congestion run: exit $rc, expected 0"; }
+python3 - "$OUT/cg" "$PFX" <<'PY'
+import json, sys
+out, pfx = sys.argv[1], sys.argv[2]
+recs = [r for r in json.load(open(f"{out}/report.json"))["results"] if r["name"] == "congestion"]
+assert len(recs) == 6, [(r["variant"], r["status"], r.get("reason")) for r in recs]  # 3 measures x (victim, overall)
+victim = f"{pfx}-node0 -> {pfx}-node2"
+for r in recs:
+    assert r["status"] == "passed", (r["variant"], r.get("reason"))
+    x, f = r["extra"], r["figure"]
+    assert f["metric"] == "congestion.cif_" + r["variant"] and f["unit"] == "ratio", f
+    if x["victim"] == "all victims":
+        assert abs(f["value"] - x["mean"]) < 1e-9 and abs(x["worst"] - x["mean"]) < 1e-9, x  # one victim
+        continue
+    assert x["victim"] == victim, x["victim"]
+    want = x["isolated"] / x["congested"] if r["variant"] == "bandwidth" else x["congested"] / x["isolated"]
+    assert abs(f["value"] - want) < 1e-9 * want, (r["variant"], f["value"], want)
+    print(f"CIF {r['variant']}: {f['value']:.2f} (isolated {x['isolated']:.4g}, congested {x['congested']:.4g} {x['unit']})")
+bw = [r for r in recs if r["variant"] == "bandwidth" and r["extra"]["victim"] == victim][0]
+assert bw["figure"]["value"] > 1.3, ("the incast into node 2 left the victim's bandwidth alone", bw["extra"])
+assert bw["extra"]["congestors"] == 2 and bw["extra"]["congestor_flows"]["incast"] == 2, bw["extra"]
+PY
+grep -q '^## Congestion impact' "$OUT/cg/report.md" || fail "report.md has no Congestion impact section"
+grep -Eq "^\| $PFX-node0 -> $PFX-node2 +\| bandwidth +\|" "$OUT/cg/report.md" || { cat "$OUT/cg/report.md"; fail "report.md: no victim row"; }
+grep -q '<h2>Congestion impact</h2>' "$OUT/cg/report.html" || fail "report.html has no Congestion impact section"

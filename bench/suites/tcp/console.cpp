@@ -67,6 +67,12 @@ std::string console_line(const report::Record& r) {
     return buf + status_tail(r) + "\n";
   }
   if (r.name == "fabric" && r.figure && x.contains("summary")) return "# tcp fabric " + str(x, "summary") + "\n";
+  if (r.name == "congestion") {  // "# tcp congestion a -> b  bandwidth  CIF 2.41 (isolated 0.0952, congested 0.0395 Gb/s)"
+    std::snprintf(buf, sizeof buf, "# tcp congestion  %-30s %-12s CIF %5.2f (isolated %.4g, congested %.4g %s)",
+                  str(x, "victim").c_str(), r.variant.c_str(), r.figure ? r.figure->value : 0.0, num(x, "isolated"),
+                  num(x, "congested"), str(x, "unit").c_str());
+    return buf + status_tail(r) + "\n";
+  }
   if (r.name == "finding") return "# tcp FINDING: " + r.reason + "\n";
   return "# tcp " + r.name + (r.variant.empty() ? "" : " " + r.variant) + ": " + report::to_string(r.status) +
          (r.reason.empty() ? "" : " (" + r.reason + ")") + "\n";

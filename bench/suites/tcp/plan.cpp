@@ -24,6 +24,10 @@ TcpSteps tcp_steps(const TcpConfig& cfg, int n) {
     if (test == "matrix") s.bandwidth += static_cast<int>(all_pairs_rounds(n).size()) * (cfg.bidir ? 1 : 2) * rail_turns;
     if ((test == "one-to-many" || test == "many-to-one") && n >= 3) s.bandwidth += 1;
     if (test == "latency") s.latency += neighbour_rounds;
+    if (test == "congestion" && n >= 4) {  // latency alone and under load, bandwidth alone and under load
+      s.bandwidth += 3;
+      s.latency += 1;
+    }
   }
   return s;
 }

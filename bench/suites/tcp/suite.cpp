@@ -98,17 +98,16 @@ void TcpSuite::fan(bool incast) {
   for (const auto& r : bandwidth(t)) ctx_.emit(r);
 }
 
-void TcpSuite::latency_round(const Round& round, const std::string& label) {
-  steps_.start_planned(label, cfg_.lat_time_s + 0.2);
-  Step step(ctx_.control, label);
-  const uint64_t id = next_test_++;
-  MPI_Barrier(ctx_.mpi.world);
-  const double started_s = since_start();
+LatencyParams TcpSuite::latency_params() const {
   LatencyParams lp;
   lp.msg_bytes = cfg_.lat_bytes;
   lp.duration_s = cfg_.lat_time_s;
   lp.connect_timeout_s = cfg_.timeout_s;
   lp.io_timeout_s = cfg_.timeout_s;
+  return lp;
+}
+
+json TcpSuite::latency_part(const Round& round, uint64_t id, const LatencyParams& lp) {
   json mine = nullptr;
   for (const auto& p : round) {
     const PingPong who{id, static_cast<uint32_t>(s_.nodes()[static_cast<size_t>(p.a)].rank),
@@ -127,8 +126,11 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
       mine = {{"status", report::to_string(e.status)}, {"reason", e.reason}, {"rejected", e.rejected}};
     }
   }
-  const auto all = gather_json(mine, ctx_.mpi.world, 0);
-  if (!root()) return;
+  return mine;
+}
+
+std::vector<LatencyOutcome> TcpSuite::latency_outcomes(const json& all, const Round& round) const {
+  std::vector<LatencyOutcome> out;
   for (const auto& p : round) {
     const json& c = all[static_cast<size_t>(s_.nodes()[static_cast<size_t>(p.a)].rank)];
     const json& sv = all[static_cast<size_t>(s_.nodes()[static_cast<size_t>(p.b)].rank)];
@@ -146,7 +148,23 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
       o.status = server_status;
       o.reason = "server " + s_.nodes()[static_cast<size_t>(p.b)].host + ": " + sv.at("reason").get<std::string>();
     }
-    auto rec = latency_record({p.a, p.b}, o, s_.nodes(), cfg_, s_.run);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+void TcpSuite::latency_round(const Round& round, const std::string& label) {
+  steps_.start_planned(label, cfg_.lat_time_s + 0.2);
+  Step step(ctx_.control, label);
+  const uint64_t id = next_test_++;
+  MPI_Barrier(ctx_.mpi.world);
+  const double started_s = since_start();
+  const json mine = latency_part(round, id, latency_params());
+  const auto all = gather_json(mine, ctx_.mpi.world, 0);
+  if (!root()) return;
+  const auto outcomes = latency_outcomes(all, round);
+  for (size_t i = 0; i < round.size(); ++i) {
+    auto rec = latency_record({round[i].a, round[i].b}, outcomes[i], s_.nodes(), cfg_, s_.run);
     rec.extra["started_s"] = started_s;
     ctx_.emit(rec);
   }
@@ -181,6 +199,7 @@ void run_tcp_suite(const SuiteContext& ctx) {
     else if (test == "many-to-one") suite.fan(true);
     else if (test == "latency") suite.latency();
     else if (test == "fabric") suite.fabric();
+    else if (test == "congestion") suite.congestion();
   }
 }
 

@@ -36,6 +36,7 @@ class TcpSuite {
   void fan(bool incast);
   void latency();
   void fabric();  // suite_fabric.cpp
+  void congestion();  // congestion.cpp
 
  private:
   // Runs one bandwidth test on every participant at once; the records, on rank 0 only.
@@ -47,6 +48,15 @@ class TcpSuite {
   // The matrix of every rail: each round on all rails at once, or rail after rail (--rails one-at-a-time).
   std::vector<std::vector<Cell>> matrix_cells(const std::vector<Round>& rounds);
   void latency_round(const Round& round, const std::string& label);
+  LatencyParams latency_params() const;
+  // This participant's part of a ping-pong round (client p.a, server p.b; null: no part), and on rank
+  // 0 the outcome of each pair from everyone's gathered parts.
+  nlohmann::json latency_part(const Round& round, uint64_t id, const LatencyParams& lp);
+  std::vector<LatencyOutcome> latency_outcomes(const nlohmann::json& all, const Round& round) const;
+  // The congestion test's steps (congestion.cpp): the victims' ping-pong, alone or beside the
+  // congestors' flows (their goodput runs through bandwidth(), alone or in one test with the congestors).
+  std::vector<LatencyOutcome> congestion_latency(const Round& victims, const BandwidthTest* congestors,
+                                                 const std::string& label, const LatencyParams& lp);
   void emit_skip(const std::string& name, const std::string& why) const;
   BandwidthParams params(int streams) const;
   std::vector<Cell> retest(size_t rail, const std::vector<Cell>& suspects, double best);
