@@ -34,8 +34,9 @@ EndFacts end_facts(int n, const std::vector<FlowSpec>& suspects, const std::vect
   return e;
 }
 
-// A partner for `end` among those whose side of the flow passed and never was slow, that `end` has not
-// met: the least used so far, then the lowest index; -1 when there is none.
+// A partner for `end` among those whose side of the flow passed and never was slow, that `end` did not
+// meet in the matrix: the least used so far (the sending and the receiving side of one end then get two
+// different partners where there are two), then the lowest index; -1 when there is none.
 int passed_partner(int n, int end, const std::vector<bool>& ok, const std::vector<bool>& slow, const std::set<int>& met,
                    const std::vector<int>& used) {
   int best = -1;
@@ -65,7 +66,6 @@ RetestPlan plan_retests(int n, const std::vector<FlowSpec>& suspects, const std:
       const int g = passed_partner(n, f.src, e.received_ok, e.slow_receiving, e.met[s], used);
       if (g >= 0) {
         ++used[static_cast<size_t>(g)];
-        e.met[s].insert(g);
         plan.against_passed.push_back({f.src, g});
         want(plan.against_passed.back());
       }
@@ -74,7 +74,6 @@ RetestPlan plan_retests(int n, const std::vector<FlowSpec>& suspects, const std:
       const int g = passed_partner(n, f.dst, e.sent_ok, e.slow_sending, e.met[d], used);
       if (g >= 0) {
         ++used[static_cast<size_t>(g)];
-        e.met[d].insert(g);
         plan.against_passed.push_back({g, f.dst});
         want(plan.against_passed.back());
       }

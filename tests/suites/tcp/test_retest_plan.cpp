@@ -83,3 +83,13 @@ TEST(RetestPlan, NoPartnerThatPassedMeansNoExtraTest) {
   EXPECT_EQ(p.rounds.size(), 2u);
   EXPECT_TRUE(plan_retests(3, {}, s.passed, 10).rounds.empty());
 }
+
+TEST(RetestPlan, OneUnmetPartnerServesBothSidesOfTheSlowNode) {
+  // Ring 0-1-2-3-0 with node 3 slow: node 3 did not meet node 1, which takes both directions with it.
+  const auto s = sample({{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 3);
+  const auto p = plan_retests(4, s.suspects, s.passed, 10);
+  ASSERT_EQ(p.against_passed.size(), 2u);
+  EXPECT_TRUE((p.against_passed[0] == FlowSpec{3, 1} && p.against_passed[1] == FlowSpec{1, 3}) ||
+              (p.against_passed[0] == FlowSpec{1, 3} && p.against_passed[1] == FlowSpec{3, 1}));
+  expect_disjoint(p);
+}
