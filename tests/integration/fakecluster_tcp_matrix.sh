@@ -75,7 +75,7 @@ for section, heading, head, rows in md_tables.tables(f"{out}/report.md"):
     if heading == "TCP flows":
         for row in rows:
             cells = dict(zip(head, row))
-            md_rows[(cells["sender"], cells["receiver"], cells["test"])].append((cells["ceiling (Gb/s)"], cells["efficiency (%)"]))
+            md_rows[(cells["sender"], cells["receiver"], cells["test"].removesuffix(" (bidirectional)"))].append((cells["ceiling (Gb/s)"], cells["efficiency (%)"]))
 html = open(f"{out}/report.html").read()
 html_pairs = collections.Counter(re.findall(r'title="[^"]*">([\d.e+]+) <a href="#c\d+">\[\d+\]</a></td><td class="n (?:low|ok)">([\d.]+)</td>', html))
 for r in flows:
