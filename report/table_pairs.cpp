@@ -185,6 +185,19 @@ bool matrix_flow(const Record& r) {
   return r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix";
 }
 
+// What a tcp matrix record says of its coverage and of the suspects it did not re-test, per rail
+// (-1: a run on one interface).
+std::map<int, std::vector<std::string>> matrix_notes(const std::vector<Record>& results) {
+  std::map<int, std::vector<std::string>> notes;
+  for (const auto& r : results) {
+    if (r.suite != "tcp" || r.name != "matrix") continue;
+    const int rail = static_cast<int>(jsonx::integer(r.extra, "rail").value_or(-1));
+    for (const char* key : {"coverage", "not_retested_note"})
+      if (const auto text = jsonx::string(r.extra, key)) notes[rail].push_back(*text);
+  }
+  return notes;
+}
+
 }  // namespace
 
 std::vector<Table> pair_tables(const Report& rep) {
@@ -200,6 +213,7 @@ std::vector<Table> pair_tables(const Report& rep) {
       rdma.push_back(&r);
   }
   std::vector<Table> out;
+  auto notes = matrix_notes(rep.results);
   // A run on several rails: one matrix per rail (the figure's "rail" parameter), named by its interface.
   std::map<int, std::vector<const Record*>> by_rail;
   for (const Record* r : matrix) by_rail[rail_of(*r)].push_back(r);
@@ -208,9 +222,11 @@ std::vector<Table> pair_tables(const Report& rep) {
       const std::string iface = recs.empty() ? "" : recs.front()->figure->subject.iface;
       out.push_back(matrix_table("TCP pair matrix, rail " + std::to_string(rail) + (iface.empty() ? "" : " (" + iface + ")"),
                                  "tcp_matrix_rail" + std::to_string(rail) + ".csv", recs));
+      out.back().bullets = notes[rail];
     }
   } else {
     out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
+    if (!matrix.empty()) out.back().bullets = notes[-1];
   }
   out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
   out.push_back(flows_table(flows, rep.results));

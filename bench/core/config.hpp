@@ -28,11 +28,16 @@ struct TcpConfig {
   int64_t sndbuf = 0;         // SO_SNDBUF; 0 = kernel autotuning
   int64_t rcvbuf = 0;         // SO_RCVBUF; 0 = kernel autotuning
   bool bidir = false;         // neighbour pairs in both directions at once
+  bool matrix_one_way = false;  // --tcp-matrix-direction one-way: the matrix's directions one after the other
   double interval_s = 0.1;    // timeline interval
   int64_t lat_bytes = 14;     // ping-pong message size
   double lat_time_s = 1.0;    // seconds of ping-pong per pair
   double timeout_s = 5.0;     // connect and silence timeout of every socket
   double suspect = 0.8;       // a pair below this fraction of the best pair or of its ceiling is a suspect
+  std::string pairs = "all";  // --tcp-pairs: the matrix's pairs: all, ring or random (pairs_k partners each)
+  int pairs_k = 0;            // --tcp-pairs random:K: partners per node
+  uint64_t pairs_seed = 0;    // --tcp-pairs-seed (rank 0's is used; drawn at start-up when not given)
+  int retest_rounds = 4;      // --tcp-retest-rounds: at most this many rounds of re-tests per rail
   double dip = 0.8;           // a timeline interval below this fraction of the flow's median is a dip
   double link_rate_bps = 0;   // --link-rate: the link's rate when the NIC can't tell (0 = ask the NIC)
   double duration_s = 0;      // --duration: stability mode, each chosen test runs this long

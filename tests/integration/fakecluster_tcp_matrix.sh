@@ -3,6 +3,9 @@
 # disjoint pairs) marks exactly node 3's pairs as suspects, re-testing each alone confirms them,
 # and the finding names host node 3. The run's exit code is 1 because of that finding. Every flow
 # with node 3 has node 3's link as its ceiling, and the console and every report say so alike.
+# Then, on the same cluster, a sampled matrix (--tcp-pairs random:2: a ring of 4, node 3 meets two
+# partners) re-tests node 3 against the one partner it has not met, names node 3 and only it (from
+# three partners) in the finding and bad-nodes.txt, and report.md states the coverage.
 # usage: fakecluster_tcp_matrix.sh BIN [KEEP_DIR]   KEEP_DIR: where the run's outputs and the slow
 #        host's name are kept for the browser test (tests/report/browser)
 # Then, on the same cluster, --tcp-tests congestion: the records' CIFs are their own congested /
@@ -75,7 +78,7 @@ for section, heading, head, rows in md_tables.tables(f"{out}/report.md"):
     if heading == "TCP flows":
         for row in rows:
             cells = dict(zip(head, row))
-            md_rows[(cells["sender"], cells["receiver"], cells["test"])].append((cells["ceiling (Gb/s)"], cells["efficiency (%)"]))
+            md_rows[(cells["sender"], cells["receiver"], cells["test"].removesuffix(" (bidirectional)"))].append((cells["ceiling (Gb/s)"], cells["efficiency (%)"]))
 html = open(f"{out}/report.html").read()
 html_pairs = collections.Counter(re.findall(r'title="[^"]*">([\d.e+]+) <a href="#c\d+">\[\d+\]</a></td><td class="n (?:low|ok)">([\d.]+)</td>', html))
 for r in flows:
@@ -133,3 +136,33 @@ PY
 grep -q '^## Congestion impact' "$OUT/cg/report.md" || fail "report.md has no Congestion impact section"
 grep -Eq "^\| $PFX-node0 -> $PFX-node2 +\| bandwidth +\|" "$OUT/cg/report.md" || { cat "$OUT/cg/report.md"; fail "report.md: no victim row"; }
 grep -q '<h2>Congestion impact</h2>' "$OUT/cg/report.html" || fail "report.html has no Congestion impact section"
+# A sampled matrix on the same cluster: node 3 with two random partners, then the third (which passed).
+rc=0
+fc_mpirun 120 -np 4 "$bin" --suites tcp --tcp-if eth0 --tcp-tests matrix --tcp-time 1 --tcp-sndbuf 512K \
+  --tcp-pairs random:2 --tcp-pairs-seed 5 -o "$OUT/s" >"$OUT/s.log" 2>&1 || rc=$?
+[[ $rc == 1 ]] || { cat "$OUT/s.log"; fail "sampled matrix: exit code $rc, expected 1 (a confirmed slow host)"; }
+grep -q '^# plan: .*matrix pairs random:2 seed 5' "$OUT/s.log" || { cat "$OUT/s.log"; fail "sampled matrix: the plan line names neither the pairs nor the seed"; }
+[[ $(cut -f1 "$OUT/s/bad-nodes.txt") == "$PFX-node3" ]] || { cat "$OUT/s/bad-nodes.txt"; fail "sampled matrix: bad-nodes.txt does not list node 3 alone"; }
+grep -q '8 of 12 directed pairs measured (random:2, seed 5); a pair not measured may be slow unseen' "$OUT/s/report.md" \
+  || fail "sampled matrix: report.md does not state the coverage"
+python3 - "$OUT/s" "$PFX" <<'PY'
+import json, sys
+out, pfx = sys.argv[1], sys.argv[2]
+recs = [json.loads(l) for l in open(f"{out}/results.jsonl")]
+host = lambda i: f"{pfx}-node{i}"
+cells = [r for r in recs if r["name"] == "bandwidth" and r["variant"] == "matrix"]
+assert len(cells) == 8, len(cells)  # a ring of 4: 4 pairs, both directions
+met = {r["extra"]["dst_host"] for r in cells if r["extra"]["src_host"] == host(3)}
+assert len(met) == 2, met
+retests = [r for r in recs if r["variant"] == "retest"]
+extra = {(r["extra"]["src_host"], r["extra"]["dst_host"]) for r in retests if r["extra"]["partner"] == "a partner that passed"}
+(unmet,) = {host(i) for i in range(3)} - met
+assert extra == {(host(3), unmet), (unmet, host(3))}, extra
+assert all(r["extra"]["confirmed"] for r in retests), [(r["extra"]["src_host"], r["extra"]["dst_host"], r["extra"]["why"]) for r in retests]
+f = [r for r in recs if r["name"] == "finding"]
+assert len(f) == 1 and f[0]["extra"]["finding"]["host"] == host(3), [r["reason"] for r in f]
+assert "3 partners" in f[0]["reason"], f[0]["reason"]
+m = [r for r in recs if r["name"] == "matrix"][0]["extra"]
+assert m["pairs"] == "random:2" and m["pairs_seed"] == 5 and m["directed_pairs_measured"] == 8, m
+print("ok: sampled matrix:", f[0]["reason"])
+PY

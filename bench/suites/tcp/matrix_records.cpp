@@ -106,6 +106,37 @@ report::Record matrix_record(const std::vector<Cell>& cells, const std::vector<N
   return rec;
 }
 
+std::string coverage_sentence(int directed_measured, int participants, const std::string& pairs, uint64_t seed) {
+  const int all = participants * (participants - 1);
+  std::string s = std::to_string(directed_measured) + " of " + std::to_string(all) + " directed pairs measured (" + pairs +
+                  (pairs.rfind("random", 0) == 0 ? ", seed " + std::to_string(seed) : "") + ")";
+  if (directed_measured < all)
+    s += "; a pair not measured may be slow unseen: a slow cable or port between two nodes that are fine with their "
+         "other partners shows only in their own pair (--tcp-pairs all, or another --tcp-pairs-seed, measures it)";
+  return s;
+}
+
+void add_coverage(report::Record& m, const MatrixCoverage& c, double best_bps, double fraction) {
+  const int n = m.ranks;
+  m.extra["pairs"] = c.pairs;
+  if (c.pairs.rfind("random", 0) == 0) m.extra["pairs_seed"] = c.seed;
+  m.extra["directed_pairs_measured"] = 2 * c.pairs_measured;
+  m.extra["directed_pairs"] = n * (n - 1);
+  m.extra["coverage"] = coverage_sentence(2 * c.pairs_measured, n, c.pairs, c.seed);
+  m.extra["retest_rounds"] = c.retest_rounds;
+  json left = json::array();
+  for (const auto& x : c.not_retested)
+    left.push_back({{"src_host", m.extra["hosts"].at(static_cast<size_t>(x.src))},
+                    {"dst_host", m.extra["hosts"].at(static_cast<size_t>(x.dst))},
+                    {"goodput_Gbps", x.goodput_bps / 1e9}, {"why", slow_reason(x, best_bps, fraction)}});
+  m.extra["not_retested"] = left;
+  if (!c.not_retested.empty())
+    m.extra["not_retested_note"] = std::to_string(c.not_retested.size()) + " suspect directions were not re-tested (past " +
+                                   std::to_string(c.retest_rounds) + " rounds of re-tests, --tcp-retest-rounds): they are "
+                                   "slow in the matrix only, and no finding rests on them alone";
+  if (c.pairs != "all") m.variant = c.pairs + " pairs" + m.variant.substr(std::string("all pairs").size());
+}
+
 namespace {
 
 std::vector<report::DirectedRate> directed_rates(const std::vector<Cell>& cells, const std::vector<Node>& nodes) {
@@ -114,6 +145,38 @@ std::vector<report::DirectedRate> directed_rates(const std::vector<Cell>& cells,
     if (c.status == Status::passed)
       out.push_back({nodes[static_cast<size_t>(c.src)].host, nodes[static_cast<size_t>(c.dst)].host, c.goodput_bps / 1e9});
   return out;
+}
+
+// Each direction's last measurement (a re-test comes after the matrix's): confirmed slow, fine, or
+// neither (slow in the matrix but not re-tested, or failed).
+enum class DirectionVerdict { slow, fine, open };
+
+// The hosts slow with at least two partners and fine with none (3+ participants): a partner counts as
+// slow when a direction with it is confirmed slow, as fine when every direction measured with it was
+// fine. Without `measured` (every pair measured, the unconfirmed ones fine): slow with every other.
+std::set<int> hosts_slow_with_partners(const std::vector<Cell>& confirmed, const std::vector<Cell>& measured, int n, double best_bps,
+                         double fraction) {
+  std::map<std::pair<int, int>, DirectionVerdict> dir;
+  for (const auto& c : measured)
+    dir[{c.src, c.dst}] = c.status == Status::passed && slow_reason(c, best_bps, fraction).empty() ? DirectionVerdict::fine : DirectionVerdict::open;
+  for (const auto& c : confirmed) dir[{c.src, c.dst}] = DirectionVerdict::slow;
+  std::set<int> named;
+  if (n < 3) return named;
+  for (int h = 0; h < n; ++h) {
+    int slow = 0, fine = 0;
+    for (int p = 0; p < n; ++p) {
+      if (p == h) continue;
+      const auto a = dir.find({h, p}), b = dir.find({p, h});
+      const bool any = a != dir.end() || b != dir.end();
+      const auto is = [&](DirectionVerdict v) { return (a != dir.end() && a->second == v) || (b != dir.end() && b->second == v); };
+      if (is(DirectionVerdict::slow))
+        ++slow;
+      else if (measured.empty() || (any && !is(DirectionVerdict::open)))
+        ++fine;
+    }
+    if (slow >= 2 && fine == 0) named.insert(h);
+  }
+  return named;
 }
 
 }  // namespace
@@ -136,16 +199,13 @@ std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const s
     r.ranks = n;
     return r;
   };
-  std::set<int> named;
-  if (n >= 3)
-    for (const auto& [host, with] : partners)
-      if (static_cast<int>(with.size()) == n - 1) named.insert(host);
+  const std::set<int> named = hosts_slow_with_partners(confirmed, measured, n, best_bps, fraction);
   if (n >= 3 && static_cast<int>(named.size()) == n) {  // every node: a common cause, not n NICs
     auto r = base("network");
     r.host = nodes[0].host;
     r.rank = nodes[0].rank;
-    r.reason = "every node is slow with every other (" + std::to_string(confirmed.size()) +
-               " directions, confirmed when re-tested alone): the cause looks common (the hosts or the network as a "
+    r.reason = "every node is slow with every partner (" + std::to_string(confirmed.size()) +
+               " directions, confirmed when re-tested): the cause looks common (the hosts or the network as a "
                "whole), not each node's NIC";
     r.extra["finding"] = {{"severity", "error"}, {"subject", "network"}, {"directions", confirmed.size()}};
     out.push_back(r);
@@ -167,10 +227,11 @@ std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const s
     const std::string one_way = report::one_way_slowness(node.host, slow_rates, all_rates);
     const bool sending = one_way.rfind("slow sending", 0) == 0;
     if (one_way.empty())
-      r.reason = "host " + node.host + ": every pair with it is slow (" + std::to_string(dirs.size()) +
-                 " directions, confirmed when re-tested alone); suspect its NIC, cable or switch port";
+      r.reason = "host " + node.host + ": every pair with it is slow (" + std::to_string(dirs.size()) + " directions with " +
+                 std::to_string(partners[h].size()) + " partners, confirmed when re-tested); suspect its NIC, cable or switch port";
     else
-      r.reason = "host " + node.host + ": " + one_way + ", confirmed when re-tested alone; suspect what limits its " +
+      r.reason = "host " + node.host + ": " + one_way + " (" + std::to_string(partners[h].size()) +
+                 " partners), confirmed when re-tested; suspect what limits its " +
                  (sending ? "sending side (a shaper, its NIC's transmit path, its uplink)"
                           : "receiving side (a policer, its NIC's receive path, its switch port)");
     r.extra["finding"] = {{"severity", "error"}, {"subject", "host"}, {"host", node.host}, {"pairs", dirs},
@@ -185,7 +246,7 @@ std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const s
     r.host = s.host;
     r.rank = s.rank;
     r.reason = "pair " + s.host + " → " + d.host + " is slow: " + slow_reason(c, best_bps, fraction) +
-               ", confirmed when re-tested alone";
+               ", confirmed when re-tested";
     r.extra["finding"] = {{"severity", "error"}, {"subject", "pair"}, {"src_host", s.host}, {"dst_host", d.host},
                           {"goodput_Gbps", c.goodput_bps / 1e9}};
     out.push_back(r);

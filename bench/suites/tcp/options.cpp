@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <random>
 #include <sstream>
 
 #include "bench/core/cli_float.hpp"
@@ -21,6 +22,22 @@ constexpr double kMaxLinkRateBps = 1e15;  // 1 Pbit/s: far above any link, far b
 const std::vector<std::string> kTests{"neighbours", "matrix", "one-to-many", "many-to-one", "latency"};
 // Known but not run by default (they load the whole network on purpose).
 const std::vector<std::string> kOptInTests{"fabric", "congestion"};
+
+// all, ring or random:K into cfg; the one-line error ("" when fine).
+std::string parse_pairs(const std::string& v, TcpConfig& t) {
+  if (v.empty() || v == "all" || v == "ring") {
+    t.pairs = v.empty() ? "all" : v;
+    return "";
+  }
+  const std::string bad = "--tcp-pairs: '" + v + "' is not all, ring or random:K with K from 1 to 4096 (e.g. random:3)";
+  if (v.rfind("random:", 0) != 0) return bad;
+  const std::string k = v.substr(7);
+  if (k.empty() || k.size() > 4 || !std::all_of(k.begin(), k.end(), [](unsigned char ch) { return std::isdigit(ch); })) return bad;
+  t.pairs_k = std::stoi(k);
+  if (t.pairs_k < 1 || t.pairs_k > 4096) return bad;
+  t.pairs = "random";
+  return "";
+}
 
 }  // namespace
 
@@ -68,14 +85,29 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
   add_size_option(app, "--tcp-sndbuf", t.sndbuf, "SO_SNDBUF (default: kernel autotuning)")->group(g);
   add_size_option(app, "--tcp-rcvbuf", t.rcvbuf, "SO_RCVBUF (default: kernel autotuning)")->group(g);
   app.add_flag("--tcp-bidir", t.bidir, "Neighbour pairs send in both directions at once")->group(g);
+  app.add_option("--tcp-matrix-direction", text.at("--tcp-matrix-direction"),
+                 "The matrix's rounds: both (each pair's two directions at once, one flow time a round, as on a "
+                 "full-duplex link) or one-way (one direction and then the other, twice the time; to look at a "
+                 "half-duplex suspicion). Re-tests of suspects always run one direction at a time")
+      ->check(CLI::IsMember({"both", "one-way"}))->default_str("one-way")->type_name("MODE")->group(g);
   add_float_option(app, "--tcp-interval", t.interval_s, 0.001, 60.0, "Seconds per timeline interval")->group(g);
   add_size_option(app, "--tcp-lat-size", t.lat_bytes, "Ping-pong message size")->default_str("14")->group(g);
   add_float_option(app, "--tcp-lat-time", t.lat_time_s, 0.01, 3600.0, "Seconds of ping-pong per pair")->group(g);
   add_float_option(app, "--tcp-timeout", t.timeout_s, 0.1, 600.0,
                    "Seconds a connect may take and a stream may stay silent before that flow is failed")->group(g);
   add_float_option(app, "--tcp-suspect", t.suspect, 0.0, 1.0,
-                   "A pair below this fraction of the best pair or of its ceiling is a suspect and is re-tested alone")
+                   "A pair below this fraction of the best pair or of its ceiling is a suspect and is re-tested")
       ->group(g);
+  app.add_option("--tcp-pairs", text.at("--tcp-pairs"),
+                 "The matrix's pairs: all (every pair, N-1 rounds), ring (each node with its two neighbours) or "
+                 "random:K (each node with at least K random partners; the seed is printed, see --tcp-pairs-seed)")
+      ->type_name("all|ring|random:K")->default_str("all")->group(g);
+  app.add_option("--tcp-pairs-seed", t.pairs_seed, "Seed of --tcp-pairs random:K (default: drawn at start-up and printed)")
+      ->type_name("N")->group(g);
+  app.add_option("--tcp-retest-rounds", t.retest_rounds,
+                 "At most this many rounds of re-tests of the matrix's suspects (disjoint pairs at once); what does not "
+                 "fit is listed in the report, not re-tested")
+      ->check(CLI::Range(1, 1000))->capture_default_str()->group(g);
   add_float_option(app, "--tcp-dip", t.dip, 0.0, 1.0,
                    "A timeline interval below this fraction of the flow's median is a dip")->group(g);
   app.add_option("--link-rate", text.at("--link-rate"),
@@ -114,6 +146,8 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
   if (const auto* why = std::get_if<std::string>(&ifaces)) return *why;
   t.ifaces = std::get<std::vector<std::string>>(ifaces);
   t.rails_one_at_a_time = text.get("--rails") == "one-at-a-time";
+  // One way by default for now: both at once failed fakecluster_rails' healthy run (two rails at once).
+  t.matrix_one_way = text.get("--tcp-matrix-direction") != "both";
   if (t.rails_one_at_a_time && t.ifaces.size() < 2 && t.ifaces != std::vector<std::string>{"rails"})
     return "--rails one-at-a-time needs several rails: give --tcp-if IF0,IF1,... or --tcp-if rails";
   if (!text.get("--link-rate").empty()) {
@@ -137,6 +171,8 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
     if (std::find(c.suites.begin(), c.suites.end(), "tcp") != c.suites.end())
       return "--timeout " + std::to_string(c.timeout_s) + " s is too short for --tcp-time plus two --tcp-timeout";
   }
+  if (const std::string why = parse_pairs(text.get("--tcp-pairs"), t); !why.empty()) return why;
+  if (!app.count("--tcp-pairs-seed")) t.pairs_seed = std::random_device{}() % 1000000;
   t.live_lines = !c.quiet && (t.live == "on" || (t.live == "auto" && t.duration_s > 0));
   if (t.msg_bytes > (256 << 20)) return "--tcp-msg: at most 256M";
   if (t.lat_bytes > (1 << 20)) return "--tcp-lat-size: at most 1M";

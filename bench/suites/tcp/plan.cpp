@@ -21,7 +21,8 @@ TcpSteps tcp_steps(const TcpConfig& cfg, int n) {
     if (test == "neighbours") s.bandwidth += neighbour_rounds * (cfg.streams > 1 ? 2 : 1);
     // Rails run each round at once; one at a time, each rail its own rounds ("rails" counts as one).
     const int rail_turns = cfg.rails_one_at_a_time ? std::max<int>(1, static_cast<int>(cfg.ifaces.size())) : 1;
-    if (test == "matrix") s.bandwidth += static_cast<int>(all_pairs_rounds(n).size()) * (cfg.bidir ? 1 : 2) * rail_turns;
+    if (test == "matrix")
+      s.bandwidth += static_cast<int>(strategy_rounds(n, cfg.pairs, cfg.pairs_k, cfg.pairs_seed).size()) * (cfg.matrix_one_way ? 2 : 1) * rail_turns;
     if ((test == "one-to-many" || test == "many-to-one") && n >= 3) s.bandwidth += 1;
     if (test == "latency") s.latency += neighbour_rounds;
     if (test == "congestion" && n >= 4) {  // latency alone and under load, bandwidth alone and under load
@@ -52,7 +53,13 @@ PlanPart tcp_plan(const Config& cfg, int nodes, int ranks) {
            " + 0.2s) + " + std::to_string(s.latency) + " latency rounds x (" + sec(cfg.tcp.lat_time_s) + " + 0.2s)";
   p.seconds = s.bandwidth * tcp_bandwidth_step_s(cfg.tcp) + s.latency * tcp_latency_step_s(cfg.tcp);
   const bool matrix = std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "matrix") != cfg.tcp.tests.end();
-  if (matrix) p.left_out = "re-tests of matrix suspects";
+  if (matrix) {
+    if (cfg.tcp.pairs != "all")
+      p.what += ", matrix pairs " + (cfg.tcp.pairs == "random" ? "random:" + std::to_string(cfg.tcp.pairs_k) + " seed " +
+                                                                    std::to_string(cfg.tcp.pairs_seed)
+                                                              : cfg.tcp.pairs);
+    p.left_out = "re-tests of matrix suspects (at most " + std::to_string(cfg.tcp.retest_rounds) + " rounds)";
+  }
   if (std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "fabric") != cfg.tcp.tests.end())
     p.left_out += std::string(p.left_out.empty() ? "" : ", ") + "the fabric test (one round per leaf)";
   return p;

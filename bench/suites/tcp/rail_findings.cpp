@@ -34,7 +34,7 @@ report::Record nic_finding(const report::Record& on_rail, int k, const std::stri
   r.variant = "nic";
   const std::string end = report::end_name(on_rail.host, iface);
   r.reason = end + ": rail " + std::to_string(k) + ": every pair on rail " + std::to_string(k) +
-             " with it is slow and its other rails are fine (confirmed when re-tested alone); suspect " + iface +
+             " with it is slow and its other rails are fine (confirmed when re-tested); suspect " + iface +
              "'s cable, transceiver or switch port";
   json f = on_rail.extra.at("finding");
   f["subject"] = "nic";
@@ -53,7 +53,7 @@ report::Record node_finding(const std::vector<const report::Record*>& on_rails, 
     names += (k ? ", " : "") + (k < ifaces.size() ? ifaces[k] : std::to_string(k));
   }
   r.reason = "host " + r.host + ": every pair with it is slow on every rail (" + names +
-             ", confirmed when re-tested alone): the node, not one NIC; suspect its host side (PCIe, CPU, NUMA, driver)";
+             ", confirmed when re-tested): the node, not one NIC; suspect its host side (PCIe, CPU, NUMA, driver)";
   json f = on_rails.front()->extra.at("finding");
   f["pairs"] = pairs;
   f["rails"] = on_rails.size();

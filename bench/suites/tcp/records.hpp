@@ -1,6 +1,7 @@
 // From gathered engine results to typed records: pure. Rank 0 calls these after each test.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,7 +104,23 @@ double best_goodput(const std::vector<Cell>& cells);
 report::Record matrix_record(const std::vector<Cell>& cells, const std::vector<Node>& nodes, int rounds,
                              const std::vector<Cell>& suspects, const std::vector<Cell>& retests, double fraction);
 
-// Confirmed slow directions → findings: a host when every pair it is in is slow (3+ participants),
+// How much of the matrix a run measured and re-tested.
+struct MatrixCoverage {
+  std::string pairs = "all";       // all, ring, random:K
+  uint64_t seed = 0;               // the seed of random:K
+  int pairs_measured = 0;          // unordered pairs the matrix measured (both directions each)
+  int retest_rounds = 0;           // rounds of re-tests that ran
+  std::vector<Cell> not_retested;  // suspect directions past --tcp-retest-rounds
+};
+
+// "48 of 240 directed pairs measured (random:3, seed 7); ..." (pure), and that sentence, the counts and
+// what was not re-tested into the matrix record's extra (coverage, pairs, pairs_seed, directed_pairs_measured,
+// directed_pairs, retest_rounds, not_retested, not_retested_note).
+std::string coverage_sentence(int directed_measured, int participants, const std::string& pairs, uint64_t seed);
+void add_coverage(report::Record& matrix, const MatrixCoverage& c, double best_bps, double fraction);
+
+// Confirmed slow directions → findings: a host when it is slow with 2+ partners and fine with none
+// (3+ participants; `measured`: the matrix's and the re-tests' cells, a re-test after its matrix cell),
 // saying when it is slow one way only ("slow sending: ..., flows into it at ..."; `measured`: every
 // direction the matrix measured), else the pair; one finding on the network when every node is named.
 std::vector<report::Record> findings(const std::vector<Cell>& confirmed, const std::vector<Node>& nodes,

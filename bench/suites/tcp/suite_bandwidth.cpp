@@ -5,6 +5,7 @@
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/rail_findings.hpp"
+#include "bench/suites/tcp/retest_plan.hpp"
 #include "bench/suites/tcp/suite_runner.hpp"
 
 namespace gpunet::bench::tcp {
@@ -93,25 +94,29 @@ std::vector<std::vector<report::Record>> TcpSuite::bandwidth(const std::vector<R
   return out;
 }
 
-std::vector<Cell> TcpSuite::retest(size_t rail, const std::vector<Cell>& suspects, double best) {
+std::vector<Cell> TcpSuite::retest(size_t rail, const RetestPlan& plan, double best) {
   const auto& nodes = s_.rails[rail].nodes;
-  // Each suspect direction is re-tested alone (with --tcp-bidir, a pair's suspect directions at once).
-  std::map<std::pair<int, int>, std::vector<FlowSpec>> by_pair;
-  for (const auto& c : suspects) by_pair[{std::min(c.src, c.dst), std::max(c.src, c.dst)}].push_back({c.src, c.dst});
+  // Each round's disjoint pairs at once, the first direction of every pair and then the second: one
+  // direction at a time tells a slow sending side from a slow receiving side.
   std::vector<Cell> cells;
-  for (const auto& [pair, flows] : by_pair) {
-    std::vector<std::vector<FlowSpec>> parts;
-    if (cfg_.bidir)
-      parts.push_back(flows);
-    else
-      for (const auto& f : flows) parts.push_back({f});
-    for (const auto& part : parts) {
+  for (size_t i = 0; i < plan.rounds.size(); ++i) {
+    const auto& flows = plan.rounds[i];
+    std::vector<FlowSpec> first, second;
+    for (const auto& f : flows) {
+      const bool again = std::any_of(first.begin(), first.end(), [&](const FlowSpec& x) { return x.src == f.dst && x.dst == f.src; });
+      (again ? second : first).push_back(f);
+    }
+    for (const auto& part : {first, second}) {
+      if (part.empty()) continue;
       BandwidthTest t;
       t.variant = "retest";
-      t.label = "tcp matrix re-test " + end_label(nodes[static_cast<size_t>(part[0].src)]) +
-                (part.size() == 2 ? " <-> " : " -> ") + end_label(nodes[static_cast<size_t>(part[0].dst)]);
+      t.label = "tcp matrix re-test round " + std::to_string(i + 1) + "/" + std::to_string(plan.rounds.size()) + ": " +
+                std::to_string(part.size()) + (part.size() == 1 ? " direction" : " directions") + (part.size() == 1 ?
+                " " + end_label(nodes[static_cast<size_t>(part[0].src)]) + " -> " + end_label(nodes[static_cast<size_t>(part[0].dst)]) : "");
       t.streams = cfg_.streams;
-      t.bidir = part.size() == 2;
+      t.bidir = std::any_of(part.begin(), part.end(), [&](const FlowSpec& f) {
+        return std::find(part.begin(), part.end(), FlowSpec{f.dst, f.src}) != part.end();
+      });
       t.flows = part;
       auto recs = bandwidth(std::vector<RailTest>{{rail, t}})[0];
       for (size_t k = 0; k < recs.size() && k < part.size(); ++k) {
@@ -119,7 +124,9 @@ std::vector<Cell> TcpSuite::retest(size_t rail, const std::vector<Cell>& suspect
         const std::string why = slow_reason(c, best, cfg_.suspect);
         recs[k].extra["confirmed"] = !why.empty();
         recs[k].extra["why"] = why;
-        recs[k].extra["alone"] = true;
+        recs[k].extra["alone"] = part.size() == 1;
+        const bool passed_partner = std::find(plan.against_passed.begin(), plan.against_passed.end(), part[k]) != plan.against_passed.end();
+        recs[k].extra["partner"] = passed_partner ? "a partner that passed" : "its own";
         ctx_.emit(recs[k]);
         cells.push_back(c);
       }
@@ -129,9 +136,9 @@ std::vector<Cell> TcpSuite::retest(size_t rail, const std::vector<Cell>& suspect
 }
 
 std::vector<std::vector<Cell>> TcpSuite::matrix_cells(const std::vector<Round>& rounds) {
-  // Each round's pairs run at the same time: both directions at once with --tcp-bidir, else one
-  // direction and then the other (a node then only sends or only receives, which measures each
-  // direction without the other's load on the same CPUs and queues). Every rail runs the same round
+  // Each round's pairs run at the same time, both directions at once (a full-duplex link carries
+  // both without sharing), or with --tcp-matrix-direction one-way one direction and then the other
+  // (a node then only sends or only receives). Every rail runs the same round
   // at once, unless --rails one-at-a-time.
   const size_t rails = s_.rails.size();
   std::vector<std::vector<Cell>> cells(rails);
@@ -143,10 +150,10 @@ std::vector<std::vector<Cell>> TcpSuite::matrix_cells(const std::vector<Round>& 
       t.variant = "matrix";
       t.label = label;
       t.streams = cfg_.streams;
-      t.bidir = cfg_.bidir;
+      t.bidir = !cfg_.matrix_one_way;
       return t;
     };
-    if (cfg_.bidir) {
+    if (!cfg_.matrix_one_way) {
       tests.push_back(test(round));
       for (const auto& p : rounds[i]) tests[0].flows.insert(tests[0].flows.end(), {{p.a, p.b}, {p.b, p.a}});
     } else {
@@ -179,39 +186,49 @@ std::vector<std::vector<Cell>> TcpSuite::matrix_cells(const std::vector<Round>& 
 }
 
 void TcpSuite::matrix() {
-  const auto rounds = all_pairs_rounds(size());
+  // Rank 0's seed for every rank, so that all draw the same pairs.
+  const uint64_t seed = bcast_json(json(cfg_.pairs_seed), ctx_.mpi.world, 0).get<uint64_t>();
+  const auto rounds = strategy_rounds(size(), cfg_.pairs, cfg_.pairs_k, seed);
   const auto cells = matrix_cells(rounds);
   const size_t rails = s_.rails.size();
-  // Rank 0 names the suspects of every rail; everyone re-tests them, one at a time.
+  // Rank 0 plans the re-tests of every rail; everyone runs them.
   std::vector<double> best(rails);
-  json names = json::array();
+  json plans = json::array();
   for (size_t r = 0; r < rails; ++r) {
     best[r] = best_goodput(cells[r]);
-    json on_rail = json::array();
+    json on_rail = {{"suspects", json::array()}, {"passed", json::array()}};
     if (root() && !s_.run.single_node)
       for (const auto& c : cells[r])
-        if (!slow_reason(c, best[r], cfg_.suspect).empty()) on_rail.push_back({c.src, c.dst, c.goodput_bps});
-    names.push_back(on_rail);
+        on_rail[slow_reason(c, best[r], cfg_.suspect).empty() ? "passed" : "suspects"].push_back({c.src, c.dst});
+    plans.push_back(on_rail);
   }
-  names = bcast_json(names, ctx_.mpi.world, 0);
+  plans = bcast_json(plans, ctx_.mpi.world, 0);
   std::vector<std::vector<report::Record>> per_rail(rails);
   for (size_t r = 0; r < rails; ++r) {
-    std::vector<Cell> suspects;
-    for (const auto& n : names[r]) suspects.push_back({n[0].get<int>(), n[1].get<int>(), n[2].get<double>(), std::nullopt, Status::passed});
-    if (root())  // keep the ceilings the matrix knew
-      for (auto& sc : suspects)
-        for (const auto& c : cells[r])
-          if (c.src == sc.src && c.dst == sc.dst) sc = c;
-    const auto retests = retest(r, suspects, best[r]);
+    auto flows = [](const json& list) {
+      std::vector<FlowSpec> out;
+      for (const auto& f : list) out.push_back({f[0].get<int>(), f[1].get<int>()});
+      return out;
+    };
+    const auto suspect_flows = flows(plans[r]["suspects"]);
+    const auto plan = plan_retests(size(), suspect_flows, flows(plans[r]["passed"]), cfg_.retest_rounds);
+    const auto retests = retest(r, plan, best[r]);
     if (!root()) continue;
-    std::vector<Cell> confirmed;
+    std::vector<Cell> suspects, confirmed, left_out, measured = cells[r];
+    for (const auto& c : cells[r]) {
+      if (std::find(suspect_flows.begin(), suspect_flows.end(), FlowSpec{c.src, c.dst}) != suspect_flows.end()) suspects.push_back(c);
+      if (std::find(plan.left_out.begin(), plan.left_out.end(), FlowSpec{c.src, c.dst}) != plan.left_out.end()) left_out.push_back(c);
+    }
     for (const auto& c : retests)
       if (!slow_reason(c, best[r], cfg_.suspect).empty()) confirmed.push_back(c);
+    measured.insert(measured.end(), retests.begin(), retests.end());
     const auto& nodes = s_.rails[r].nodes;
     auto m = matrix_record(cells[r], nodes, static_cast<int>(rounds.size()), suspects, retests, cfg_.suspect);
+    add_coverage(m, {cfg_.pairs == "random" ? "random:" + std::to_string(cfg_.pairs_k) : cfg_.pairs, seed,
+                     pair_count(rounds), static_cast<int>(plan.rounds.size()), left_out}, best[r], cfg_.suspect);
     if (s_.run.single_node) m.extra["suspects_skipped"] = "all ranks share one node: there are no links to judge";
     ctx_.emit(m);
-    per_rail[r] = findings(confirmed, nodes, best[r], cfg_.suspect, cells[r]);
+    per_rail[r] = findings(confirmed, nodes, best[r], cfg_.suspect, measured);
   }
   if (!root()) return;
   for (const auto& f : s_.rail_run ? rail_findings(per_rail, rail_names(s_)) : per_rail[0]) ctx_.emit(f);

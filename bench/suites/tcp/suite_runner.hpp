@@ -17,6 +17,7 @@
 #include "bench/engines/pair_schedule.hpp"
 #include "bench/suites/tcp/plan.hpp"
 #include "bench/suites/tcp/records.hpp"
+#include "bench/suites/tcp/retest_plan.hpp"
 #include "bench/suites/tcp/setup.hpp"
 
 namespace gpunet::bench::tcp {
@@ -59,7 +60,8 @@ class TcpSuite {
                                                  const std::string& label, const LatencyParams& lp);
   void emit_skip(const std::string& name, const std::string& why) const;
   BandwidthParams params(int streams) const;
-  std::vector<Cell> retest(size_t rail, const std::vector<Cell>& suspects, double best);
+  // Runs the planned re-tests of one rail; their cells, on rank 0.
+  std::vector<Cell> retest(size_t rail, const RetestPlan& plan, double best);
   int size() const { return static_cast<int>(s_.nodes().size()); }
   // Progress (rank 0): the steps the chosen tests take and the seconds each is planned to last.
   void plan_progress();

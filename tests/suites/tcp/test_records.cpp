@@ -272,3 +272,54 @@ TEST(TcpRecords, MatrixRecord) {
   EXPECT_EQ(m.extra["suspects"][0]["src_host"], "node0");
   EXPECT_EQ(m.extra["hosts"][2], "node2");
 }
+
+TEST(TcpRecords, ASampledMatrixNamesASlowNodeOnlyWithTwoPartnersAndNoFineOne) {
+  const auto nodes = shaped_nodes({1e9, 1e9, 1e9, 1e9, 1e9, 1e9});
+  // Ring 0-1-2-3-4-5-0, node 0 slow both ways with 1 and 5; re-tested, and against node 3 (a partner that passed).
+  std::vector<Cell> measured, confirmed;
+  for (int i = 0; i < 6; ++i) {
+    const int j = (i + 1) % 6;
+    const bool slow = i == 0 || j == 0;
+    measured.push_back({i, j, slow ? 0.2e9 : 0.94e9, kTbf1G, Status::passed});
+    measured.push_back({j, i, slow ? 0.2e9 : 0.94e9, kTbf1G, Status::passed});
+  }
+  for (const FlowSpec f : {FlowSpec{0, 1}, FlowSpec{1, 0}, FlowSpec{0, 5}, FlowSpec{5, 0}, FlowSpec{0, 3}, FlowSpec{3, 0}}) {
+    const Cell c{f.src, f.dst, 0.2e9, kTbf1G, Status::passed};
+    measured.push_back(c);
+    confirmed.push_back(c);
+  }
+  auto f = findings(confirmed, nodes, 0.94e9, 0.8, measured);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].host, "node0");
+  EXPECT_NE(f[0].reason.find("3 partners"), std::string::npos) << f[0].reason;
+
+  // Evidence from one partner only: the pair, not the node.
+  const std::vector<Cell> one{{0, 1, 0.2e9, kTbf1G, Status::passed}, {1, 0, 0.2e9, kTbf1G, Status::passed}};
+  f = findings(one, nodes, 0.94e9, 0.8, measured);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].variant, "pair");
+
+  // A partner that re-tested fine clears the node: slow with 1 and 5, fine with 3.
+  measured.back() = {3, 0, 0.93e9, kTbf1G, Status::passed};
+  measured[measured.size() - 2] = {0, 3, 0.93e9, kTbf1G, Status::passed};
+  confirmed.resize(4);
+  f = findings(confirmed, nodes, 0.94e9, 0.8, measured);
+  for (const auto& r : f) EXPECT_EQ(r.variant, "pair") << r.reason;
+}
+
+TEST(TcpRecords, CoverageSaysWhatASampleCannotRuleOut) {
+  EXPECT_EQ(coverage_sentence(240, 16, "all", 0), "240 of 240 directed pairs measured (all)");
+  const auto s = coverage_sentence(48, 16, "random:3", 7);
+  EXPECT_EQ(s.rfind("48 of 240 directed pairs measured (random:3, seed 7); a pair not measured may be slow unseen", 0), 0u) << s;
+  gpunet::report::Record m;
+  m.ranks = 4;
+  m.variant = "all pairs";
+  m.extra["hosts"] = {"a", "b", "c", "d"};
+  add_coverage(m, {"ring", 0, 4, 2, {{0, 1, 0.2e9, kTbf1G, Status::passed}}}, 0.94e9, 0.8);
+  EXPECT_EQ(m.variant, "ring pairs");
+  EXPECT_EQ(m.extra["directed_pairs_measured"], 8);
+  EXPECT_EQ(m.extra["directed_pairs"], 12);
+  EXPECT_EQ(m.extra["not_retested"][0]["src_host"], "a");
+  EXPECT_NE(m.extra["not_retested_note"].get<std::string>().find("1 suspect directions were not re-tested"), std::string::npos);
+  EXPECT_FALSE(m.extra.contains("pairs_seed"));
+}

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "bench/engines/pair_schedule.hpp"
@@ -65,4 +66,56 @@ TEST(PairSchedule, DisjointRoundsPackGreedily) {
     total += r.size();
   }
   EXPECT_EQ(total, 5u);
+}
+
+namespace {
+// Every round disjoint, no pair twice, every participant in at least k pairs.
+void expect_random_pairs(const std::vector<Round>& rounds, int n, int k) {
+  std::set<std::pair<int, int>> seen;
+  std::vector<int> degree(static_cast<size_t>(n));
+  for (const auto& r : rounds) {
+    std::set<int> busy;
+    for (const auto& p : r) {
+      ASSERT_NE(p.a, p.b);
+      ASSERT_GE(std::min(p.a, p.b), 0);
+      ASSERT_LT(std::max(p.a, p.b), n);
+      EXPECT_TRUE(busy.insert(p.a).second && busy.insert(p.b).second) << "a participant twice in a round";
+      EXPECT_TRUE(seen.insert({std::min(p.a, p.b), std::max(p.a, p.b)}).second) << "pair " << p.a << "," << p.b << " twice";
+      ++degree[static_cast<size_t>(p.a)];
+      ++degree[static_cast<size_t>(p.b)];
+    }
+  }
+  for (int i = 0; i < n; ++i) EXPECT_GE(degree[static_cast<size_t>(i)], std::min(k, n - 1)) << "participant " << i << " of " << n;
+}
+}  // namespace
+
+TEST(PairSchedule, RandomPairsCoverEveryNodeKTimesInFewDisjointRounds) {
+  for (int n : {2, 3, 4, 5, 8, 16, 17, 64, 512})
+    for (int k : {1, 2, 3, 4, 7})
+      for (uint64_t seed : {0ULL, 7ULL, 123456ULL}) {
+        const auto rounds = strategy_rounds(n, "random", k, seed);
+        expect_random_pairs(rounds, n, k);
+        if (k < n - 1) {
+          // Far fewer than all pairs, and in about k + 1 rounds, not n − 1.
+          EXPECT_LE(pair_count(rounds), n * k) << n << " " << k;
+          EXPECT_LE(static_cast<int>(rounds.size()), 2 * k + 3) << n << " " << k;
+        }
+      }
+}
+
+TEST(PairSchedule, RandomPairsAreTheSameForTheSameSeed) {
+  EXPECT_EQ(random_pairs(16, 3, 7), random_pairs(16, 3, 7));
+  EXPECT_NE(random_pairs(16, 3, 7), random_pairs(16, 3, 8));
+  // A k as large as n − 1: every pair.
+  EXPECT_EQ(pair_count(strategy_rounds(6, "random", 5, 1)), 15);
+  EXPECT_TRUE(random_pairs(1, 3, 1).empty());
+}
+
+TEST(PairSchedule, StrategiesAllAndRing) {
+  EXPECT_EQ(strategy_rounds(8, "all", 0, 0), all_pairs_rounds(8));
+  const auto ring = strategy_rounds(8, "ring", 0, 0);
+  EXPECT_EQ(pair_count(ring), 8);
+  EXPECT_EQ(ring.size(), 2u);
+  expect_random_pairs(ring, 8, 2);
+  EXPECT_EQ(strategy_rounds(7, "ring", 0, 0).size(), 3u);  // an odd ring needs a third round
 }
