@@ -87,7 +87,7 @@ TEST(RailSubjects, APromiseMayNameOneRail) {
     rep.results.push_back(r);
   }
   const auto query = [&](const FigureSelector& s) {
-    return select_figures(rep, FigureQuery{s.suite, s.name, s.variant, s.figure, s.bytes, s.rail, s.iface});
+    return select_figures(rep, FigureQuery{s.suite, s.name, s.variant, s.figure, s.bytes, s.rail, s.iface, s.stands_for, s.left_out});
   };
   EXPECT_EQ(query(spec.bandwidth[0].sel).size(), 2u);  // every rail
   const auto one = query(spec.bandwidth[1].sel);
