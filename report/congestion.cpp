@@ -47,7 +47,7 @@ std::optional<CongestionOverall> congestion_overall(const std::vector<double>& c
 std::vector<CongestionFigure> congestion_figures(const Report& rep) {
   std::vector<CongestionFigure> out;
   for (const auto& r : rep.results) {
-    if (r.suite != "tcp" || r.name != "congestion" || r.status == Status::skipped) continue;
+    if (record_kind(r) != RecordKind::tcp_congestion || r.status == Status::skipped) continue;
     CongestionFigure c;
     c.record = &r;
     c.measure = r.variant;

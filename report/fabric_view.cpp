@@ -13,7 +13,7 @@ namespace {
 
 const Record* tcp_matrix_of(const Report& rep) {
   for (const auto& r : rep.results)
-    if (r.suite == "tcp" && r.name == "matrix") return &r;
+    if (record_kind(r) == RecordKind::tcp_matrix) return &r;
   return nullptr;
 }
 

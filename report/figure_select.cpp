@@ -14,14 +14,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kTcpPairKinds[] = {"neighbours", "matrix", "one-to-many", "many-to-one", "retest"};
-
-bool is_group_kind(const std::string& kind) { return kind == "one-to-many" || kind == "many-to-one" || kind == "retest"; }
-
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-const KnownTest* find_test(const std::string& suite, const std::string& test) {
-  for (const auto& t : known_tests())
+const KnownTest* find_test(const KnownTests& known, const std::string& suite, const std::string& test) {
+  for (const auto& t : known)
     if (t.suite == suite && (t.test == test || t.open || contains(t.kinds, test))) return &t;
   return nullptr;
 }
@@ -33,7 +29,8 @@ const KnownTest* find_test(const std::string& suite, const std::string& test) {
 FactSubject fact_subject_of(const Record& r) {
   FactSubject s;
   if (!r.figure) {
-    const bool collective = r.suite == "mpi" || r.suite == "nccl";
+    const RecordKind kind = record_kind(r);
+    const bool collective = kind == RecordKind::collective_point || kind == RecordKind::collective_other;
     if (!(collective && r.ranks > 1)) s.kind = FactSubjectKind::host, s.host = r.host;
     return s;
   }
@@ -138,18 +135,19 @@ bool on_rail(const Record& r, const FigureQuery& q) {
 
 bool selected(const Record& r, const FigureQuery& q) {
   if (r.suite != q.suite || !on_rail(r, q)) return false;
-  const bool tcp_kind = q.suite == "tcp" && std::find(std::begin(kTcpPairKinds), std::end(kTcpPairKinds), q.test) != std::end(kTcpPairKinds);
-  if (tcp_kind) return r.name == "bandwidth" && r.variant == q.test;
+  if (!q.stands_for.empty()) return r.name == q.stands_for && r.variant == q.test;  // a kind named as the test
   if (r.name != q.test) return false;
   if (!q.kind.empty()) return r.variant == q.kind;
-  if (q.suite == "tcp" && q.test == "bandwidth") return !is_group_kind(r.variant);
-  return true;
+  return !contains(q.left_out, r.variant);
 }
 
 }  // namespace
 
 // A TCP flow's bytes are what it received in its time, not a message size; a latency's are.
-bool bytes_is_message_size(const Record& r) { return !(r.suite == "tcp" && (r.name == "bandwidth" || r.name == "aggregate")); }
+bool bytes_is_message_size(const Record& r) {
+  const RecordKind kind = record_kind(r);
+  return kind != RecordKind::tcp_flow && kind != RecordKind::tcp_group;
+}
 
 std::string subject_label(const FactSubject& s) {
   switch (s.kind) {
@@ -213,49 +211,18 @@ std::string figure_key(const FigureFact& f) {
   return k;
 }
 
-const std::vector<KnownTest>& known_tests() {
-  static const std::vector<KnownTest> table{
-      {"topo", "node", {}, false},
-      {"topo", "compare", {}, false},
-      {"tcp", "bandwidth", {"neighbours", "matrix", "one-to-many", "many-to-one", "retest"}, false},
-      {"tcp", "aggregate", {"one-to-many", "many-to-one"}, false},
-      {"tcp", "latency", {}, false},
-      {"tcp", "matrix", {}, false},
-      {"mpi", "allreduce", {}, false},
-      {"mpi", "allgather", {}, false},
-      {"mpi", "reduce_scatter", {}, false},
-      {"mpi", "broadcast", {}, false},
-      {"mpi", "reduce", {}, false},
-      {"mpi", "alltoall", {}, false},
-      {"mpi", "sendrecv", {}, false},
-      {"mpi", "scaling", {}, false},
-      {"nccl", "allreduce", {}, false},
-      {"nccl", "allgather", {}, false},
-      {"nccl", "reduce_scatter", {}, false},
-      {"nccl", "broadcast", {}, false},
-      {"nccl", "reduce", {}, false},
-      {"nccl", "alltoall", {}, false},
-      {"nccl", "sendrecv", {}, false},
-      {"nccl", "scaling", {}, false},
-      {"nccl", "transport", {}, false},
-      {"rdma", "write_bw", {}, false},
-      {"rdma", "write_bw_bidir", {}, false},
-      {"rdma", "write_lat", {}, false},
-      {"rdma", "latency", {}, false},
-      {"rdma", "connect", {}, false},
-      {"rdma", "gpudirect", {}, false},
-      {"rdma", "devices", {}, false},
-      {"pcie", "h2d", {}, false},
-      {"pcie", "d2h", {}, false},
-      {"pcie", "bidir", {}, false},
-      {"node", "*", {}, true},
-  };
-  return table;
+TestRule test_rule(const KnownTests& known, const std::string& suite, const std::string& test) {
+  for (const auto& t : known)
+    if (t.suite == suite && contains(t.kinds, test)) return {t.test, {}, t.rate_figure};
+  for (const auto& t : known)
+    if (t.suite == suite && (t.test == test || t.open)) return {"", t.left_out, t.rate_figure};
+  return {};
 }
 
-std::optional<NameProblem> unknown_name(const std::string& suite, const std::string& test, const std::string& kind) {
+std::optional<NameProblem> unknown_name(const KnownTests& known, const std::string& suite, const std::string& test,
+                                        const std::string& kind) {
   std::vector<std::string> suites, tests;
-  for (const auto& t : known_tests()) {
+  for (const auto& t : known) {
     if (!contains(suites, t.suite)) suites.push_back(t.suite);
     if (t.suite == suite && !t.open) tests.push_back(t.test);
   }
@@ -265,15 +232,15 @@ std::optional<NameProblem> unknown_name(const std::string& suite, const std::str
     return s;
   };
   if (!contains(suites, suite)) return NameProblem{"suite", "'" + suite + "' is not a suite (valid: " + list(suites) + ")"};
-  const KnownTest* t = find_test(suite, test);
+  const KnownTest* t = find_test(known, suite, test);
   if (!t) {
-    for (const auto& k : known_tests())
+    for (const auto& k : known)
       if (k.suite == suite)
         for (const auto& x : k.kinds)
           if (!contains(tests, x)) tests.push_back(x);
     return NameProblem{"name", "'" + test + "' is not a test of suite " + suite + " (valid: " + list(tests) + ")"};
   }
-  if (!kind.empty() && suite == "tcp" && !t->kinds.empty() && !contains(t->kinds, kind) && t->test == test)
+  if (!kind.empty() && !t->kinds.empty() && !contains(t->kinds, kind) && t->test == test)
     return NameProblem{"kind", "'" + kind + "' is not a kind of " + suite + "/" + test + " (valid: " + list(t->kinds) + ")"};
   return std::nullopt;
 }

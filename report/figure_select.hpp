@@ -68,6 +68,10 @@ struct FigureQuery {
   std::optional<int64_t> bytes;
   std::optional<int> rail;  // only the flows of this rail (records' extra.rail), else every rail
   std::string iface;        // only the flows between interfaces of this name (extra.src_iface), else any
+  // From the suite's description (test_rule): the test a kind named as the test stands for (tcp
+  // "matrix": bandwidth records of variant matrix), and the variants a query without a kind leaves out.
+  std::string stands_for;
+  std::vector<std::string> left_out;
 };
 
 // The figures of every record of suite/test (all statuses; callers judge status and value). A test
@@ -90,13 +94,16 @@ bool bytes_is_message_size(const Record& r);
 // Stable identity: metric, subject, parameters; no measured quantity in it.
 std::string figure_key(const FigureFact& f);
 
-// The table of suites, tests and kinds a spec may name. One table, so that a suite list can provide it.
+// A test a spec may name, as its suite describes it (bench/core/suite.hpp, Suite::spec_tests; the
+// suite list hands every suite's to the spec reader).
 struct KnownTest {
   std::string suite, test;
-  std::vector<std::string> kinds;  // test kinds that may stand in for the test name (tcp)
-  bool open = false;               // the suite names its records at run time (any name accepted)
+  std::vector<std::string> kinds;     // test kinds (record variants) that may stand in for the test name
+  std::vector<std::string> left_out;  // the kinds a query that names none leaves out (re-tests, groups)
+  std::string rate_figure;            // what a bandwidth promise reads when it names no figure ("": busbw_GBps)
+  bool open = false;                  // the suite names its records at run time (any name accepted)
 };
-const std::vector<KnownTest>& known_tests();
+using KnownTests = std::vector<KnownTest>;
 
 // nullopt when suite/test(/kind) names something a suite produces, else the field at fault ("suite",
 // "name" or "kind") and the problem with the valid choices ("'bandwith' is not a test of suite tcp
@@ -105,6 +112,16 @@ struct NameProblem {
   std::string field;
   std::string message;
 };
-std::optional<NameProblem> unknown_name(const std::string& suite, const std::string& test, const std::string& kind);
+std::optional<NameProblem> unknown_name(const KnownTests& known, const std::string& suite, const std::string& test,
+                                        const std::string& kind);
+
+// How a query for suite/test selects records: the test a kind stands for, the kinds left out, and
+// the figure a bandwidth promise reads by default.
+struct TestRule {
+  std::string stands_for;
+  std::vector<std::string> left_out;
+  std::string rate_figure;
+};
+TestRule test_rule(const KnownTests& known, const std::string& suite, const std::string& test);
 
 }  // namespace gpunet::report

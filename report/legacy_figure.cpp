@@ -1,6 +1,8 @@
 #include "report/legacy_figure.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 
 #include "report/busbw.hpp"
 #include "report/json_access.hpp"
@@ -111,7 +113,55 @@ Figure latency_figure(const Record& r) {
   return f;
 }
 
+// The kind of a record that does not state one, by its suite and test names, as the suites named
+// them before they stated kinds. The first rule that matches wins; a name ending in '*' is a prefix.
+struct legacy_kind_rule {
+  std::string_view suite, name;
+  RecordKind kind;
+};
+constexpr std::array<legacy_kind_rule, 23> kLegacyKindRules{{
+    {"mpi", "*", RecordKind::collective_point},  // a point when it has bytes, else collective_other
+    {"nccl", "*", RecordKind::collective_point},
+    {"tcp", "bandwidth", RecordKind::tcp_flow},
+    {"tcp", "aggregate", RecordKind::tcp_group},
+    {"tcp", "matrix", RecordKind::tcp_matrix},
+    {"tcp", "latency", RecordKind::tcp_latency},
+    {"tcp", "congestion", RecordKind::tcp_congestion},
+    {"tcp", "fabric", RecordKind::tcp_fabric},
+    {"tcp", "*", RecordKind::tcp_other},
+    {"rdma", "write_bw", RecordKind::rdma_bandwidth},
+    {"rdma", "write_bw_bidir", RecordKind::rdma_bandwidth},
+    {"rdma", "write_lat", RecordKind::rdma_latency},
+    {"rdma", "*", RecordKind::rdma_other},
+    {"pcie", "h2d", RecordKind::pcie_copy},
+    {"pcie", "d2h", RecordKind::pcie_copy},
+    {"pcie", "bidir", RecordKind::pcie_copy},
+    {"pcie", "pcie_*", RecordKind::pcie_copy},
+    {"node", "pcie_*", RecordKind::pcie_copy},
+    {"node", "membw_*", RecordKind::host_memory},
+    {"topo", "node", RecordKind::topology_node},
+    {"topo", "compare", RecordKind::topology_compare},
+    {"train", "step", RecordKind::training_step},
+    {"*", "*", RecordKind::other},
+}};
+
+bool legacy_name_matches(std::string_view pattern, const std::string& name) {
+  if (!pattern.empty() && pattern.back() == '*') return name.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
+  return name == pattern;
+}
+
+RecordKind legacy_record_kind(const Record& r) {
+  for (const auto& rule : kLegacyKindRules) {
+    if (!legacy_name_matches(rule.suite, r.suite) || !legacy_name_matches(rule.name, r.name)) continue;
+    if (rule.kind == RecordKind::collective_point && r.bytes <= 0) return RecordKind::collective_other;
+    return rule.kind;
+  }
+  return RecordKind::other;
+}
+
 }  // namespace
+
+RecordKind record_kind(const Record& r) { return r.kind != RecordKind::unstated ? r.kind : legacy_record_kind(r); }
 
 // What version 1 judged a record by, in its order: goodput_Gbps, bw_Gbps, busbw, algbw; a record
 // with only times is a latency figure.
@@ -121,7 +171,8 @@ std::optional<Figure> legacy_figure(const Record& r) {
   if (const auto bw = jsonx::number(r.extra, "bw_Gbps")) return rdma_figure(r, bw);
   if (r.busbw_GBps > 0) return sweep_figure(r);
   if (r.algbw_GBps > 0) return copy_figure(r);
-  if (r.time_us.samples > 0) return r.suite == "rdma" ? rdma_figure(r, std::nullopt) : latency_figure(r);
+  if (r.time_us.samples > 0)
+    return transport_of(record_kind(r)) == Transport::rdma ? rdma_figure(r, std::nullopt) : latency_figure(r);
   return std::nullopt;
 }
 

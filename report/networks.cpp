@@ -55,7 +55,8 @@ std::vector<InterfaceUse> interfaces_used(const Report& rep) {
   for (const auto& r : rep.results) {
     if (r.status == Status::skipped) continue;
     const auto iface = jsonx::string(jsonx::section(r.extra, "link"), "iface");
-    if (r.suite == "tcp" && iface) {
+    const Transport transport = transport_of(record_kind(r));
+    if (transport == Transport::tcp && iface) {
       const std::string host = jsonx::string(r.extra, "src_host").value_or(r.host);
       auto& u = use(host, *iface);
       ++u.figures;
@@ -63,7 +64,7 @@ std::vector<InterfaceUse> interfaces_used(const Report& rep) {
                                  : "tcp: the chosen data network (--tcp-if " + tcp_if + ")");
       if (default_route(rep, host, *iface)) add_role(u, "default route");
     }
-    if (r.suite == "rdma")
+    if (transport == Transport::rdma)
       if (const auto dev = jsonx::string(jsonx::section(r.extra, "rdma"), "device")) {
         auto& u = use(r.host, *dev);
         ++u.figures;
@@ -77,7 +78,7 @@ std::optional<Verdict> network_warning(const Report& rep) {
   if (!tcp_if_of(rep.provenance).empty()) return std::nullopt;
   std::set<std::string> hosts, ifaces;
   for (const auto& r : rep.results)
-    if (r.suite == "tcp" && r.status == Status::passed && jsonx::string(r.extra, "src_host") && jsonx::string(r.extra, "dst_host")) {
+    if (transport_of(record_kind(r)) == Transport::tcp && r.status == Status::passed && jsonx::string(r.extra, "src_host") && jsonx::string(r.extra, "dst_host")) {
       hosts.insert(*jsonx::string(r.extra, "src_host"));
       hosts.insert(*jsonx::string(r.extra, "dst_host"));
       if (const auto i = jsonx::string(jsonx::section(r.extra, "link"), "iface")) ifaces.insert(*i);

@@ -54,6 +54,7 @@ void to_json(json& j, const Record& r) {
            {"busbw_GBps", r.busbw_GBps}, {"check", r.check}, {"wrong", r.wrong},
            {"extra", r.extra}};
   if (r.figure) j["figure"] = *r.figure;
+  if (r.kind != RecordKind::unstated) j["kind"] = to_string(r.kind);
 }
 
 void from_json(const json& j, Record& r) {
@@ -78,6 +79,7 @@ void from_json(const json& j, Record& r) {
   r.extra = f.any_or("extra", json::object());
   r.figure.reset();
   if (f.has("figure")) r.figure = f.nested<Figure>("figure");
+  r.kind = f.has("kind") ? f.parsed("kind", record_kind_from_string) : RecordKind::unstated;
 }
 
 void to_json(json& j, const Provenance& p) {

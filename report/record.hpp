@@ -23,6 +23,37 @@ enum class Status { passed, failed, skipped, timed_out };
 std::string to_string(Status s);
 Status status_from_string(const std::string& s);  // throws std::invalid_argument
 
+// What a record is, as its suite states it (Record::kind, "kind" in the JSON). The report picks a
+// record's table, subject, network and training role by it, never by the suite's name. Adding a
+// kind of measurement adds a value here and a case where a reader needs it (report/table_model.hpp).
+enum class RecordKind {
+  unstated,           // a record written before suites stated it: record_kind() derives it
+  collective_point,   // one size of a collective sweep or scaling sweep (mpi, nccl)
+  collective_other,   // another record of a collective suite: transport, topology, scaling summary, error
+  tcp_flow,           // a TCP flow between two ends (neighbours, matrix, one-to-many, ... re-tests)
+  tcp_group,          // the aggregate of one-to-many or many-to-one flows
+  tcp_matrix,         // the summary record of a TCP matrix
+  tcp_latency,        // a TCP ping-pong
+  tcp_congestion,     // a congestion impact factor: a victim's figure alone and under load
+  tcp_fabric,         // one leaf uplink's oversubscription (the fabric test)
+  tcp_other,          // TCP set-up and checks
+  rdma_bandwidth,     // an RDMA WRITE bandwidth (one way or both)
+  rdma_latency,       // an RDMA WRITE latency
+  rdma_other,         // RDMA devices, rails, connections, GPUDirect checks
+  pcie_copy,          // a host<->device copy
+  host_memory,        // a host memory bandwidth kernel
+  topology_node,      // one node's topology
+  topology_compare,   // how the nodes' topologies differ
+  training_step,      // an emulated training step
+  other,              // anything else: counters, checks, descriptions
+};
+std::string to_string(RecordKind k);
+RecordKind record_kind_from_string(const std::string& s);  // throws std::invalid_argument
+
+enum class Transport { none, tcp, rdma };
+// The network a record of that kind measured over (tcp: every tcp_* kind; rdma: every rdma_* kind).
+Transport transport_of(RecordKind k);
+
 // Statistics of per-iteration times, in microseconds.
 struct TimeStats {
   double min = 0, p50 = 0, mean = 0, p99 = 0, max = 0, stddev = 0;
@@ -53,7 +84,12 @@ struct Record {
   int64_t wrong = 0;          // wrong elements found by verification
   nlohmann::json extra = nlohmann::json::object();
   std::optional<Figure> figure;
+  RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
 };
+
+// The record's kind: the one its suite stated, else (a file written before suites stated it)
+// derived from its suite and test names by report/legacy_figure.cpp, the one reader that knows them.
+RecordKind record_kind(const Record& r);
 
 struct Provenance {
   std::vector<std::string> argv;

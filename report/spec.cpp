@@ -24,7 +24,14 @@ const json* field(const json& j, const char* key) { return json_field(j, key); }
 
 std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
-FigureSelector selector(const Reader& r, const json& j, const std::string& path, const char* default_figure, int version) {
+// What a promise's figure is read against: the spec's version and the names the suites accept.
+struct spec_selector_rules {
+  int version;
+  const KnownTests& known;
+};
+
+FigureSelector selector(const Reader& r, const json& j, const std::string& path, const char* default_figure,
+                        const spec_selector_rules& rules) {
   FigureSelector s;
   const auto token = [&](const char* key) {
     const auto& v = r.required(j, path, key);
@@ -38,18 +45,21 @@ FigureSelector selector(const Reader& r, const json& j, const std::string& path,
   if (const auto* v = field(j, "variant")) s.variant = r.string(*v, Reader::join(path, "variant"));
   const bool v2_test = field(j, "test") != nullptr;
   if (const auto* v = field(j, "test")) {
-    if (version < 2) r.fail(Reader::join(path, "test"), "needs spec_version 2 (in version 1 name the test kind in `name` or `variant`)");
+    if (rules.version < 2) r.fail(Reader::join(path, "test"), "needs spec_version 2 (in version 1 name the test kind in `name` or `variant`)");
     if (!s.variant.empty()) r.fail(path, "give one of test and variant");
     s.variant = r.string(*v, Reader::join(path, "test"));
   }
-  if (const auto problem = unknown_name(s.suite, s.name, s.variant))
+  if (const auto problem = unknown_name(rules.known, s.suite, s.name, s.variant))
     r.fail(Reader::join(path, problem->field == "kind" ? (v2_test ? "test" : "variant") : problem->field), problem->message);
+  auto rule = test_rule(rules.known, s.suite, s.name);
+  s.stands_for = std::move(rule.stands_for);
+  s.left_out = std::move(rule.left_out);
   if (const auto* v = field(j, "bytes")) s.bytes = r.integer(*v, Reader::join(path, "bytes"), 0, INT64_MAX);
   if (const auto* v = field(j, "rail")) s.rail = static_cast<int>(r.integer(*v, Reader::join(path, "rail"), 0, 1023));
   if (const auto* v = field(j, "interface")) s.iface = r.string(*v, Reader::join(path, "interface"));
   s.figure = default_figure;
-  // TCP's bandwidth figure is its goodput (it has no bus bandwidth).
-  if (s.suite == "tcp" && s.figure == "busbw_GBps") s.figure = "extra.goodput_Gbps";
+  // A suite without a bus bandwidth names what a bandwidth promise reads (tcp: its goodput).
+  if (s.figure == "busbw_GBps" && !rule.rate_figure.empty()) s.figure = rule.rate_figure;
   if (const auto* v = field(j, "figure")) {
     s.figure = r.string(*v, Reader::join(path, "figure"));
     if (!valid_figure_path(s.figure))
@@ -99,9 +109,9 @@ std::vector<T> list(const Reader& r, const json& doc, const char* key, F&& one) 
   return out;
 }
 
-BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& path, int version) {
+BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& path, const spec_selector_rules& rules) {
   r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "min", "min_efficiency_pct", "rail", "interface"});
-  BandwidthPromise p{selector(r, j, path, "busbw_GBps", version), std::nullopt, std::nullopt};
+  BandwidthPromise p{selector(r, j, path, "busbw_GBps", rules), std::nullopt, std::nullopt};
   if (const auto* v = field(j, "min")) p.min = r.number(*v, Reader::join(path, "min"), 0, 1e12, true);
   if (const auto* v = field(j, "min_efficiency_pct"))
     p.min_efficiency_pct = r.number(*v, Reader::join(path, "min_efficiency_pct"), 0, 100, true);
@@ -110,30 +120,30 @@ BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& pa
   return p;
 }
 
-LatencyPromise latency(const Reader& r, const json& j, const std::string& path, int version) {
+LatencyPromise latency(const Reader& r, const json& j, const std::string& path, const spec_selector_rules& rules) {
   r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_p99_us", "rail", "interface"});
-  LatencyPromise p{selector(r, j, path, "time_us.p99", version), 0};
+  LatencyPromise p{selector(r, j, path, "time_us.p99", rules), 0};
   const auto& v = r.required(j, path, "max_p99_us");
   p.max_us = r.number(v, Reader::join(path, "max_p99_us"), 0, 1e9, true);
   return p;
 }
 
-StabilityPromise stability(const Reader& r, const json& j, const std::string& path, int version) {
+StabilityPromise stability(const Reader& r, const json& j, const std::string& path, const spec_selector_rules& rules) {
   r.object(j, path, {"suite", "name", "variant", "test", "bytes", "max_dip_pct", "rail", "interface"});
-  StabilityPromise p{selector(r, j, path, "", version), 0};
+  StabilityPromise p{selector(r, j, path, "", rules), 0};
   const auto& v = r.required(j, path, "max_dip_pct");
   p.max_dip_pct = r.number(v, Reader::join(path, "max_dip_pct"), 0, 100, false);
   return p;
 }
 
-HomogeneitySpec homogeneity(const Reader& r, const json& j, int version) {
+HomogeneitySpec homogeneity(const Reader& r, const json& j, const spec_selector_rules& rules) {
   r.object(j, "homogeneity", {"topology", "figures"});
   HomogeneitySpec h;
   if (const auto* v = field(j, "topology")) h.topology = r.boolean(*v, "homogeneity.topology");
   h.figures = list<SpreadPromise>(r, j, "figures", [&](const json& e, const std::string& p0) {
     const std::string path = "homogeneity." + p0;
     r.object(e, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_spread_pct", "rail", "interface"});
-    SpreadPromise p{selector(r, e, path, "busbw_GBps", version), 0};
+    SpreadPromise p{selector(r, e, path, "busbw_GBps", rules), 0};
     const auto& v = r.required(e, path, "max_spread_pct");
     p.max_spread_pct = r.number(v, Reader::join(path, "max_spread_pct"), 0, 1000, false);
     return p;
@@ -192,7 +202,7 @@ bool valid_figure_path(const std::string& figure) {
   return !key_empty;
 }
 
-Spec parse_spec(const json& doc, const std::string& source) {
+Spec parse_spec(const json& doc, const std::string& source, const KnownTests& known) {
   const Reader r(source);
   r.object(doc, "", {"spec_version", "name", "nodes", "nic", "link", "pcie", "locality", "bandwidth", "latency",
                      "stability", "homogeneity", "fabric", "congestion"});
@@ -226,11 +236,12 @@ Spec parse_spec(const json& doc, const std::string& source) {
     s.worst_path = path_class_from_string(r.string(*w, "locality.worst_path"));
     if (!s.worst_path) r.fail("locality.worst_path", Reader::got(*w) + " is not a path class (X, PIX, PXB, PHB, NODE, SYS)");
   }
-  const auto one = [&](auto fn) { return [&r, fn, ver](const json& e, const std::string& p) { return fn(r, e, p, ver); }; };
+  const spec_selector_rules rules{ver, known};
+  const auto one = [&](auto fn) { return [&r, fn, &rules](const json& e, const std::string& p) { return fn(r, e, p, rules); }; };
   s.bandwidth = list<BandwidthPromise>(r, doc, "bandwidth", one(bandwidth));
   s.latency = list<LatencyPromise>(r, doc, "latency", one(latency));
   s.stability = list<StabilityPromise>(r, doc, "stability", one(stability));
-  if (const auto* v = field(doc, "homogeneity")) s.homogeneity = homogeneity(r, *v, ver);
+  if (const auto* v = field(doc, "homogeneity")) s.homogeneity = homogeneity(r, *v, rules);
   if (const auto* v = field(doc, "fabric")) s.fabric = fabric_promise(r, *v);
   if (const auto* v = field(doc, "congestion")) {
     r.object(*v, "congestion", {"max_cif"});
@@ -245,8 +256,8 @@ std::optional<double> promised_rate_Gbps(const Spec& spec) {
   return std::nullopt;
 }
 
-Spec load_spec(const std::string& path) {
-  return parse_spec(read_json_file<SpecError>(path, kSpecInput), path);
+Spec load_spec(const std::string& path, const KnownTests& known) {
+  return parse_spec(read_json_file<SpecError>(path, kSpecInput), path, known);
 }
 
 }  // namespace gpunet::report

@@ -34,6 +34,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/figure_select.hpp"
+
 namespace gpunet::report {
 
 // GPU-NIC path classes as `nvidia-smi topo -m` prints them, best (X) to worst (SYS).
@@ -56,6 +58,9 @@ struct FigureSelector {
   // A run on several rails (docs/rails.md): a promise judges every rail unless it names one.
   std::optional<int> rail;       // "rail": 1
   std::string iface;             // "interface": "eth1"
+  // How it selects records, from the suite's description of the test (report/figure_select.hpp test_rule).
+  std::string stands_for;
+  std::vector<std::string> left_out;
 };
 
 struct LinkSpec {
@@ -125,11 +130,12 @@ struct Spec {
   std::optional<CongestionPromise> congestion;
 };
 
-// Strict parse of an already-decoded document. `source` prefixes every error message.
-Spec parse_spec(const nlohmann::json& doc, const std::string& source);
+// Strict parse of an already-decoded document. `source` prefixes every error message. `known`: the
+// suites and tests a promise may name, as the suites describe them (bench::spec_names of the suite list).
+Spec parse_spec(const nlohmann::json& doc, const std::string& source, const KnownTests& known);
 
 // Reads and parses a spec file. Throws SpecError (unreadable file, invalid JSON, invalid content).
-Spec load_spec(const std::string& path);
+Spec load_spec(const std::string& path, const KnownTests& known);
 
 // The promised rate that efficiency promises on Gb/s and GB/s figures are judged against:
 // link.rate_Gbps, else nic.speed_Gbps; nullopt when the spec states none.

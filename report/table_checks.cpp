@@ -11,7 +11,9 @@ namespace {
 std::string what_it_says(const Record& r) {
   if (!r.reason.empty()) return r.reason;
   if (auto s = jsonx::string(r.extra, "summary")) return *s;
-  if (r.suite == "topo") return "topology recorded (see the topology section)";
+  const RecordKind kind = record_kind(r);
+  if (kind == RecordKind::topology_node || kind == RecordKind::topology_compare)
+    return "topology recorded (see the topology section)";
   return "";
 }
 

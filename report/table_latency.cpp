@@ -93,7 +93,7 @@ Table rdma_latency(const std::vector<const Record*>& recs) {
 std::vector<Table> latency_tables(const Report& rep) {
   std::vector<const Record*> tcp, rdma;
   for (const auto& r : rep.results)
-    if (record_table_kind(r) == TableKind::latency) (r.suite == "rdma" ? rdma : tcp).push_back(&r);
+    if (record_table_kind(r) == TableKind::latency) (transport_of(record_kind(r)) == Transport::rdma ? rdma : tcp).push_back(&r);
   return {tcp_latency(tcp), rdma_latency(rdma)};
 }
 

@@ -130,24 +130,22 @@ TableKind figure_table_kind(const Record& r, const Figure& f) {
 
 TableKind record_table_kind(const Record& r) {
   if (r.status == Status::skipped) return TableKind::checks;
-  if ((r.suite == "mpi" || r.suite == "nccl") && r.bytes > 0) return TableKind::collective;  // a sweep's point
+  const RecordKind kind = record_kind(r);
+  if (kind == RecordKind::collective_point) return TableKind::collective;  // a sweep's point, measured or not
   if (r.figure) return figure_table_kind(r, *r.figure);
-  if ((r.suite == "mpi" || r.suite == "nccl") && r.bytes > 0) return TableKind::collective;
-  if (r.suite == "tcp") {
-    if (r.name == "latency") return TableKind::latency;
-    if (r.name == "congestion") return TableKind::congestion;
-    if (r.name == "aggregate") return TableKind::group_flows;
-    if (r.name == "bandwidth")
+  switch (kind) {
+    case RecordKind::tcp_latency:
+    case RecordKind::rdma_latency: return TableKind::latency;
+    case RecordKind::tcp_congestion: return TableKind::congestion;
+    case RecordKind::tcp_group: return TableKind::group_flows;
+    case RecordKind::tcp_flow:
       return r.variant == "one-to-many" || r.variant == "many-to-one" ? TableKind::group_flows : TableKind::flows;
-    if (r.name == "matrix") return TableKind::pair_matrix;
+    case RecordKind::tcp_matrix: return TableKind::pair_matrix;
+    case RecordKind::rdma_bandwidth: return TableKind::rdma_bandwidth;
+    case RecordKind::pcie_copy: return TableKind::pcie;
+    case RecordKind::host_memory: return TableKind::host_memory;
+    default: return TableKind::checks;
   }
-  if (r.suite == "rdma") {
-    if (r.name == "write_lat") return TableKind::latency;
-    if (r.name == "write_bw" || r.name == "write_bw_bidir") return TableKind::rdma_bandwidth;
-  }
-  if ((r.suite == "pcie" || r.suite == "node") && r.name.rfind("pcie_", 0) == 0) return TableKind::pcie;
-  if (r.suite == "node" && r.name.rfind("membw_", 0) == 0) return TableKind::host_memory;
-  return TableKind::checks;
 }
 
 std::vector<Table> report_tables(const Report& rep, bool with_summary) {

@@ -3,6 +3,17 @@
 // the console, report.md, report.html and the CSV files render the same tables. Each record belongs
 // to exactly one kind (record_table_kind), so no record is forced into columns that do not apply to
 // it. Pure.
+//
+// Adding a table for a new test or metric (a fabric table, a congestion table):
+//   1. the suite states what its records are: a RecordKind value (report/record.hpp) returned by its
+//      Suite::record_kind for those records, and the figure's metric (`tcp.fabric.uplink`, ...);
+//   2. a TableKind value below, with its section title (section_title) and name (to_string);
+//   3. record_table_kind: the figure's metric (figure_table_kind) or, for records without a figure, the
+//      RecordKind, to the new TableKind; never the suite's name (tests/layering_test.sh checks it);
+//   4. one builder, report/table_<kind>.cpp, that takes the records of that kind, and its line in
+//      report_tables() below (the renderers, the CSV files and the console take every table from there);
+//   5. a test in tests/report/test_tables.cpp on a record of that kind.
+// A table that is no record's kind (a view over several kinds) skips 1-3.
 #pragma once
 
 #include <optional>

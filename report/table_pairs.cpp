@@ -190,7 +190,7 @@ bool matrix_flow(const Record& r) {
 std::map<int, std::vector<std::string>> matrix_notes(const std::vector<Record>& results) {
   std::map<int, std::vector<std::string>> notes;
   for (const auto& r : results) {
-    if (r.suite != "tcp" || r.name != "matrix") continue;
+    if (record_kind(r) != RecordKind::tcp_matrix) continue;
     const int rail = static_cast<int>(jsonx::integer(r.extra, "rail").value_or(-1));
     for (const char* key : {"coverage", "not_retested_note"})
       if (const auto text = jsonx::string(r.extra, key)) notes[rail].push_back(*text);

@@ -71,7 +71,7 @@ void network_rows(const Report& rep, std::vector<Row>& out) {
       flows.push_back(&r);
       if (r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix") matrix.push_back(&r);
     }
-    if (kind == TableKind::latency) (r.suite == "rdma" ? rdma_lat : tcp_lat).push_back(&r);
+    if (kind == TableKind::latency) (transport_of(record_kind(r)) == Transport::rdma ? rdma_lat : tcp_lat).push_back(&r);
     if (kind == TableKind::rdma_bandwidth && r.name == "write_bw" && r.extra.contains("src_host")) rdma_bw.push_back(&r);
   }
   // A run on several rails: each rail's slowest pair and median (the figure's "rail" parameter).

@@ -248,7 +248,7 @@ NodeTopologyModel node_topology_model(const Report& rep, const std::string& host
   m.interfaces = full ? interfaces_full(*node, m.nics) : interfaces_short(*node, m.nics);
   add_roles(rep, host, *node, m.interfaces);
   for (const auto& r : rep.results)
-    if (r.suite == "topo" && r.name == "node" && (r.variant == host || (r.variant.empty() && r.host == host)))
+    if (record_kind(r) == RecordKind::topology_node && (r.variant == host || (r.variant.empty() && r.host == host)))
       for (auto& f : findings_of(r.extra.is_object() && r.extra.contains("findings") ? r.extra["findings"] : json()))
         m.findings.push_back(std::move(f));
   m.notes = string_list(*node, "notes");
@@ -270,7 +270,7 @@ TopologyOverview topology_overview(const Report& rep) {
     else out.kinds.push_back({{h}, std::move(m)});
   }
   for (const auto& r : rep.results)
-    if (r.suite == "topo" && r.name == "compare")
+    if (record_kind(r) == RecordKind::topology_compare)
       for (auto& f : findings_of(r.extra.is_object() && r.extra.contains("findings") ? r.extra["findings"] : json()))
         out.across_nodes.push_back(std::move(f));
   return out;

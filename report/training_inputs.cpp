@@ -17,8 +17,15 @@ bool is_sweep(const Record& r) { return r.variant == "out-of-place" || r.variant
 bool is_scaling(const Record& r) { return r.variant.rfind("scaling ", 0) == 0; }
 
 bool usable_allreduce(const Record& r) {
-  return (r.suite == "nccl" || r.suite == "mpi") && r.name == "allreduce" && r.status == Status::passed &&
+  return record_kind(r) == RecordKind::collective_point && r.name == "allreduce" && r.status == Status::passed &&
          r.bytes > 0 && r.ranks >= 2 && r.time_us.mean > 0 && (is_sweep(r) || is_scaling(r));
+}
+
+// NCCL's sweeps (device memory) come before MPI's (host memory): the figure's memory parameter.
+bool on_device_memory(const Record& r) {
+  if (!r.figure) return false;
+  const auto it = r.figure->parameters.find("memory");
+  return it != r.figure->parameters.end() && it->second == "device";
 }
 
 std::string pair_label(const Record& r) {
@@ -46,14 +53,15 @@ std::optional<PairFigures> pair_figures(const Report& rep) {
   std::string first;
   std::vector<std::string> interfaces;
   for (const auto& r : rep.results) {
-    if (r.suite != "tcp" || r.status != Status::passed) continue;
-    if (r.name == "bandwidth" && r.extra.value("goodput_Gbps", 0.0) > 0) {
+    const RecordKind kind = record_kind(r);
+    if (r.status != Status::passed) continue;
+    if (kind == RecordKind::tcp_flow && r.extra.value("goodput_Gbps", 0.0) > 0) {
       if (const auto* link = jsonx::object_at(r.extra, "link")) add_unique(interfaces, jsonx::string(*link, "iface").value_or(""));
       goodput.push_back(r.extra.value("goodput_Gbps", 0.0) * 1e9 / 8);
       if (const auto e = ceiling_view(r).efficiency) eff.push_back(*e);
       if (first.empty()) first = pair_label(r);
     }
-    if (r.name == "latency" && r.time_us.p50 > 0) half.push_back(r.time_us.p50 * 1e-6);
+    if (kind == RecordKind::tcp_latency && r.time_us.p50 > 0) half.push_back(r.time_us.p50 * 1e-6);
   }
   if (goodput.empty() || half.empty()) return std::nullopt;
   PairFigures p;
@@ -89,7 +97,7 @@ TrainingInputs select_training_inputs(const Report& rep) {
   for (const auto& r : rep.results) {
     if (!usable_allreduce(r)) continue;
     const int nodes = record_nodes(r, rep.provenance);
-    const int order = (r.suite == "nccl" ? 0 : 2) + (is_scaling(r) ? 1 : 0);
+    const int order = (on_device_memory(r) ? 0 : 2) + (is_scaling(r) ? 1 : 0);
     if (is_scaling(r) && nodes < 2) continue;
     const std::string source = r.suite + " allreduce" + (is_scaling(r) ? " scaling sweep" : "");
     const auto key = std::make_tuple(order, source, is_scaling(r) ? 0 : nodes, is_scaling(r) ? 0 : r.ranks);
@@ -110,12 +118,12 @@ TrainingInputs select_training_inputs(const Report& rep) {
   for (const auto& r : rep.results) {
     const auto* pred = jsonx::object_at(r.extra, "predicted");
     const double model = pred ? jsonx::number(*pred, "model_s").value_or(0) : 0;
-    if (r.suite != "train" || r.name != "step" || r.status != Status::passed || model <= 0) continue;
+    if (record_kind(r) != RecordKind::training_step || r.status != Status::passed || model <= 0) continue;
     in.steps.push_back({r.variant, static_cast<int>(jsonx::number(r.extra, "nodes").value_or(0)), r.time_us.mean * 1e-6,
                         model, r.extra.value("within_bounds", false)});
   }
   for (const auto& r : rep.results)
-    if (r.suite == "tcp" && r.name == "latency" && r.status == Status::passed && r.time_us.p99 > 0)
+    if (record_kind(r) == RecordKind::tcp_latency && r.status == Status::passed && r.time_us.p99 > 0)
       in.latency.push_back({pair_label(r), 2 * r.time_us.p99});
   return in;
 }

@@ -29,7 +29,7 @@ std::string victim_text(const CongestionFigure& c) {
 
 std::string skipped_reason(const Report& report) {
   for (const auto& r : report.results)
-    if (r.suite == "tcp" && r.name == "congestion" && r.status == Status::skipped) return r.reason;
+    if (record_kind(r) == RecordKind::tcp_congestion && r.status == Status::skipped) return r.reason;
   return "the run has no congestion figures: run --tcp-tests congestion on 4 or more nodes";
 }
 

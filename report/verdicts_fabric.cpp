@@ -31,7 +31,7 @@ Verdict judge_fabric(const Report& report, const FabricPromise& p) {
   v.limit = "<= " + ratio_text(p.max_oversubscription) + (p.non_blocking ? " (non-blocking)" : "");
   v.measured = "-";
   for (const auto& r : report.results) {
-    if (r.suite != "tcp" || r.name != "fabric") continue;
+    if (record_kind(r) != RecordKind::tcp_fabric) continue;
     if (r.status == Status::failed || r.status == Status::timed_out) {
       v.status = VerdictStatus::fail;
       v.reason = "the fabric test " + (r.variant.empty() ? std::string() : "of " + r.variant + " ") +
@@ -43,7 +43,7 @@ Verdict judge_fabric(const Report& report, const FabricPromise& p) {
   if (ups.empty()) {
     v.status = VerdictStatus::skip;
     const auto skipped = std::find_if(report.results.begin(), report.results.end(), [](const Record& r) {
-      return r.suite == "tcp" && r.name == "fabric" && r.status == Status::skipped;
+      return record_kind(r) == RecordKind::tcp_fabric && r.status == Status::skipped;
     });
     v.reason = skipped != report.results.end()
                    ? "the fabric test was skipped: " + skipped->reason

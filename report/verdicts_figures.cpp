@@ -47,7 +47,7 @@ std::optional<int64_t> chosen_size(const std::vector<FigureFact>& figs, const Fi
 }
 
 Picked pick(const Report& report, const FigureSelector& sel, bool largest, const std::string& promise, const std::string& limit) {
-  auto figs = select_figures(report, FigureQuery{sel.suite, sel.name, sel.variant, sel.figure, sel.bytes, sel.rail, sel.iface});
+  auto figs = select_figures(report, FigureQuery{sel.suite, sel.name, sel.variant, sel.figure, sel.bytes, sel.rail, sel.iface, sel.stands_for, sel.left_out});
   const std::string what = sel.suite + "/" + sel.name + (sel.variant.empty() ? "" : " " + sel.variant);
   Picked p;
   p.label = promise + " " + what;

@@ -2,7 +2,8 @@
 # layering_test.sh must fail on a tree with violations, and name each one: report/ including bench/,
 # one suite including another's files, the core including an engine and the suite list, an engine
 # including a suite, the sockets layer including the core, common/ including report/, and the core
-# declaring a suite's entry point. Usage: layering_selftest.sh SOURCE_DIR.
+# declaring a suite's entry point, and a record's suite compared with a suite's name outside the
+# suites (in report/ and in the core). Usage: layering_selftest.sh SOURCE_DIR.
 set -uo pipefail
 src=${1:?usage: layering_selftest.sh SOURCE_DIR}
 t=$(mktemp -d)
@@ -24,6 +25,10 @@ plant bench/net/socket.cpp bench/core/config.hpp 'bench/net/socket.cpp includes 
 plant common/strings.hpp report/record.hpp 'common/strings.hpp includes report/record.hpp'
 printf 'Suite tcp_suite();\n' >>"$t/bench/core/suite.hpp"
 planted+=("names a suite's entry point")
+printf 'bool is_tcp(const Record& r) { return r.suite == "tcp"; }\n' >>"$t/report/table_model.cpp"
+planted+=("report/table_model.cpp:")
+printf 'bool not_mpi(const Record& r) { return r.suite != "mpi"; }\n' >>"$t/bench/core/console_lines.cpp"
+planted+=("bench/core/console_lines.cpp:")
 
 out=$(bash "$src/tests/layering_test.sh" "$t")
 rc=$?

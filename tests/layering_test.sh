@@ -94,5 +94,14 @@ if grep -rnE "\b(run_)?${entry}_suite\b" bench/core bench/engines bench/net 2>/d
   violation "a layer below the suites names a suite's entry point; it belongs to the suite's own header"
 fi
 
+# Outside its own folder nothing tells a record's suite by its name (suite == "tcp"): a suite states
+# what the report needs (Suite::record_kind, Suite::spec_tests). The one exception is the reader of
+# files written before records stated their kind, report/legacy_figure.cpp.
+names=$(IFS='|'; echo "${suites[*]}")
+while IFS= read -r hit; do
+  [[ -n "$hit" ]] && violation "$hit (compares a suite's name outside bench/suites/; state it as the record's kind or the suite's spec_tests)"
+done < <(grep -rnE "suite[[:space:]]*[!=]=[[:space:]]*\"(${names})\"" bench report topology common \
+           --include='*.cpp' --include='*.hpp' --include='*.h' 2>/dev/null | grep -vE '^(bench/suites/|report/legacy_figure\.cpp:)' || true)
+
 [[ $fail -eq 0 ]] && echo "layering: ok (${#owner[@]} files of ${#suites[@]} suites checked)"
 exit $fail

@@ -21,7 +21,7 @@ namespace gpunet::bench {
 Acceptance load_acceptance(const Config& cfg, std::ostream& err) {
   Acceptance acc;
   try {
-    if (!cfg.spec_path.empty()) acc.spec = report::load_spec(cfg.spec_path);
+    if (!cfg.spec_path.empty()) acc.spec = report::load_spec(cfg.spec_path, cfg.spec_names);
     if (!cfg.baseline_path.empty()) acc.baseline = report::load_baseline(cfg.baseline_path);
     if (!cfg.fabric_path.empty()) acc.fabric = topo::fabric_json(topo::load_fabric(cfg.fabric_path));
   } catch (const std::exception& e) {

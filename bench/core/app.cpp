@@ -190,7 +190,7 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
     SuiteContext ctx{cfg, mpi, runner, control,
                      [&](const report::Record& measured) {
                        const Suite* suite = find_suite(suites, measured.suite);
-                       const report::Record r = fail_if_unmeasured(measured, suite ? suite->unmeasured : nullptr);
+                       const report::Record r = fail_if_unmeasured(with_stated_kind(measured, suite), suite ? suite->unmeasured : nullptr);
                        control.emit(r);
                        if (!print) return;
                        control.print_live();  // rank 0's interval lines first

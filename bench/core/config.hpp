@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/figure_select.hpp"
 #include "report/history/history_request.hpp"
 #include "report/training_params.hpp"
 
@@ -90,6 +91,7 @@ struct Config {
 
   TcpConfig tcp;  // --- tcp suite ---
   // Acceptance and regression: empty = not asked for.
+  report::KnownTests spec_names;   // what --spec may name: every suite's tests (bench::spec_names)
   std::string spec_path;           // --spec FILE: judge the run against an acceptance spec
   std::string baseline_path;       // --baseline FILE: compare with a stored baseline
   std::string save_baseline_path;  // --save-baseline FILE: store this run as a baseline

@@ -280,6 +280,7 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
   if (const auto why = empty_path_problem(app, c); !why.empty()) return fail(why);
   if (const auto why = finish_evidence_options(app, c)) return fail(*why);
   c.suites = split_list(suites);
+  c.spec_names = spec_names(known);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)
     if (!find_suite(known, s))

@@ -17,6 +17,7 @@
 #include "bench/core/mpi_context.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/runner.hpp"
+#include "report/figure_select.hpp"
 #include "report/record.hpp"
 
 namespace CLI {
@@ -75,7 +76,11 @@ struct OptionText {
 struct Suite {
   std::string name;                  // what --suites takes
   std::string help;                  // one line for --help
-  std::vector<std::string> metrics;  // the figure metrics it produces (prefixes end in '.')
+  // What an acceptance spec may name of it (its tests; suite is filled in from `name`): spec_names.
+  std::vector<report::KnownTest> spec_tests;
+  // The kind of each of its records (report/record.hpp RecordKind), stamped on every record it emits;
+  // the report picks tables, subjects and training inputs by it, never by the suite's name.
+  report::RecordKind (*record_kind)(const report::Record& r) = nullptr;
   bool by_default = true;            // runs when --suites is not given; else only on request
   bool sweeps = false;               // its records are size sweeps: nccl-tests' footer follows it
   // Its options, in its own --help group, and their checks after the parse ("" = fine).
@@ -98,6 +103,11 @@ using SuiteList = std::span<const Suite>;
 
 // The suite of that name in the list, or null.
 const Suite* find_suite(SuiteList suites, const std::string& name);
+// Every suite's spec_tests with its name: what a spec may name (report::parse_spec).
+report::KnownTests spec_names(SuiteList suites);
+// The record with the kind its suite states for it (unchanged when the suite states none or is null).
+report::Record with_stated_kind(report::Record r, const Suite* suite);
+
 // "topo,mpi,tcp,...": the names in list order of the suites that run by default (or, with false,
 // of those that run only when --suites names them).
 std::string suite_names(SuiteList suites, bool by_default = true);

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "tests/support/spec_names.hpp"
 #include "report/baseline.hpp"
 #include "report/outputs.hpp"
 #include "report/spec.hpp"
@@ -52,20 +53,20 @@ TEST(SpecDuplicateKey, TheIssueExampleIsRefusedNotDropped) {
   // nlohmann keeps the last "bandwidth" ([]): the failing promise vanished and the run passed.
   const TempFile f("spec.json",
                    R"({"spec_version":2,"bandwidth":[{"suite":"mpi","name":"allreduce","min":1000}],"bandwidth":[]})");
-  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(f.path()); }),
+  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(f.path(), gpunet::test_support::suite_spec_names()); }),
             f.path() + ": duplicate key \"bandwidth\" at bandwidth" + kOnce);
 }
 
 TEST(SpecDuplicateKey, NestedKeysNameTheirPath) {
   const TempFile f("spec.json", R"({"spec_version":2,"nic":{"count":8,"count":1}})");
-  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(f.path()); }), f.path() + ": duplicate key \"count\" at nic.count" + kOnce);
+  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(f.path(), gpunet::test_support::suite_spec_names()); }), f.path() + ": duplicate key \"count\" at nic.count" + kOnce);
   const TempFile g("spec.json",
                    R"({"spec_version":2,"bandwidth":[{"suite":"mpi","name":"allreduce","min":1},{"suite":"mpi","min":1,"min":2}]})");
-  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(g.path()); }),
+  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(g.path(), gpunet::test_support::suite_spec_names()); }),
             g.path() + ": duplicate key \"min\" at bandwidth[1].min" + kOnce);
   // The same key in two objects is no duplicate.
   const TempFile h("spec.json", R"({"spec_version":2,"nic":{"count":1},"bandwidth":[{"suite":"mpi","name":"allreduce","min":1}]})");
-  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(h.path()); }), "(no error)");
+  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(h.path(), gpunet::test_support::suite_spec_names()); }), "(no error)");
 }
 
 TEST(BaselineDuplicateKey, IsRefused) {
@@ -94,7 +95,7 @@ TEST(SpecPattern, NestedCountedRepetitionIsRefusedAtOnce) {
   // glibc's regcomp took 8-32 s and 3.6 GB for this; one more level grew without end.
   const auto start = std::chrono::steady_clock::now();
   const TempFile f("spec.json", R"({"spec_version":2,"nic":{"count":1,"match":"((a{255}){255}){255}"}})");
-  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(f.path()); }),
+  EXPECT_EQ(error_of<SpecError>([&] { (void)load_spec(f.path(), gpunet::test_support::suite_spec_names()); }),
             f.path() + ": nic.match: '((a{255}){255}){255}' counted repetitions expand it to more than 2000 states "
                        "(compiling it would take seconds and gigabytes; use fewer or smaller {m,n})");
   EXPECT_FALSE(pattern_found("(((a{255}){255}){255}){255}", "aaaa"));

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "gpunet/build_config.h"
+#include "tests/support/spec_names.hpp"
 #include "report/legacy_figure.hpp"
 #include "report/renderers.hpp"
 #include "report/verdicts_outputs.hpp"
@@ -22,7 +23,7 @@ Report judged() {
   const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "name": "<b>contract</b>",
       "pcie": {"gpu": {"gen": 4, "width": 16}},
       "latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 100}],
-      "bandwidth": [{"suite": "rdma", "name": "latency", "min": 1}]})"), "c.json");
+      "bandwidth": [{"suite": "rdma", "name": "latency", "min": 1}]})"), "c.json", gpunet::test_support::suite_spec_names());
   attach_verdicts(rep, spec, evaluate(rep, spec));
   const auto base = make_baseline(rep);
   auto slower = rep;

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "gpunet/build_config.h"
+#include "tests/support/spec_names.hpp"
 #include "report/analysis.hpp"
 #include "report/legacy_figure.hpp"
 #include "report/renderers.hpp"
@@ -142,7 +143,7 @@ TEST(RunVerdict, EveryOutputSaysTheSameInEachOutcome) {
 
   auto judged = [&](const std::string& spec_text) {
     Report rep = base;
-    const auto spec = parse_spec(json::parse(spec_text), "c.json");
+    const auto spec = parse_spec(json::parse(spec_text), "c.json", gpunet::test_support::suite_spec_names());
     attach_verdicts(rep, spec, evaluate(rep, spec));
     return rep;
   };
@@ -183,7 +184,7 @@ std::vector<std::string> titles(const std::string& text, const std::string& patt
 
 TEST(Document, MarkdownAndHtmlHaveTheSameSectionsInTheSameOrder) {
   Report rep = clean_run();
-  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "pcie": {"gpu": {"gen": 4, "width": 16}}})"), "c.json");
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "pcie": {"gpu": {"gen": 4, "width": 16}}})"), "c.json", gpunet::test_support::suite_spec_names());
   attach_verdicts(rep, spec, evaluate(rep, spec));
   const auto before = make_baseline(rep);
   attach_comparison(rep, "b.json", before.rule, compare(before, make_baseline(rep)));

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gpunet/build_config.h"
+#include "tests/support/spec_names.hpp"
 #include "report/spec.hpp"
 
 using namespace gpunet::report;
@@ -17,7 +18,7 @@ namespace {
 
 std::string spec_error_of(const std::string& text) {
   try {
-    parse_spec(json::parse(text), "spec.json");
+    parse_spec(json::parse(text), "spec.json", gpunet::test_support::suite_spec_names());
   } catch (const SpecError& e) {
     return e.what();
   }
@@ -29,7 +30,7 @@ std::string with(const std::string& body) { return R"({"spec_version": 1, )" + b
 }  // namespace
 
 TEST(Spec, ExampleInCiParses) {
-  const auto s = load_spec(std::string(GPUNET_SOURCE_DIR) + "/ci/spec-example.json");
+  const auto s = load_spec(std::string(GPUNET_SOURCE_DIR) + "/ci/spec-example.json", gpunet::test_support::suite_spec_names());
   ASSERT_TRUE(s.nic);
   EXPECT_EQ(s.nic->count, 8);
   EXPECT_DOUBLE_EQ(*s.nic->speed_Gbps, 400);
@@ -58,7 +59,7 @@ TEST(Spec, ExampleInCiParses) {
 }
 
 TEST(Spec, MinimalSpecIsEmpty) {
-  const auto s = parse_spec(json::parse(R"({"spec_version": 1})"), "x");
+  const auto s = parse_spec(json::parse(R"({"spec_version": 1})"), "x", gpunet::test_support::suite_spec_names());
   EXPECT_FALSE(s.nic || s.pcie_gpu || s.pcie_nic || s.worst_path || s.homogeneity);
   EXPECT_TRUE(s.bandwidth.empty() && s.latency.empty() && s.stability.empty());
 }
@@ -136,7 +137,7 @@ TEST(Spec, NamesNoSuiteProducesAreErrorsWithTheValidChoices) {
             "spec.json: bandwidth[0].name: 'bandwith' is not a test of suite tcp (valid: bandwidth, aggregate, latency, "
             "matrix, neighbours, one-to-many, many-to-one, retest)");
   EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tpc", "name": "latency", "max_p99_us": 1}])")),
-            "spec.json: latency[0].suite: 'tpc' is not a suite (valid: topo, tcp, mpi, nccl, rdma, pcie, node)");
+            "spec.json: latency[0].suite: 'tpc' is not a suite (valid: topo, mpi, tcp, rdma, nccl, pcie, node, train)");
   EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "variant": "matrx", "min": 1}])")),
             "spec.json: bandwidth[0].variant: 'matrx' is not a kind of tcp/bandwidth (valid: neighbours, matrix, "
             "one-to-many, many-to-one, retest)");
@@ -147,7 +148,7 @@ TEST(Spec, NamesNoSuiteProducesAreErrorsWithTheValidChoices) {
 
 TEST(Spec, VersionTwoAddsTestAndLinkRate) {
   const auto s = parse_spec(json::parse(R"({"spec_version": 2, "link": {"rate_Gbps": 1},
-      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "test": "matrix", "min_efficiency_pct": 90}]})"), "s.json");
+      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "test": "matrix", "min_efficiency_pct": 90}]})"), "s.json", gpunet::test_support::suite_spec_names());
   EXPECT_EQ(s.version, 2);
   EXPECT_EQ(s.bandwidth.at(0).sel.variant, "matrix");
   EXPECT_EQ(s.bandwidth.at(0).sel.figure, "extra.goodput_Gbps");  // TCP's bandwidth figure by default
@@ -166,14 +167,14 @@ TEST(Spec, FileErrors) {
   const auto bad = (dir / "bad.json").string();
   std::ofstream(bad) << "{\"spec_version\": 1,";
   try {
-    load_spec(bad);
+    load_spec(bad, gpunet::test_support::suite_spec_names());
     FAIL() << "no error";
   } catch (const SpecError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(bad + ": not valid JSON: parse error", 0), 0u) << e.what();
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
   }
   try {
-    load_spec((dir / "missing.json").string());
+    load_spec((dir / "missing.json").string(), gpunet::test_support::suite_spec_names());
     FAIL() << "no error";
   } catch (const SpecError& e) {
     EXPECT_EQ(std::string(e.what()), (dir / "missing.json").string() + ": no such file (check the path)");

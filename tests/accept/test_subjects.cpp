@@ -2,6 +2,7 @@
 // says what the failures have in common, the culprit, and the one-sentence problems at the top.
 #include <gtest/gtest.h>
 
+#include "tests/support/spec_names.hpp"
 #include "report/culprits.hpp"
 #include "report/figure_select.hpp"
 #include "report/legacy_figure.hpp"
@@ -55,7 +56,7 @@ Report matrix_run(int slow) {
 }
 
 Verdict judged_one(const Report& r, const std::string& body) {
-  const auto spec = parse_spec(json::parse(R"({"spec_version": 2, )" + body + "}"), "t.json");
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 2, )" + body + "}"), "t.json", gpunet::test_support::suite_spec_names());
   const auto v = evaluate(r, spec);
   EXPECT_EQ(v.size(), 1u);
   return v.empty() ? Verdict{} : v.front();
@@ -153,7 +154,7 @@ TEST(Subjects, AnUnjudgedPromiseMakesTheRunIncomplete) {
   const auto r = matrix_run(-1);
   const auto spec = parse_spec(json::parse(R"({"spec_version": 1,
       "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}, {"suite": "nccl", "name": "allreduce", "min": 100}]})"),
-                               "t.json");
+                               "t.json", gpunet::test_support::suite_spec_names());
   const auto v = evaluate(r, spec);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[1].status, VerdictStatus::skip);
@@ -167,7 +168,7 @@ TEST(Subjects, AnUnjudgedPromiseMakesTheRunIncomplete) {
 TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
   auto r = matrix_run(3);
   const auto spec = parse_spec(json::parse(R"({"spec_version": 1,
-      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json");
+      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json", gpunet::test_support::suite_spec_names());
   attach_verdicts(r, spec, evaluate(r, spec));
   Record finding;
   finding.suite = "tcp", finding.name = "finding", finding.status = Status::failed;
@@ -239,7 +240,7 @@ TEST(Networks, AnInterfaceNobodyChoseIsAWarningThatSaysHowToChoose) {
   EXPECT_NE(w->reason.find("chosen by default (no --tcp-if)"), std::string::npos) << w->reason;
   EXPECT_NE(w->reason.find("here the default route"), std::string::npos) << w->reason;
   EXPECT_NE(w->reason.find("choose it with --tcp-if NAME or CIDR"), std::string::npos) << w->reason;
-  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json");
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json", gpunet::test_support::suite_spec_names());
   const auto v = evaluate(r, spec);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[1].promise, "network");

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "gpunet/build_config.h"
+#include "tests/support/spec_names.hpp"
 #include "report/legacy_figure.hpp"
 #include "report/verdicts.hpp"
 #include "report/verdicts_facts.hpp"
@@ -25,7 +26,7 @@ Report fixture() {
 
 // Evaluates a spec with exactly one promise and returns its verdict.
 Verdict one(const Report& r, const std::string& body) {
-  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, )" + body + "}"), "t.json");
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, )" + body + "}"), "t.json", gpunet::test_support::suite_spec_names());
   const auto v = evaluate(r, spec);
   EXPECT_EQ(v.size(), 1u);
   return v.empty() ? Verdict{} : v.front();
@@ -92,7 +93,7 @@ TEST(Verdicts, PcieLinks) {
 
   // NICs: the nic.match filter applies; virtual NICs (no bus id, no link) are not PCIe devices.
   const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "nic": {"count": 1, "match": "^mlx5_"},
-                                                "pcie": {"nic": {"gen": 4, "width": 16}}})"), "t.json");
+                                                "pcie": {"nic": {"gen": 4, "width": 16}}})"), "t.json", gpunet::test_support::suite_spec_names());
   const auto both = evaluate(r, spec);
   ASSERT_EQ(both.size(), 2u);
   EXPECT_EQ(both[1].promise, "pcie.nic");
@@ -107,7 +108,7 @@ TEST(Verdicts, PcieLinks) {
 TEST(Verdicts, Locality) {
   const auto r = fixture();
   const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "nic": {"count": 1, "match": "^mlx5_"},
-                                                "locality": {"worst_path": "PXB"}})"), "t.json");
+                                                "locality": {"worst_path": "PXB"}})"), "t.json", gpunet::test_support::suite_spec_names());
   const auto verdicts = evaluate(r, spec);
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[1].status, VerdictStatus::fail);
@@ -235,7 +236,7 @@ TEST(Verdicts, Homogeneity) {
 
 TEST(Verdicts, ExitCodeAttachAndRender) {
   auto r = fixture();
-  const auto spec = load_spec(std::string(GPUNET_SOURCE_DIR) + "/ci/spec-example.json");
+  const auto spec = load_spec(std::string(GPUNET_SOURCE_DIR) + "/ci/spec-example.json", gpunet::test_support::suite_spec_names());
   const auto verdicts = evaluate(r, spec);
   ASSERT_EQ(verdicts.size(), 12u);
   EXPECT_EQ(verdict_exit_code(verdicts), 1);
@@ -332,6 +333,6 @@ TEST(Verdicts, ANodeCountPromiseCountsTheRunsHosts) {
   EXPECT_EQ(v.status, VerdictStatus::fail);
   EXPECT_EQ(v.reason, "the run spanned 2 of the 3 nodes promised: a node is missing from the job (down, drained or "
                       "left out of the hostfile)");
-  EXPECT_THROW(parse_spec(json::parse(R"({"spec_version": 1, "nodes": 0})"), "t.json"), SpecError);
-  EXPECT_THROW(parse_spec(json::parse(R"({"spec_version": 1, "nodes": "16"})"), "t.json"), SpecError);
+  EXPECT_THROW(parse_spec(json::parse(R"({"spec_version": 1, "nodes": 0})"), "t.json", gpunet::test_support::suite_spec_names()), SpecError);
+  EXPECT_THROW(parse_spec(json::parse(R"({"spec_version": 1, "nodes": "16"})"), "t.json", gpunet::test_support::suite_spec_names()), SpecError);
 }

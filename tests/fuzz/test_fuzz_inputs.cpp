@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 
+#include "tests/support/spec_names.hpp"
 #include "report/baseline.hpp"
 #include "report/outputs.hpp"
 #include "report/spec.hpp"
@@ -55,7 +56,7 @@ Outcome check_fabric(const std::string& path) {
 }
 
 Outcome check_spec(const std::string& path) {
-  return refused_or_loaded<report::SpecError>(path, [&] { (void)report::load_spec(path); });
+  return refused_or_loaded<report::SpecError>(path, [&] { (void)report::load_spec(path, gpunet::test_support::suite_spec_names()); });
 }
 
 Outcome check_baseline(const std::string& path) {

@@ -11,6 +11,7 @@
 #include <chrono>
 
 #include "common/input_file.hpp"
+#include "tests/support/spec_names.hpp"
 #include "report/outputs.hpp"
 #include "report/spec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -37,7 +38,7 @@ std::string refusal(const std::string& path, const InputKind& kind = kSpecInput)
 
 std::string spec_error(const std::string& path) {
   try {
-    (void)report::load_spec(path);
+    (void)report::load_spec(path, gpunet::test_support::suite_spec_names());
   } catch (const report::SpecError& e) {
     EXPECT_EQ(message_problem(e.what(), path), "");
     return e.what();

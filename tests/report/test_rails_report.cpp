@@ -2,6 +2,7 @@
 // per-pair promise named on one NIC (host:iface) or on the node (every NIC of it).
 #include <gtest/gtest.h>
 
+#include "tests/support/spec_names.hpp"
 #include "report/figure.hpp"
 #include "report/figure_select.hpp"
 #include "report/spec.hpp"
@@ -65,13 +66,13 @@ TEST(RailSubjects, APromiseMayNameOneRail) {
   const auto spec = parse_spec(nlohmann::json::parse(R"({"spec_version": 1, "bandwidth": [
       {"suite": "tcp", "name": "bandwidth", "min": 0.12},
       {"suite": "tcp", "name": "bandwidth", "rail": 1, "min": 0.12},
-      {"suite": "tcp", "name": "matrix", "interface": "eth0", "min": 0.12}]})"), "c.json");
+      {"suite": "tcp", "name": "matrix", "interface": "eth0", "min": 0.12}]})"), "c.json", gpunet::test_support::suite_spec_names());
   ASSERT_EQ(spec.bandwidth.size(), 3u);
   EXPECT_FALSE(spec.bandwidth[0].sel.rail);
   EXPECT_EQ(spec.bandwidth[1].sel.rail, 1);
   EXPECT_EQ(spec.bandwidth[2].sel.iface, "eth0");
   EXPECT_THROW(parse_spec(nlohmann::json::parse(R"({"spec_version": 1, "bandwidth": [
-      {"suite": "tcp", "name": "bandwidth", "rail": "one", "min": 0.12}]})"), "c.json"), SpecError);
+      {"suite": "tcp", "name": "bandwidth", "rail": "one", "min": 0.12}]})"), "c.json", gpunet::test_support::suite_spec_names()), SpecError);
   Report rep;
   for (int rail : {0, 1}) {
     Record r;
@@ -86,7 +87,7 @@ TEST(RailSubjects, APromiseMayNameOneRail) {
     rep.results.push_back(r);
   }
   const auto query = [&](const FigureSelector& s) {
-    return select_figures(rep, FigureQuery{s.suite, s.name, s.variant, s.figure, s.bytes, s.rail, s.iface});
+    return select_figures(rep, FigureQuery{s.suite, s.name, s.variant, s.figure, s.bytes, s.rail, s.iface, s.stands_for, s.left_out});
   };
   EXPECT_EQ(query(spec.bandwidth[0].sel).size(), 2u);  // every rail
   const auto one = query(spec.bandwidth[1].sel);

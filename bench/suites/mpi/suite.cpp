@@ -1,4 +1,5 @@
 // The mpi suite's entry: its options, its run (the sweeps, then the scaling sweep) and its console.
+#include "bench/engines/collective_report.hpp"
 #include "bench/suites/mpi/suite.hpp"
 
 #include <CLI/CLI.hpp>
@@ -70,7 +71,8 @@ Suite mpi_suite() {
   Suite s;
   s.name = "mpi";
   s.help = "host-memory MPI collectives swept over sizes (busbw as nccl-tests); --scaling adds the node sweep";
-  s.metrics = {"mpi."};
+  s.spec_tests = collective_spec_tests();
+  s.record_kind = collective_record_kind;
   s.sweeps = true;
   s.unmeasured = collective_unmeasured;
   s.add_options = add_mpi_options;

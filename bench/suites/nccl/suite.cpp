@@ -1,5 +1,6 @@
 // The `nccl` suite: NCCL collectives one GPU per rank, swept over sizes, timed with CUDA events,
 // verified, with the transports NCCL chose, and (with --scaling) the scaling sweep.
+#include "bench/engines/collective_report.hpp"
 #include "bench/suites/nccl/suite.hpp"
 
 #include <CLI/CLI.hpp>
@@ -82,7 +83,9 @@ Suite nccl_suite() {
   Suite s;
   s.name = "nccl";
   s.help = "NCCL collectives, one GPU per rank, timed with CUDA events (skipped without a GPU)";
-  s.metrics = {"nccl."};
+  s.spec_tests = collective_spec_tests();
+  s.spec_tests.push_back({"", "transport", {}, {}, "", false});
+  s.record_kind = collective_record_kind;
   s.add_options = add_nccl_options;
   s.finish_options = finish_nccl_options;
   s.run = run_nccl_suite;

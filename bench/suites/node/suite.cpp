@@ -236,13 +236,20 @@ void add_node_options(CLI::App& app, Config& c, OptionText&) {
       ->group(g);
 }
 
+report::RecordKind node_record_kind(const report::Record& r) {
+  if (r.name.rfind("pcie_", 0) == 0) return report::RecordKind::pcie_copy;
+  if (r.name.rfind("membw_", 0) == 0) return report::RecordKind::host_memory;
+  return report::RecordKind::other;
+}
+
 }  // namespace
 
 Suite node_suite() {
   Suite s;
   s.name = "node";
   s.help = "node-local micro-benchmarks (Google Benchmark): host memory bandwidth per NUMA node, PCIe copies";
-  s.metrics = {"node."};
+  s.spec_tests = {{"", "*", {}, {}, "", true}};  // its records are named at run time (membw_copy, pcie_h2d, ...)
+  s.record_kind = node_record_kind;
   s.add_options = add_node_options;
   s.run = run_node_suite;
   s.console = copy_console_line;

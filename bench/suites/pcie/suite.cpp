@@ -215,13 +215,19 @@ void add_pcie_options(CLI::App& app, Config& c, OptionText&) {
       ->group("pcie suite");
 }
 
+// Its copies are named by direction (h2d, d2h, bidir); other records are checks and skips.
+report::RecordKind pcie_record_kind(const report::Record& r) {
+  return r.name == "h2d" || r.name == "d2h" || r.name == "bidir" ? report::RecordKind::pcie_copy : report::RecordKind::other;
+}
+
 }  // namespace
 
 Suite pcie_suite() {
   Suite s;
   s.name = "pcie";
   s.help = "host<->device copies per GPU, pinned and pageable, near and far NUMA node (skipped without a GPU)";
-  s.metrics = {"pcie."};
+  s.spec_tests = {{"", "h2d", {}, {}, "", false}, {"", "d2h", {}, {}, "", false}, {"", "bidir", {}, {}, "", false}};
+  s.record_kind = pcie_record_kind;
   s.add_options = add_pcie_options;
   s.run = run_pcie_suite;
   s.console = copy_console_line;

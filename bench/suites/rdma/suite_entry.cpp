@@ -38,13 +38,27 @@ std::string finish_rdma_options(Config& c, const OptionText&, const CLI::App&) {
   return rdma::parse_rdma_devs(c.rdma_dev, request);
 }
 
+report::RecordKind rdma_record_kind(const report::Record& r) {
+  if (r.name == "write_bw" || r.name == "write_bw_bidir") return report::RecordKind::rdma_bandwidth;
+  if (r.name == "write_lat") return report::RecordKind::rdma_latency;
+  return report::RecordKind::rdma_other;
+}
+
+std::vector<report::KnownTest> rdma_spec_tests() {
+  std::vector<report::KnownTest> out;
+  for (const char* test : {"write_bw", "write_bw_bidir", "write_lat", "latency", "connect", "gpudirect", "devices"})
+    out.push_back({"", test, {}, {}, "", false});
+  return out;
+}
+
 }  // namespace
 
 Suite rdma_suite() {
   Suite s;
   s.name = "rdma";
   s.help = "RDMA WRITE bandwidth and latency between rank pairs over libibverbs (skipped without a device)";
-  s.metrics = {"rdma."};
+  s.spec_tests = rdma_spec_tests();
+  s.record_kind = rdma_record_kind;
   s.add_options = add_rdma_options;
   s.finish_options = finish_rdma_options;
   s.run = run_rdma_suite;

@@ -157,10 +157,22 @@ std::string render_topology_console(const ReportSections& sections) {
   return out + topo::render_findings(findings);
 }
 
+namespace {
+
+report::RecordKind topo_record_kind(const report::Record& r) {
+  if (r.name == "node") return report::RecordKind::topology_node;
+  if (r.name == "compare") return report::RecordKind::topology_compare;
+  return report::RecordKind::other;
+}
+
+}  // namespace
+
 Suite topo_suite() {
   Suite s;
   s.name = "topo";
   s.help = "node topology: GPUs, NICs, PCIe links, NUMA; the path matrix and the node that differs";
+  s.spec_tests = {{"", "node", {}, {}, "", false}, {"", "compare", {}, {}, "", false}};
+  s.record_kind = topo_record_kind;
   s.run = run_topo_suite;
   s.console_summary = render_topology_console;
   return s;

@@ -178,6 +178,10 @@ void run_train_suite(const SuiteContext& ctx) {
   for (const auto& r : {compute, comm, step}) ctx.emit(r);
 }
 
+report::RecordKind train_record_kind(const report::Record& r) {
+  return r.name == "step" ? report::RecordKind::training_step : report::RecordKind::other;
+}
+
 }  // namespace
 
 Suite train_suite() {
@@ -186,7 +190,8 @@ Suite train_suite() {
   s.help = "data-parallel step emulation: host compute overlapped with the bucketed MPI all-reduce and, on GPUs, "
            "cuBLAS GEMMs overlapped with NCCL with NVML utilisation, beside the fixed overlap model's prediction "
            "(on request: it takes seconds)";
-  s.metrics = {"train."};
+  s.spec_tests = {{"", "compute", {}, {}, "", false}, {"", "allreduce", {}, {}, "", false}, {"", "step", {}, {}, "", false}};
+  s.record_kind = train_record_kind;
   s.by_default = false;
   s.run = run_train_suite;
   s.console = console_line;

@@ -1,0 +1,18 @@
+#include "bench/engines/collective_report.hpp"
+
+#include "report/busbw.hpp"
+
+namespace gpunet::bench {
+
+report::RecordKind collective_record_kind(const report::Record& r) {
+  return r.bytes > 0 ? report::RecordKind::collective_point : report::RecordKind::collective_other;
+}
+
+std::vector<report::KnownTest> collective_spec_tests() {
+  std::vector<report::KnownTest> out;
+  for (const char* test : {"allreduce", "allgather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv", "scaling"})
+    out.push_back({"", test, {}, {}, "", false});
+  return out;
+}
+
+}  // namespace gpunet::bench
