@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "tests/support/spec_names.hpp"
 #include "report/analysis.hpp"
 #include "report/congestion.hpp"
 #include "report/renderers.hpp"
@@ -51,7 +52,7 @@ Report congestion_run(double bw_congested) {
 }
 
 Spec congestion_spec(const json& congestion) {
-  return parse_spec({{"spec_version", 2}, {"congestion", congestion}}, "spec.json");
+  return parse_spec({{"spec_version", 2}, {"congestion", congestion}}, "spec.json", gpunet::test_support::suite_spec_names());
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // "Fabric" table (report.md and report.html alike), and the spec's fabric promise (parsing and verdict).
 #include <gtest/gtest.h>
 
+#include "tests/support/spec_names.hpp"
 #include "report/oversubscription.hpp"
 #include "report/renderers.hpp"
 #include "report/svg_fabric.hpp"
@@ -41,7 +42,7 @@ Report two_uplinks(double ratio0, double ratio1) {
 }
 
 Verdict fabric_verdict(const Report& rep, const std::string& promise) {
-  const auto spec = parse_spec(json::parse(R"({"spec_version": 2, "fabric": )" + promise + "}"), "s.json");
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 2, "fabric": )" + promise + "}"), "s.json", gpunet::test_support::suite_spec_names());
   const auto v = evaluate(rep, spec);
   EXPECT_EQ(v.size(), 1u);
   return v.empty() ? Verdict{} : v[0];
@@ -49,7 +50,7 @@ Verdict fabric_verdict(const Report& rep, const std::string& promise) {
 
 std::string spec_problem(const std::string& fabric) {
   try {
-    parse_spec(json::parse(R"({"spec_version": 1, "fabric": )" + fabric + "}"), "s.json");
+    parse_spec(json::parse(R"({"spec_version": 1, "fabric": )" + fabric + "}"), "s.json", gpunet::test_support::suite_spec_names());
   } catch (const SpecError& e) {
     return e.what();
   }
@@ -102,11 +103,11 @@ TEST(Oversubscription, OneTableRowPerUplinkInMarkdownAndHtml) {
 }
 
 TEST(FabricPromise, ParsesAndRefusesBadValuesWithTheField) {
-  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "fabric": {"max_oversubscription": 1.2}})"), "s.json");
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 1, "fabric": {"max_oversubscription": 1.2}})"), "s.json", gpunet::test_support::suite_spec_names());
   ASSERT_TRUE(spec.fabric);
   EXPECT_DOUBLE_EQ(spec.fabric->max_oversubscription, 1.2);
   EXPECT_FALSE(spec.fabric->non_blocking);
-  const auto nb = parse_spec(json::parse(R"({"spec_version": 2, "fabric": {"non_blocking": true}})"), "s.json");
+  const auto nb = parse_spec(json::parse(R"({"spec_version": 2, "fabric": {"non_blocking": true}})"), "s.json", gpunet::test_support::suite_spec_names());
   ASSERT_TRUE(nb.fabric);
   EXPECT_TRUE(nb.fabric->non_blocking);
   EXPECT_DOUBLE_EQ(nb.fabric->max_oversubscription, kNonBlockingRatio);
