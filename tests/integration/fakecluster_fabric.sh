@@ -50,7 +50,8 @@ rep["extra"].pop("fabric")
 json.dump(rep, open(sys.argv[2], "w"))
 PY
 "$bin" report "$OUT/bare.json" -o "$OUT/bare" >/dev/null 2>&1 || true
-grep -q "^- 32 slow pairs name no single node; with --fabric FILE (Slurm's topology.conf) the report could tell whether they share a switch uplink$" \
+# (the suspects confirmed by the capped re-tests: 26 to 32 of the 32 slow pairs)
+grep -Eq "^- [0-9]+ slow pairs name no single node; with --fabric FILE \(Slurm's topology.conf\) the report could tell whether they share a switch uplink$" \
   "$OUT/bare/report.md" || { sed -n '/## What is wrong/,/^## [^W]/p' "$OUT/bare/report.md" | head; fail "no line on what a fabric file would tell"; }
 rc=0
 "$bin" report "$OUT/bare.json" --fabric "$OUT/topology.conf" -o "$OUT/again" >/dev/null 2>&1 || rc=$?
