@@ -1,24 +1,15 @@
 #include "topology/bond_findings.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
+
+#include "common/strings.hpp"
 
 namespace gpunet::topo {
 
 namespace {
 
-std::string gbps_text(int64_t mbps) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, mbps % 1000 ? "%.1f Gb/s" : "%.0f Gb/s", static_cast<double>(mbps) / 1000.0);
-  return buf;
-}
-
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
+std::string gbps_text(int64_t mbps) { return rate_text(static_cast<double>(mbps) / 1000.0); }
 
 std::string bond_label(const NetInterface& bond) {
   return bond.name + (bond.bond_mode.empty() ? "" : " (" + bond.bond_mode + ")");
@@ -48,13 +39,13 @@ void one_bond(const NodeTopology& t, const NetInterface& bond, std::vector<Findi
                               ? ", so it carries at most " + gbps_text(up_total) + " of its " + gbps_text(all_total)
                               : "";
     out.push_back({Severity::warning, "bond_member_down",
-                   "Bond " + bond_label(bond) + ": member " + joined(down) + " is not up" + carries +
+                   "Bond " + bond_label(bond) + ": member " + join(down, ", ") + " is not up" + carries +
                        "; check the member's cable, transceiver and switch port.",
                    subjects, t.hostname});
   }
   if (slowest > 0 && fastest > slowest)
     out.push_back({Severity::warning, "bond_member_speeds",
-                   "Bond " + bond_label(bond) + ": its members run at different speeds (" + joined(speeds) +
+                   "Bond " + bond_label(bond) + ": its members run at different speeds (" + join(speeds, ", ") +
                        "); a flow hashed onto the slower member gets " + gbps_text(slowest) + ".",
                    subjects, t.hostname});
 }

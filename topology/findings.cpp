@@ -20,8 +20,6 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-std::string rate_text(double Gbps) { return fixed(Gbps, Gbps == static_cast<int>(Gbps) ? 0 : 1) + " Gb/s"; }
-
 // "GPU 0000:04:00.0", or "NIC 0000:5f:00.0 (ib0, mlx5_0)".
 std::string device_name(const Device& d) {
   std::string names;
@@ -198,6 +196,8 @@ Severity severity_from_string(const std::string& s) {
   if (s == "error") return Severity::error;
   throw std::invalid_argument("unknown severity '" + s + "'");
 }
+
+std::string rate_text(double Gbps) { return fixed(Gbps, Gbps == static_cast<int>(Gbps) ? 0 : 1) + " Gb/s"; }
 
 double nic_line_rate_Gbps(const NodeTopology& t, const Device& nic) {
   double best = 0;

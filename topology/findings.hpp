@@ -47,4 +47,7 @@ std::vector<Finding> analyze(const NodeTopology& t, const AnalyzeContext& ctx);
 // 0 when unknown.
 double nic_line_rate_Gbps(const NodeTopology& t, const Device& nic);
 
+// A rate as findings write it: "25 Gb/s", "12.5 Gb/s".
+std::string rate_text(double Gbps);
+
 }  // namespace gpunet::topo
