@@ -19,6 +19,10 @@ using report::Status;
 
 namespace {
 
+// How long the victims' ping-pong waits after the congestors' flows start, so that it meets full load;
+// the congested ping-pong is sized to end this long before the flows do.
+double congestor_lead_s(double flow_time_s) { return std::min(0.25, 0.2 * flow_time_s); }
+
 BandwidthTest congestion_test(const std::string& label, std::vector<FlowSpec> flows, int streams) {
   BandwidthTest t;
   t.variant = "congestion";
@@ -57,7 +61,7 @@ std::vector<LatencyOutcome> TcpSuite::congestion_latency(const Round& victims, c
   const uint64_t id = next_test_++;
   const uint64_t flows_id = congestors ? next_test_++ : 0;
   // The congestors' flows start first; the clients wait this long, so their ping-pong meets full load.
-  const double lead_s = congestors ? std::min(0.25, 0.2 * cfg_.time_s) : 0.0;
+  const double lead_s = congestors ? congestor_lead_s(cfg_.time_s) : 0.0;
   MPI_Barrier(ctx_.mpi.world);
   json mine = nullptr;
   if (s_.self >= 0) {
@@ -82,7 +86,7 @@ void TcpSuite::congestion() {
   for (const auto& v : plan.victims) pingpong.push_back({v.dst, v.src});
   LatencyParams lp = latency_params();
   // Alone and congested alike: the congested ping-pong must end inside the congestors' --tcp-time.
-  lp.duration_s = std::max(0.01, std::min(cfg_.lat_time_s, cfg_.time_s - 2 * std::min(0.25, 0.2 * cfg_.time_s)));
+  lp.duration_s = std::max(0.01, std::min(cfg_.lat_time_s, cfg_.time_s - 2 * congestor_lead_s(cfg_.time_s)));
   const auto load_flows = congestor_flows(plan);
   const BandwidthTest load = congestion_test("tcp congestion: congestors", load_flows, cfg_.streams);
   std::vector<FlowSpec> together = plan.victims;
