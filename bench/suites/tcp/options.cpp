@@ -41,6 +41,8 @@ std::string parse_pairs(const std::string& v, TcpConfig& t) {
 
 }  // namespace
 
+std::string pairs_text(const TcpConfig& t) { return t.pairs == "random" ? "random:" + std::to_string(t.pairs_k) : t.pairs; }
+
 std::optional<double> parse_rate(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;

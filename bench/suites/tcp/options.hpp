@@ -21,4 +21,7 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
 // or in bytes ("10GB").
 std::optional<double> parse_rate(const std::string& text);
 
+// The matrix's pair strategy as --tcp-pairs takes it: "all", "ring" or "random:3".
+std::string pairs_text(const TcpConfig& t);
+
 }  // namespace gpunet::bench::tcp

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bench/engines/pair_schedule.hpp"
+#include "bench/suites/tcp/options.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -55,9 +56,8 @@ PlanPart tcp_plan(const Config& cfg, int nodes, int ranks) {
   const bool matrix = std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "matrix") != cfg.tcp.tests.end();
   if (matrix) {
     if (cfg.tcp.pairs != "all")
-      p.what += ", matrix pairs " + (cfg.tcp.pairs == "random" ? "random:" + std::to_string(cfg.tcp.pairs_k) + " seed " +
-                                                                    std::to_string(cfg.tcp.pairs_seed)
-                                                              : cfg.tcp.pairs);
+      p.what += ", matrix pairs " + pairs_text(cfg.tcp) +
+                (cfg.tcp.pairs == "random" ? " seed " + std::to_string(cfg.tcp.pairs_seed) : "");
     p.left_out = "re-tests of matrix suspects (at most " + std::to_string(cfg.tcp.retest_rounds) + " rounds)";
   }
   if (std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "fabric") != cfg.tcp.tests.end())

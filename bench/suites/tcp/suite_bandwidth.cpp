@@ -4,6 +4,7 @@
 
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
+#include "bench/suites/tcp/options.hpp"
 #include "bench/suites/tcp/rail_findings.hpp"
 #include "bench/suites/tcp/retest_plan.hpp"
 #include "bench/suites/tcp/suite_runner.hpp"
@@ -224,7 +225,7 @@ void TcpSuite::matrix() {
     measured.insert(measured.end(), retests.begin(), retests.end());
     const auto& nodes = s_.rails[r].nodes;
     auto m = matrix_record(cells[r], nodes, static_cast<int>(rounds.size()), suspects, retests, cfg_.suspect);
-    add_coverage(m, {cfg_.pairs == "random" ? "random:" + std::to_string(cfg_.pairs_k) : cfg_.pairs, seed,
+    add_coverage(m, {pairs_text(cfg_), seed,
                      pair_count(rounds), static_cast<int>(plan.rounds.size()), left_out}, best[r], cfg_.suspect);
     if (s_.run.single_node) m.extra["suspects_skipped"] = "all ranks share one node: there are no links to judge";
     ctx_.emit(m);
