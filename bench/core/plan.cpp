@@ -1,34 +1,24 @@
 #include "bench/core/plan.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 #include "bench/core/suite.hpp"
+#include "report/text_format.hpp"
 
 namespace gpunet::bench {
-
-std::string duration_text(double seconds) {
-  const long s = std::lround(std::max(seconds, 0.0));
-  char buf[32];
-  if (s < 60) std::snprintf(buf, sizeof buf, "%lds", s);
-  else if (s < 3600) std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
-  return buf;
-}
 
 std::string plan_line(const std::vector<std::pair<std::string, PlanPart>>& parts) {
   std::string shown, unknown;
   double total = 0;
   for (const auto& [suite, p] : parts) {
     if (p.seconds >= 0) {
-      shown += (shown.empty() ? "" : ", ") + suite + " " + p.what + " = " + duration_text(p.seconds);
+      shown += (shown.empty() ? "" : ", ") + suite + " " + p.what + " = " + report::format_duration(p.seconds);
       total += p.seconds;
     }
     const std::string missing = p.seconds < 0 ? suite : p.left_out.empty() ? "" : suite + " " + p.left_out;
     if (!missing.empty()) unknown += (unknown.empty() ? "" : ", ") + missing;
   }
-  return "# plan: " + (shown.empty() ? std::string("no suite estimated") : shown) + "; estimated " + duration_text(total) +
+  return "# plan: " + (shown.empty() ? std::string("no suite estimated") : shown) + "; estimated " + report::format_duration(total) +
          " (an estimate, start-up excluded" + (unknown.empty() ? "" : "; not estimated: " + unknown) + ")";
 }
 

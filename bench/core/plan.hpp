@@ -21,8 +21,6 @@ struct PlanPart {
   std::string left_out;     // what the estimate leaves out ("" = nothing)
 };
 
-// 35s, 4m10s, 1h02m (pure).
-std::string duration_text(double seconds);
 
 // "# plan: tcp matrix 2x3 rounds x (2s + 0.2s) = 13s, mpi ...; estimated 1m05s (an estimate; not
 // estimated: topo, tcp re-tests of suspects)" for (suite name, part) in run order (pure).

@@ -5,15 +5,16 @@
 
 #include "bench/core/plan.hpp"
 #include "bench/suites/tcp/plan.hpp"
+#include "report/text_format.hpp"
 
 namespace gpunet::bench {
 namespace {
 
 TEST(Plan, DurationsReadLikeTheIssueAsks) {
-  EXPECT_EQ(duration_text(0), "0s");
-  EXPECT_EQ(duration_text(35), "35s");
-  EXPECT_EQ(duration_text(250), "4m10s");
-  EXPECT_EQ(duration_text(3720), "1h02m");
+  EXPECT_EQ(report::format_duration(0), "0s");
+  EXPECT_EQ(report::format_duration(35), "35s");
+  EXPECT_EQ(report::format_duration(250), "4m10s");
+  EXPECT_EQ(report::format_duration(3720), "1h02m");
 }
 
 TEST(Plan, SumsTheEstimatedPartsAndNamesTheRest) {
