@@ -61,6 +61,20 @@ std::vector<GpuNicPair> gpu_nic_pairing(const NodeTopology& t) {
   return out;
 }
 
+std::vector<std::string> gpu_paired_interfaces(const NodeTopology& t) {
+  std::vector<std::string> out;
+  for (const auto& p : gpu_nic_pairing(t)) {
+    if (!p.nic) continue;
+    for (const auto& name : p.nic->netdevs) {
+      const NetInterface* i = t.find_interface(name);
+      out.push_back(i && !i->master.empty() ? i->master : name);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void pairing_findings(const NodeTopology& t, std::vector<Finding>& out) {
   const auto pairs = gpu_nic_pairing(t);
   std::vector<const Device*> idle;

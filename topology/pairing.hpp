@@ -13,6 +13,7 @@
 //                  the sentence says how to give each GPU its own NIC.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "topology/findings.hpp"
@@ -30,6 +31,12 @@ struct GpuNicPair {
 
 // One entry per GPU, in device order. The pointers point into `t`.
 std::vector<GpuNicPair> gpu_nic_pairing(const NodeTopology& t);
+
+// The network interfaces of the NICs that some GPU is paired with, in name order without repeats: the
+// data interfaces a GPU's traffic to other nodes takes (--tcp-if rails). A member of a bond gives the
+// bond (the interface that carries the address). Empty when no GPU has a NIC or no NIC names its
+// interfaces (an NCCL topology file names RDMA devices only).
+std::vector<std::string> gpu_paired_interfaces(const NodeTopology& t);
 
 // Appends the gpu_nic_shared findings of `t`.
 void pairing_findings(const NodeTopology& t, std::vector<Finding>& out);

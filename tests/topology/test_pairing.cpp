@@ -106,6 +106,29 @@ TEST(GpuNicPairing, CrowdedNicBesideAnIdleRdmaNicIsAFindingWithTheFix) {
   EXPECT_TRUE(in_analyze);
 }
 
+TEST(GpuNicPairing, PairedInterfacesAreTheRailsOfTcpIfRails) {
+  // The interfaces --tcp-if rails prefers: those of the NICs some GPU is paired with, in name order.
+  EXPECT_EQ(gpu_paired_interfaces(load_topology_file(test::data_file("juwels-cluster-gpu-4xv100.xml"))),
+            (std::vector<std::string>{"ib0", "ib1"}))
+      << "the InfiniBand HCAs, not the four Ethernet ports";
+  EXPECT_EQ(gpu_paired_interfaces(load_topology_file(test::data_file("ibm-ac922-lassen-4xv100.xml"))),
+            (std::vector<std::string>{"hsi0", "hsi1", "hsi2", "hsi3"}))
+      << "one port of a dual-port ConnectX-5 per GPU, not the BCM5719 ports";
+  EXPECT_EQ(gpu_paired_interfaces(load_topology_file(test::data_file("hp-sl390s-g7-3gpu-mlx4.xml"))),
+            (std::vector<std::string>{"ib0"}));
+  // No NIC, or a file that names only RDMA devices: nothing, so the tcp suite keeps its own rule.
+  EXPECT_TRUE(gpu_paired_interfaces(load_topology_file(test::data_file("dgx2h-16xv100.xml"))).empty());
+  EXPECT_TRUE(gpu_paired_interfaces(load_topology_file(test::data_file("nccl-azure-ndv4-a100.xml"))).empty());
+  EXPECT_TRUE(gpu_paired_interfaces(load_topology_file(test::data_file("ci-vm-cpu-only.xml"))).empty());
+  // A NIC port enslaved to a bond gives the bond.
+  NodeTopology t = load_topology_file(test::data_file("juwels-cluster-gpu-4xv100.xml"));
+  NetInterface ib0;
+  ib0.name = "ib0";
+  ib0.master = "bond0";
+  t.interfaces.push_back(ib0);
+  EXPECT_EQ(gpu_paired_interfaces(t), (std::vector<std::string>{"bond0", "ib1"}));
+}
+
 TEST(GpuNicPairing, RenderedOneLinePerGpu) {
   const std::string text = render_pairing(load_topology_file(test::data_file("hp-sl390s-g7-3gpu-mlx4.xml")));
   EXPECT_NE(text.find("GPU1 0000:11:00.0 -> NIC2 0000:05:00.0  SYS  NUMA 1 / NIC NUMA 0\n"), std::string::npos) << text;

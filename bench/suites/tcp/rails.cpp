@@ -34,14 +34,17 @@ std::variant<std::vector<std::string>, std::string> parse_iface_list(const std::
   return out;
 }
 
-std::vector<std::string> rail_interfaces(const std::vector<net::IfAddress>& all, const std::string& control_iface) {
-  std::vector<std::string> out;
+std::vector<std::string> rail_interfaces(const std::vector<net::IfAddress>& all, const std::string& control_iface,
+                                         const std::vector<std::string>& gpu_paired) {
+  std::vector<std::string> data, paired;
   for (const auto& a : all)
     if (a.up && !a.loopback && a.ip.family == AF_INET && a.iface != control_iface &&
-        std::find(out.begin(), out.end(), a.iface) == out.end())
-      out.push_back(a.iface);
-  std::sort(out.begin(), out.end());
-  return out;
+        std::find(data.begin(), data.end(), a.iface) == data.end())
+      data.push_back(a.iface);
+  std::sort(data.begin(), data.end());
+  for (const auto& name : data)
+    if (std::find(gpu_paired.begin(), gpu_paired.end(), name) != gpu_paired.end()) paired.push_back(name);
+  return paired.empty() ? data : paired;
 }
 
 std::string control_interface(const std::vector<net::IfAddress>& all, const std::string& control_if) {

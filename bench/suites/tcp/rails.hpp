@@ -16,9 +16,12 @@ namespace gpunet::bench::tcp {
 // saying what is wrong. "" gives an empty list (the default address).
 std::variant<std::vector<std::string>, std::string> parse_iface_list(const std::string& text);
 
-// What --tcp-if rails means on this host: every interface that is up, not loopback and has an IPv4
-// address, except `control_iface` (the control channel's and MPI's), in name order.
-std::vector<std::string> rail_interfaces(const std::vector<net::IfAddress>& all, const std::string& control_iface);
+// What --tcp-if rails means on this host: the data interfaces, those that are up, not loopback and
+// have an IPv4 address, except `control_iface` (the control channel's and MPI's). When some of them
+// are in `gpu_paired` (the topology's GPU<->NIC pairing: topo::gpu_paired_interfaces), those only;
+// else all of them. In name order.
+std::vector<std::string> rail_interfaces(const std::vector<net::IfAddress>& all, const std::string& control_iface,
+                                         const std::vector<std::string>& gpu_paired = {});
 
 // The interface the control channel listens on: the one --control-if selects, else the first non-loopback
 // IPv4 interface that is up (bench/core/control_wireup.cpp's choice). "" when none.

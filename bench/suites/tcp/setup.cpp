@@ -10,6 +10,8 @@
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/link_info.hpp"
 #include "bench/suites/tcp/rails.hpp"
+#include "topology/pairing.hpp"
+#include "topology/topology.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -46,11 +48,26 @@ std::variant<net::IfAddress, std::string> choose_address(const std::vector<net::
   return std::string("no non-loopback IPv4 address is up on this host (choose one with --tcp-if NAME or CIDR)");
 }
 
+namespace {
+
+// The interfaces this node's topology pairs with a GPU (none when it has no GPU or can't be read).
+std::vector<std::string> gpu_paired_interfaces_here() {
+  try {
+    topo::SystemRoots roots;
+    roots.live_queries = false;  // hwloc and sysfs suffice: no CUDA or ibverbs start-up inside the tcp suite
+    return topo::gpu_paired_interfaces(topo::discover_local(roots));
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+}  // namespace
+
 std::variant<std::vector<std::string>, std::string> rail_specs(const TcpConfig& cfg, const std::string& control_if) {
   if (cfg.ifaces.empty()) return std::vector<std::string>{cfg.iface};
   if (cfg.ifaces != std::vector<std::string>{"rails"}) return cfg.ifaces;
   const auto all = net::list_addresses();
-  auto found = rail_interfaces(all, control_interface(all, control_if));
+  auto found = rail_interfaces(all, control_interface(all, control_if), gpu_paired_interfaces_here());
   if (found.empty())
     return std::string("no up IPv4 interface other than the control channel's (name the rails with --tcp-if IF0,IF1,...)");
   return found;

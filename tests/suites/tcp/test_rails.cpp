@@ -83,6 +83,22 @@ TEST(TcpRails, EveryUpIpv4InterfaceButLoopbackAndControl) {
   EXPECT_EQ(rail_interfaces(all, "eth1"), (std::vector<std::string>{"ctl0", "eth0"}));
 }
 
+TEST(TcpRails, GpuPairedInterfacesComeFirst) {
+  // A JUWELS-like node: MPI on eth0, two InfiniBand ports paired with the GPUs, two more Ethernet ports.
+  const std::vector<IfAddress> all{rail_addr("lo", "127.0.0.1"), rail_addr("eth0", "10.0.0.5"), rail_addr("ib1", "10.2.0.5"),
+                                   rail_addr("ib0", "10.1.0.5"), rail_addr("enp55s0f1", "10.3.0.5")};
+  EXPECT_EQ(rail_interfaces(all, "eth0", {"ib0", "ib1"}), (std::vector<std::string>{"ib0", "ib1"}));
+  // A paired interface that is down or has no address is no rail; the other paired one is.
+  auto one_down = all;
+  one_down[2].up = false;
+  EXPECT_EQ(rail_interfaces(one_down, "eth0", {"ib0", "ib1"}), (std::vector<std::string>{"ib0"}));
+  // No paired interface is a data interface here (none up, or the topology knows none): every data interface.
+  EXPECT_EQ(rail_interfaces(all, "eth0", {"ib7"}), (std::vector<std::string>{"enp55s0f1", "ib0", "ib1"}));
+  EXPECT_EQ(rail_interfaces(all, "eth0", {}), (std::vector<std::string>{"enp55s0f1", "ib0", "ib1"}));
+  // The control channel's interface stays out even when a GPU is paired with it.
+  EXPECT_EQ(rail_interfaces(all, "eth0", {"eth0"}), (std::vector<std::string>{"enp55s0f1", "ib0", "ib1"}));
+}
+
 TEST(TcpRails, LocaliseNicNodeAndRail) {
   using K = RailBlame::Kind;
   // node2 slow on rail 1 only: its rail-1 NIC.
