@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "report/bond_streams.hpp"
 #include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/path_ceilings.hpp"
@@ -289,6 +290,10 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
                              {"below_threshold", below},
                              {"above_ceiling", above},
                              {"no_ceiling", none}}}};
+  // Measured findings on what the topology shows: a bond whose streams stayed on one member.
+  if (!rep.findings.is_array()) rep.findings = json::array();
+  for (const auto& f : bond_stream_findings(rep))
+    if (std::find(rep.findings.begin(), rep.findings.end(), f) == rep.findings.end()) rep.findings.push_back(f);
 }
 
 }  // namespace gpunet::report

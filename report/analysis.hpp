@@ -34,6 +34,7 @@
 //   Report::extra.analysis = {threshold, verdict: "PASS"|"WARN"|"FAIL", summary (one sentence),
 //     counts: {records, passed, failed, skipped, timed_out, wrong, below_threshold, above_ceiling,
 //     no_ceiling}}
+//   Report::findings += bond_one_member (report/bond_streams.hpp), once
 #pragma once
 
 #include <optional>
