@@ -32,7 +32,7 @@ std::vector<double> numbers(const BaselineReader& rd, const json& j, const std::
 
 BaselineFigure figure(const BaselineReader& rd, const json& j, const std::string& path) {
   rd.object(j, path, {"suite", "test", "kind", "metric", "subject", "unit", "hosts", "higher_is_better", "value", "min",
-                      "samples", "samples_total", "samples_from", "history"});
+                      "samples", "samples_total", "samples_from", "history", "rail"});
   BaselineFigure f;
   const auto str = [&](const char* key, std::string& out, bool required) {
     const auto* v = json_field(j, key);
@@ -53,6 +53,7 @@ BaselineFigure figure(const BaselineReader& rd, const json& j, const std::string
   f.samples_total = static_cast<int64_t>(f.samples.size());
   if (const auto* v = json_field(j, "samples_total"))
     f.samples_total = rd.integer(*v, BaselineReader::join(path, "samples_total"), 0, INT64_MAX);
+  if (const auto* v = json_field(j, "rail")) f.rail = static_cast<int>(rd.integer(*v, BaselineReader::join(path, "rail"), 0, 1023));
   return f;
 }
 
@@ -67,6 +68,7 @@ BaselineFigure from_fact(const FigureFact& f) {
   b.samples = quantile_summary(f.samples, kMaxStoredSamples);
   b.samples_total = std::max<int64_t>(f.samples_total, static_cast<int64_t>(f.samples.size()));
   b.samples_from = f.samples.empty() ? (f.samples_total > 0 ? "summary" : "") : f.samples_from;
+  b.rail = f.rail;
   return b;
 }
 
@@ -95,12 +97,14 @@ Baseline make_baseline(const Report& report, const CompareRule& rule, const Base
 
 json baseline_to_json(const Baseline& b) {
   json figures = json::object();
-  for (const auto& [key, f] : b.figures)
+  for (const auto& [key, f] : b.figures) {
     figures[key] = json{{"suite", f.suite},     {"test", f.test},       {"kind", f.kind},
                         {"metric", f.metric},   {"subject", f.subject}, {"unit", f.unit},
                         {"hosts", f.hosts},     {"higher_is_better", f.higher_is_better},
                         {"value", f.value},     {"min", f.min},         {"samples", f.samples},
                         {"samples_total", f.samples_total}, {"samples_from", f.samples_from}, {"history", f.history}};
+    if (f.rail >= 0) figures[key]["rail"] = f.rail;
+  }
   return json{{"gpunet_baseline", kBaselineVersion},
               {"created", b.created},
               {"git_commit", b.git_commit},

@@ -67,6 +67,7 @@ struct BaselineFigure {
   int64_t samples_total = 0;       // samples the run took (>= samples.size())
   std::string samples_from;        // "iterations", "timeline" or "summary" (none: the value alone)
   std::vector<double> history;     // the values of earlier baselines, oldest first (at most kMaxHistory)
+  int rail = -1;                   // the rail of a figure of a run on several rails, else -1 ("rail" in the file)
 };
 
 struct Baseline {
@@ -122,7 +123,14 @@ struct BaselineComparison {
   std::size_t new_figures = 0;   // figures of this run that the baseline lacks
 };
 
-// Compares `now` with `base` under base.rule. Pure.
+// The key a one-interface run gives the figure `f` (keyed `key`) of rail 0 of a run on several rails:
+// its subject without the ends' interfaces ("tcp/bandwidth/matrix goodput a:eth0 -> b:eth0" ->
+// "tcp/bandwidth/matrix goodput a -> b"). "" for a figure of another rail or of no rail. Pure.
+std::string one_interface_key(const std::string& key, const BaselineFigure& f);
+
+// Compares `now` with `base` under base.rule. Pure. A figure of a one-interface run and the same
+// figure on rail 0 of a run on several rails are one figure (whichever side the rails are on): a
+// baseline saved before the rails existed still judges tonight's first rail.
 BaselineComparison compare(const Baseline& base, const Baseline& now);
 
 // `base` with the value of every figure the comparison found SAME appended to its history (at most

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -145,13 +147,53 @@ Cells cells(const Comparison& r) {
           r.method.empty() ? "-" : r.method, to_string(r.change), r.reason};
 }
 
+// "a:eth0 -> b:eth0" -> "a -> b": each end of a subject label without its interface.
+std::string without_ifaces(const std::string& subject) {
+  for (const std::string sep : {" <-> ", " -> "})
+    if (const auto at = subject.find(sep); at != std::string::npos)
+      return without_ifaces(subject.substr(0, at)) + sep + without_ifaces(subject.substr(at + sep.size()));
+  const auto colon = subject.rfind(':');
+  return colon == std::string::npos ? subject : subject.substr(0, colon);
+}
+
+// The figure of `now` that the baseline figure `b` (keyed `key`) stands for: the same key, else the
+// same figure across a one-interface run and rail 0 of a rail run (`rail0`: one_interface_key of now's
+// rail-0 figures -> their key).
+std::map<std::string, BaselineFigure>::const_iterator find_now(const Baseline& now, const std::string& key, const BaselineFigure& b,
+                                                               const std::map<std::string, std::string>& rail0) {
+  if (const auto it = now.figures.find(key); it != now.figures.end()) return it;
+  if (b.rail < 0) {
+    const auto a = rail0.find(key);
+    return a == rail0.end() ? now.figures.end() : now.figures.find(a->second);
+  }
+  const std::string plain = one_interface_key(key, b);
+  if (plain.empty()) return now.figures.end();
+  const auto it = now.figures.find(plain);
+  return it != now.figures.end() && it->second.rail < 0 ? it : now.figures.end();
+}
+
+std::map<std::string, std::string> rail0_aliases(const Baseline& now) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, f] : now.figures)
+    if (const std::string plain = one_interface_key(key, f); !plain.empty()) out.emplace(plain, key);
+  return out;
+}
+
 }  // namespace
+
+std::string one_interface_key(const std::string& key, const BaselineFigure& f) {
+  if (f.rail != 0 || f.subject.empty() || key.size() <= f.subject.size() ||
+      key.compare(key.size() - f.subject.size(), f.subject.size(), f.subject) != 0)
+    return "";
+  return key.substr(0, key.size() - f.subject.size()) + without_ifaces(f.subject);
+}
 
 BaselineComparison compare(const Baseline& base, const Baseline& now) {
   BaselineComparison out;
+  const auto rail0 = rail0_aliases(now);
   std::size_t tests = 0;
   for (const auto& [key, b] : base.figures)
-    if (const auto it = now.figures.find(key); it != now.figures.end() && testable(b, it->second, base.rule)) ++tests;
+    if (const auto it = find_now(now, key, b, rail0); it != now.figures.end() && testable(b, it->second, base.rule)) ++tests;
   // Rows in reading order: suite, name, variant, dtype, op, then sizes by number, ranks and host.
   std::vector<const std::pair<const std::string, BaselineFigure>*> order;
   for (const auto& entry : base.figures) order.push_back(&entry);
@@ -160,9 +202,10 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
     const auto& b = y->second;
     return std::tie(a.suite, a.test, a.kind, a.metric, x->first) < std::tie(b.suite, b.test, b.kind, b.metric, y->first);
   });
+  std::set<std::string> matched;  // now's figures that a baseline figure found
   for (const auto* entry : order) {
     const auto& [key, b] = *entry;
-    const auto it = now.figures.find(key);
+    const auto it = find_now(now, key, b, rail0);
     if (it == now.figures.end()) {
       Comparison c;
       c.key = key;
@@ -174,17 +217,22 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
       continue;
     }
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));
+    if (it->first != key) out.rows.back().reason += (out.rows.back().reason.empty() ? "" : "; ") + ("compared with " + it->first);
+    matched.insert(it->first);
   }
   for (const auto& [key, f] : now.figures)
-    if (!base.figures.count(key)) ++out.new_figures;
+    if (!matched.count(key)) ++out.new_figures;
   return out;
 }
 
 Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineComparison& c) {
   Baseline out = base;
+  const auto rail0 = rail0_aliases(now);
   for (const auto& row : c.rows) {
     if (row.change != Change::same) continue;
-    const auto from = now.figures.find(row.key);
+    const auto in_base = base.figures.find(row.key);
+    if (in_base == base.figures.end()) continue;
+    const auto from = find_now(now, row.key, in_base->second, rail0);
     const auto to = out.figures.find(row.key);
     if (from == now.figures.end() || to == out.figures.end()) continue;
     auto& h = to->second.history;

@@ -43,7 +43,7 @@ std::string subject_key(const Subject& s) {
     case SubjectKind::gpu:
     case SubjectKind::nic: return k + s.host + "/" + s.device;
     case SubjectKind::pair: return k + end_key(s.host, s.rank, s.iface) + "->" + end_key(s.dst_host, s.dst_rank, s.dst_iface);
-    case SubjectKind::group: return k + s.group + "@" + s.host + "/" + std::to_string(s.nodes) + "n";
+    case SubjectKind::group: return k + s.group + "@" + end_key(s.host, -1, s.iface) + "/" + std::to_string(s.nodes) + "n";
   }
   return k;
 }

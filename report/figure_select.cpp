@@ -40,7 +40,7 @@ FactSubject fact_subject_of(const Record& r) {
       s.kind = r.figure->better == Better::lower ? FactSubjectKind::link : FactSubjectKind::pair;
       s.src_host = end_name(x.host, x.iface), s.dst_host = end_name(x.dst_host, x.dst_iface);
       break;
-    case SubjectKind::group: s.kind = FactSubjectKind::group, s.host = x.host; break;
+    case SubjectKind::group: s.kind = FactSubjectKind::group, s.host = end_name(x.host, x.iface); break;
     case SubjectKind::cluster: s.kind = FactSubjectKind::group; break;
     case SubjectKind::gpu: s.kind = FactSubjectKind::gpu, s.host = x.host, s.gpu = "gpu" + x.device; break;
     case SubjectKind::host:
@@ -112,6 +112,11 @@ FigureFact fact(const Record& r, const std::string& metric) {
   f.bytes = f.bytes_is_size ? r.bytes : 0;
   f.status = r.status, f.reason = r.reason;
   f.fastest = r.time_us.min;
+  if (r.figure)
+    if (const auto it = r.figure->parameters.find("rail"); it != r.figure->parameters.end() && !it->second.empty() &&
+                                                           it->second.find_first_not_of("0123456789") == std::string::npos &&
+                                                           it->second.size() < 6)
+      f.rail = std::stoi(it->second);
   if (r.figure && figure_path(*r.figure) == metric) {
     fill_from_figure(f, r, *r.figure);
   } else {

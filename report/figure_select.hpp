@@ -45,6 +45,7 @@ struct FigureFact {
   std::string dtype, op;
   int ranks = 0;
   int64_t bytes = 0;              // a message size; 0 when the record's bytes is not one
+  int rail = -1;                  // the figure's "rail" parameter on a run with several rails, else -1
   bool bytes_is_size = false;
   Status status = Status::passed; // of the record the figure comes from
   std::string reason;             // the record's reason when it did not pass

@@ -198,6 +198,23 @@ std::map<int, std::vector<std::string>> matrix_notes(const std::vector<Record>& 
   return notes;
 }
 
+// A run on several rails: one matrix per rail (the figure's "rail" parameter), titled "TITLE, rail 1
+// (eth1)" by the rail's interface or port and written to STEM_rail1.csv. Empty for a run on one
+// interface or port (its one matrix keeps its title and file).
+std::vector<std::pair<int, Table>> per_rail_matrices(const std::vector<const Record*>& recs, const std::string& title,
+                                                     const std::string& stem) {
+  std::map<int, std::vector<const Record*>> by_rail;
+  for (const Record* r : recs) by_rail[rail_of(*r)].push_back(r);
+  std::vector<std::pair<int, Table>> out;
+  if (by_rail.empty() || (by_rail.size() == 1 && by_rail.count(-1))) return out;
+  for (const auto& [rail, on_rail] : by_rail) {
+    const std::string iface = on_rail.front()->figure ? on_rail.front()->figure->subject.iface : "";
+    out.emplace_back(rail, matrix_table(title + ", rail " + std::to_string(rail) + (iface.empty() ? "" : " (" + iface + ")"),
+                                        stem + "_rail" + std::to_string(rail) + ".csv", on_rail));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Table> pair_tables(const Report& rep) {
@@ -214,21 +231,18 @@ std::vector<Table> pair_tables(const Report& rep) {
   }
   std::vector<Table> out;
   auto notes = matrix_notes(rep.results);
-  // A run on several rails: one matrix per rail (the figure's "rail" parameter), named by its interface.
-  std::map<int, std::vector<const Record*>> by_rail;
-  for (const Record* r : matrix) by_rail[rail_of(*r)].push_back(r);
-  if (!by_rail.empty() && (by_rail.size() > 1 || !by_rail.count(-1))) {
-    for (const auto& [rail, recs] : by_rail) {
-      const std::string iface = recs.empty() ? "" : recs.front()->figure->subject.iface;
-      out.push_back(matrix_table("TCP pair matrix, rail " + std::to_string(rail) + (iface.empty() ? "" : " (" + iface + ")"),
-                                 "tcp_matrix_rail" + std::to_string(rail) + ".csv", recs));
-      out.back().bullets = notes[rail];
-    }
-  } else {
+  const auto tcp = per_rail_matrices(matrix, "TCP pair matrix", "tcp_matrix");
+  if (tcp.empty()) {
     out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
     if (!matrix.empty()) out.back().bullets = notes[-1];
   }
-  out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
+  for (const auto& [rail, t] : tcp) {
+    out.push_back(t);
+    out.back().bullets = notes[rail];
+  }
+  const auto rdma_rails = per_rail_matrices(rdma, "RDMA pair matrix", "rdma_matrix");
+  if (rdma_rails.empty()) out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
+  for (const auto& [rail, t] : rdma_rails) out.push_back(t);
   out.push_back(flows_table(flows, rep.results));
   return out;
 }

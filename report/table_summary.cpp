@@ -63,6 +63,23 @@ void slowest_and_median(const std::vector<const Record*>& recs, const std::strin
   }
 }
 
+// slowest_and_median of each rail's figures in a run on several rails (the figure's "rail"
+// parameter: "TCP latency p50 (rail 1 eth1)"), else of them all.
+void per_rail(const std::vector<const Record*>& recs, const std::string& what, std::vector<Row>& out) {
+  std::map<std::string, std::vector<const Record*>> by_rail;
+  for (const Record* r : recs) {
+    const auto* params = r->figure ? &r->figure->parameters : nullptr;
+    const auto it = params ? params->find("rail") : std::map<std::string, std::string>::const_iterator{};
+    by_rail[params && it != params->end() ? it->second : ""].push_back(r);
+  }
+  if (by_rail.empty() || (by_rail.size() == 1 && by_rail.count(""))) return slowest_and_median(recs, what, out);
+  for (const auto& [rail, on_rail] : by_rail) {
+    const std::string iface = on_rail.front()->figure ? on_rail.front()->figure->subject.iface : "";
+    const std::string name = what.back() == ')' ? what.substr(0, what.size() - 1) + ", " : what + " (";
+    slowest_and_median(on_rail, name + (rail.empty() ? "no rail" : "rail " + rail + (iface.empty() ? "" : " " + iface)) + ")", out);
+  }
+}
+
 void network_rows(const Report& rep, std::vector<Row>& out) {
   std::vector<const Record*> matrix, flows, tcp_lat, rdma_bw, rdma_lat;
   for (const auto& r : rep.results) {
@@ -74,20 +91,11 @@ void network_rows(const Report& rep, std::vector<Row>& out) {
     if (kind == TableKind::latency) (transport_of(record_kind(r)) == Transport::rdma ? rdma_lat : tcp_lat).push_back(&r);
     if (kind == TableKind::rdma_bandwidth && r.name == "write_bw" && r.extra.contains("src_host")) rdma_bw.push_back(&r);
   }
-  // A run on several rails: each rail's slowest pair and median (the figure's "rail" parameter).
-  std::map<std::string, std::vector<const Record*>> by_rail;
-  for (const Record* r : matrix) {
-    const auto it = r->figure->parameters.find("rail");
-    by_rail[it == r->figure->parameters.end() ? "" : it->second].push_back(r);
-  }
-  if (by_rail.size() > 1 || (by_rail.size() == 1 && !by_rail.count("")))
-    for (const auto& [rail, recs] : by_rail)
-      slowest_and_median(recs, "TCP goodput (matrix, rail " + rail + " " + recs.front()->figure->subject.iface + ")", out);
-  else
-    slowest_and_median(matrix.empty() ? flows : matrix, matrix.empty() ? "TCP goodput" : "TCP goodput (matrix)", out);
-  slowest_and_median(tcp_lat, "TCP latency p50", out);
-  slowest_and_median(rdma_bw, "RDMA WRITE bandwidth", out);
-  slowest_and_median(rdma_lat, "RDMA latency t_typical", out);
+  const auto& tcp_bw = matrix.empty() ? flows : matrix;
+  per_rail(tcp_bw, matrix.empty() ? "TCP goodput" : "TCP goodput (matrix)", out);
+  per_rail(tcp_lat, "TCP latency p50", out);
+  per_rail(rdma_bw, "RDMA WRITE bandwidth", out);
+  per_rail(rdma_lat, "RDMA latency t_typical", out);
 }
 
 // Each collective's peak bus bandwidth over its sizes (plain sweeps, not scaling steps).

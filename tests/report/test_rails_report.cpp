@@ -1,10 +1,14 @@
 // Pairs on several rails in the report: subjects keyed with each end's interface, and a failed
 // per-pair promise named on one NIC (host:iface) or on the node (every NIC of it).
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "tests/support/spec_names.hpp"
+#include "report/baseline.hpp"
 #include "report/figure.hpp"
 #include "report/figure_select.hpp"
+#include "report/record.hpp"
 #include "report/spec.hpp"
 #include "report/table_model.hpp"
 #include "report/verdict_subjects.hpp"
@@ -96,4 +100,138 @@ TEST(RailSubjects, APromiseMayNameOneRail) {
   const auto by_name = query(spec.bandwidth[2].sel);
   ASSERT_EQ(by_name.size(), 1u);
   EXPECT_EQ(by_name[0].subject.src_host, "n0:eth0");
+}
+
+// The summary gives each rail's slowest pair and median for latency and for flows other than the
+// matrix (neighbours), as it does for the matrix.
+TEST(RailSubjects, SummaryHasEachRailsLatencyAndNeighbours) {
+  Report rep;
+  for (const std::string iface : {"eth0", "eth1"})
+    for (int a = 0; a < 4; ++a) {
+      const int b = (a + 1) % 4;
+      Record lat;
+      lat.suite = "tcp";
+      lat.name = "latency";
+      lat.kind = RecordKind::tcp_latency;
+      lat.figure = time_figure("tcp.latency", iface == "eth1" && a == 2 ? 90 : 30, rail_pair_subject("n" + std::to_string(a), a, iface, "n" + std::to_string(b), b, iface));
+      lat.figure->parameters = {{"test", "latency"}, {"rail", iface == "eth0" ? "0" : "1"}};
+      rep.results.push_back(lat);
+      Record flow = lat;
+      flow.name = "bandwidth";
+      flow.kind = RecordKind::tcp_flow;
+      flow.figure = rate_figure("tcp.goodput", 0.18, "Gb/s", lat.figure->subject, PathModel::tcp_flow);
+      flow.figure->parameters = {{"test", "neighbours"}, {"streams", "1"}, {"rail", lat.figure->parameters.at("rail")}};
+      rep.results.push_back(flow);
+    }
+  std::map<std::string, std::string> rows;  // figure -> subject
+  for (const auto& row : summary_table(rep).rows) rows[row.cells.at(1).text] = row.cells.at(2).text;
+  for (const std::string rail : {"rail 0 eth0", "rail 1 eth1"}) {
+    EXPECT_TRUE(rows.count("TCP latency p50 (" + rail + "), slowest pair")) << rail;
+    EXPECT_TRUE(rows.count("TCP latency p50 (" + rail + "), median of 4")) << rail;
+    EXPECT_TRUE(rows.count("TCP goodput (" + rail + "), slowest pair")) << rail;
+  }
+  EXPECT_EQ(rows["TCP latency p50 (rail 1 eth1), slowest pair"].rfind("n2:eth1 ", 0), 0u) << rows["TCP latency p50 (rail 1 eth1), slowest pair"];
+  EXPECT_FALSE(rows.count("TCP latency p50, slowest pair"));
+}
+
+namespace {
+
+// Matrix flows of 3 hosts at 0.18 Gb/s (timeline samples around it): on one interface (rails empty),
+// or on each of `rails` with the figure's "rail" parameter and each end's interface.
+Report matrix_run(const std::vector<std::string>& rails) {
+  Report rep;
+  const std::vector<std::string> ifaces = rails.empty() ? std::vector<std::string>{""} : rails;
+  for (size_t k = 0; k < ifaces.size(); ++k)
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) {
+        if (a == b) continue;
+        Record r;
+        r.suite = "tcp";
+        r.name = "bandwidth";
+        r.variant = "matrix";
+        r.kind = RecordKind::tcp_flow;
+        const std::string src = "n" + std::to_string(a), dst = "n" + std::to_string(b);
+        r.figure = rate_figure("tcp.goodput", 0.18, "Gb/s",
+                               rails.empty() ? pair_subject(src, a, dst, b) : rail_pair_subject(src, a, ifaces[k], dst, b, ifaces[k]),
+                               PathModel::tcp_flow);
+        r.figure->parameters = {{"test", "matrix"}, {"streams", "1"}};
+        if (!rails.empty()) r.figure->parameters["rail"] = std::to_string(k);
+        r.figure->samples = {0.179, 0.18, 0.181, 0.18, 0.179, 0.181, 0.18, 0.18};
+        rep.results.push_back(r);
+      }
+  return rep;
+}
+
+}  // namespace
+
+// A baseline saved from a one-interface run judges rail 0 of a run on two rails (and the other way
+// round); rail 1's figures are new.
+TEST(RailBaseline, OneInterfaceBaselineMatchesRailZero) {
+  const Baseline one = make_baseline(matrix_run({}));
+  const Baseline rails = make_baseline(matrix_run({"eth0", "eth1"}));
+  ASSERT_EQ(one.figures.size(), 6u);
+  ASSERT_EQ(rails.figures.size(), 12u);
+  for (const auto& [key, f] : rails.figures) EXPECT_GE(f.rail, 0) << key;
+  const std::string rail0 = "tcp/bandwidth/matrix goodput n0:eth0 -> n2:eth0";
+  ASSERT_TRUE(rails.figures.count(rail0));
+  EXPECT_EQ(one_interface_key(rail0, rails.figures.at(rail0)), "tcp/bandwidth/matrix goodput n0 -> n2");
+  EXPECT_EQ(one_interface_key("tcp/bandwidth/matrix goodput n0:eth1 -> n2:eth1",
+                              rails.figures.at("tcp/bandwidth/matrix goodput n0:eth1 -> n2:eth1")), "")
+      << "rail 1 is not what a one-interface run measured";
+  for (const auto& [base, now] : {std::pair{&one, &rails}, {&rails, &one}}) {
+    const auto c = compare(*base, *now);
+    int same = 0, missing = 0;
+    for (const auto& row : c.rows) {
+      same += row.change == Change::same;
+      missing += row.reason == "not measured in this run";
+    }
+    EXPECT_EQ(same, 6) << render_comparison_markdown(c);
+    EXPECT_EQ(missing, base == &one ? 0 : 6) << "rail 1 of the baseline is not in a one-interface run";
+    EXPECT_EQ(c.new_figures, base == &one ? 6u : 0u);
+  }
+  // The rail survives the file, so a saved rail baseline still matches.
+  const Baseline reread = baseline_from_json(baseline_to_json(rails), "rails.json");
+  EXPECT_EQ(reread.figures.at(rail0).rail, 0);
+  EXPECT_FALSE(baseline_to_json(one).at("figures").begin()->contains("rail"));
+  // Learning the noise follows the same match.
+  const auto learnt = learn_noise(one, rails, compare(one, rails));
+  EXPECT_EQ(learnt.figures.at("tcp/bandwidth/matrix goodput n0 -> n2").history.size(), 1u);
+}
+
+// RDMA on several ports (--rdma-dev all): one WRITE-bandwidth matrix per rail, named by its port, and
+// the summary's slowest pair and median per rail. Synthetic records as the rdma suite writes them on
+// a rail (subject host:dev:port, parameter rail, variant ending "rail K"): no RDMA device here.
+TEST(RailSubjects, RdmaMatrixAndSummaryPerRail) {
+  Report rep;
+  for (int k = 0; k < 2; ++k) {
+    const std::string port = "mlx5_" + std::to_string(k) + ":1";
+    for (int a = 0; a < 3; ++a)
+      for (int b = a + 1; b < 3; ++b) {
+        Record r;
+        r.suite = "rdma";
+        r.name = "write_bw";
+        r.variant = "host rail " + std::to_string(k);
+        r.kind = RecordKind::rdma_bandwidth;
+        const std::string src = "n" + std::to_string(a), dst = "n" + std::to_string(b);
+        r.extra = {{"src_host", src}, {"dst_host", dst}, {"rail", k}};
+        r.figure = rate_figure("rdma.write.bw", k == 1 && b == 2 ? 90 : 180, "Gb/s", rail_pair_subject(src, a, port, dst, b, port),
+                               PathModel::rdma_port);
+        r.figure->parameters = {{"rail", std::to_string(k)}};
+        rep.results.push_back(r);
+      }
+  }
+  std::vector<std::string> titles, csvs;
+  for (const auto& t : pair_tables(rep))
+    if (t.title.rfind("RDMA", 0) == 0) titles.push_back(t.title), csvs.push_back(t.csv);
+  EXPECT_EQ(titles, (std::vector<std::string>{"RDMA pair matrix, rail 0 (mlx5_0:1)", "RDMA pair matrix, rail 1 (mlx5_1:1)"}));
+  EXPECT_EQ(csvs, (std::vector<std::string>{"rdma_matrix_rail0.csv", "rdma_matrix_rail1.csv"}));
+  std::map<std::string, std::string> rows;
+  for (const auto& row : summary_table(rep).rows) rows[row.cells.at(1).text] = row.cells.at(2).text;
+  ASSERT_TRUE(rows.count("RDMA WRITE bandwidth (rail 1 mlx5_1:1), slowest pair")) << [&] {
+    std::string s;
+    for (const auto& [k, v] : rows) s += k + "\n";
+    return s;
+  }();
+  EXPECT_NE(rows["RDMA WRITE bandwidth (rail 1 mlx5_1:1), slowest pair"].find(":mlx5_1:1"), std::string::npos);
+  EXPECT_TRUE(rows.count("RDMA WRITE bandwidth (rail 0 mlx5_0:1), slowest pair"));
 }

@@ -68,11 +68,12 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
   app.add_option("--tcp-if", t.iface,
                  "Interface name or CIDR the tcp suite listens on and connects from (default: loopback on one "
                  "node, else the first non-loopback IPv4 address that is up); several, comma-separated, one per "
-                 "rail (rail k of a node pairs with rail k of the others; the matrix runs on every rail), or "
-                 "'rails': every up IPv4 interface other than the control channel's")
+                 "rail (rail k of a node pairs with rail k of the others; matrix, neighbours, fans and latency run on every "
+                 "rail), or 'rails': the up IPv4 interfaces the topology pairs with a GPU, else every one other than the "
+                 "control channel's")
       ->type_name("IF|CIDR[,...]|rails")->group(g);
   app.add_option("--rails", text.at("--rails"),
-                 "With several --tcp-if rails: run the rails' matrices at the same time (together, the load "
+                 "With several --tcp-if rails: run each test's rails at the same time (together, the load "
                  "training puts on them) or one-at-a-time (to isolate)")
       ->check(CLI::IsMember({"together", "one-at-a-time"}))->default_str("together")->type_name("MODE")->group(g);
   app.add_option("--tcp-tests", text.at("--tcp-tests"),

@@ -18,14 +18,15 @@ int tcp_participants(int nodes, int ranks) { return nodes > 1 ? nodes : ranks; }
 TcpSteps tcp_steps(const TcpConfig& cfg, int n) {
   TcpSteps s;
   const int neighbour_rounds = static_cast<int>(disjoint_rounds(neighbour_pairs(n)).size());
+  // Rails run each round at once; one at a time, each rail its own rounds ("rails" counts as one).
+  // Fabric and congestion run on the first rail only.
+  const int rail_turns = cfg.rails_one_at_a_time ? std::max<int>(1, static_cast<int>(cfg.ifaces.size())) : 1;
   for (const auto& test : cfg.tests) {
-    if (test == "neighbours") s.bandwidth += neighbour_rounds * (cfg.streams > 1 ? 2 : 1);
-    // Rails run each round at once; one at a time, each rail its own rounds ("rails" counts as one).
-    const int rail_turns = cfg.rails_one_at_a_time ? std::max<int>(1, static_cast<int>(cfg.ifaces.size())) : 1;
+    if (test == "neighbours") s.bandwidth += neighbour_rounds * (cfg.streams > 1 ? 2 : 1) * rail_turns;
     if (test == "matrix")
       s.bandwidth += static_cast<int>(strategy_rounds(n, cfg.pairs, cfg.pairs_k, cfg.pairs_seed).size()) * (cfg.matrix_one_way ? 2 : 1) * rail_turns;
-    if ((test == "one-to-many" || test == "many-to-one") && n >= 3) s.bandwidth += 1;
-    if (test == "latency") s.latency += neighbour_rounds;
+    if ((test == "one-to-many" || test == "many-to-one") && n >= 3) s.bandwidth += rail_turns;
+    if (test == "latency") s.latency += neighbour_rounds * rail_turns;
     if (test == "congestion" && n >= 4) {  // latency alone and under load, bandwidth alone and under load
       s.bandwidth += 3;
       s.latency += 1;

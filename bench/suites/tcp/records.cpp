@@ -205,6 +205,12 @@ std::vector<report::Record> bandwidth_records(const BandwidthTest& test, const T
     agg.figure = report::rate_figure("tcp.goodput", sum_bps / 1e9, "Gb/s",
                                      report::group_subject(test.variant, r.host, agg.ranks), report::PathModel::tcp_link);
     agg.figure->parameters = {{"test", test.variant}, {"streams", std::to_string(test.streams)}};
+    if (r.rail >= 0) {  // the root's NIC on this rail
+      agg.figure->subject.iface = r.iface;
+      agg.figure->parameters["rail"] = std::to_string(r.rail);
+      agg.extra["rail"] = r.rail;
+      agg.extra["root_iface"] = r.iface;
+    }
     out.push_back(agg);
   }
   return out;
@@ -237,6 +243,7 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   if (rec.status != Status::skipped) {
     rec.figure = report::time_figure("tcp.latency", o.time_us.p50, flow_subject(src, dst));
     rec.figure->parameters = {{"test", "latency"}, {"bytes", std::to_string(cfg.lat_bytes)}};
+    if (src.rail >= 0) rec.figure->parameters["rail"] = std::to_string(src.rail);
     rec.figure->samples = o.samples_us;
   }
   return rec;

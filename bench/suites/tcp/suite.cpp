@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
@@ -82,7 +83,7 @@ void TcpSuite::neighbours() {
         t.flows.push_back({p.a, p.b});
         if (cfg_.bidir) t.flows.push_back({p.b, p.a});
       }
-      for (const auto& r : bandwidth(t)) ctx_.emit(r);
+      bandwidth_on_rails(t);
     }
   }
 }
@@ -95,7 +96,7 @@ void TcpSuite::fan(bool incast) {
   t.label = "tcp " + variant;
   t.streams = cfg_.streams;
   for (int i = 1; i < size(); ++i) t.flows.push_back(incast ? FlowSpec{i, 0} : FlowSpec{0, i});
-  for (const auto& r : bandwidth(t)) ctx_.emit(r);
+  bandwidth_on_rails(t);
 }
 
 LatencyParams TcpSuite::latency_params() const {
@@ -107,13 +108,14 @@ LatencyParams TcpSuite::latency_params() const {
   return lp;
 }
 
-json TcpSuite::latency_part(const Round& round, uint64_t id, const LatencyParams& lp) {
+json TcpSuite::latency_part(const Round& round, uint64_t id, const LatencyParams& lp, size_t rail) {
+  const RailEnds& ends = s_.rails[rail];
   json mine = nullptr;
   for (const auto& p : round) {
     const PingPong who{id, static_cast<uint32_t>(s_.nodes()[static_cast<size_t>(p.a)].rank),
                        static_cast<uint32_t>(s_.nodes()[static_cast<size_t>(p.b)].rank)};
     if (p.a == s_.self) {
-      const auto r = run_latency_client(s_.nodes()[static_cast<size_t>(p.b)].endpoint, s_.rails[0].source, s_.key, who, lp);
+      const auto r = run_latency_client(ends.nodes[static_cast<size_t>(p.b)].endpoint, ends.source, s_.key, who, lp);
       std::vector<double> half;
       half.reserve(r.rtt_us.size());
       for (double x : r.rtt_us) half.push_back(x / 2);
@@ -122,7 +124,7 @@ json TcpSuite::latency_part(const Round& round, uint64_t id, const LatencyParams
               {"rtt_p50_us", report::percentile(r.rtt_us, 0.5)}, {"tcp_info", r.tcp_info},
               {"samples_us", report::quantile_summary(half, kLatencySamples)}};
     } else if (p.b == s_.self) {
-      const auto e = run_latency_server(*s_.rails[0].listener, s_.key, who, lp);
+      const auto e = run_latency_server(*ends.listener, s_.key, who, lp);
       mine = {{"status", report::to_string(e.status)}, {"reason", e.reason}, {"rejected", e.rejected}};
     }
   }
@@ -154,19 +156,34 @@ std::vector<LatencyOutcome> TcpSuite::latency_outcomes(const json& all, const Ro
 }
 
 void TcpSuite::latency_round(const Round& round, const std::string& label) {
-  steps_.start_planned(label, cfg_.lat_time_s + 0.2);
-  Step step(ctx_.control, label);
-  const uint64_t id = next_test_++;
-  MPI_Barrier(ctx_.mpi.world);
-  const double started_s = since_start();
-  const json mine = latency_part(round, id, latency_params());
-  const auto all = gather_json(mine, ctx_.mpi.world, 0);
-  if (!root()) return;
-  const auto outcomes = latency_outcomes(all, round);
-  for (size_t i = 0; i < round.size(); ++i) {
-    auto rec = latency_record({round[i].a, round[i].b}, outcomes[i], s_.nodes(), cfg_, s_.run);
-    rec.extra["started_s"] = started_s;
-    ctx_.emit(rec);
+  const LatencyParams lp = latency_params();
+  for (const auto& rails : rail_batches()) {
+    const std::string step_label = label + (rails.size() == 1 ? rail_label(rails[0]) :
+                                            ", " + std::to_string(rails.size()) + " rails at once");
+    steps_.start_planned(step_label, cfg_.lat_time_s + 0.2);
+    Step step(ctx_.control, step_label);
+    const uint64_t first_id = next_test_;
+    next_test_ += rails.size();
+    MPI_Barrier(ctx_.mpi.world);
+    const double started_s = since_start();
+    std::vector<json> parts(rails.size());
+    std::vector<std::thread> threads;
+    for (size_t k = 1; k < rails.size(); ++k)
+      threads.emplace_back([&, k] { parts[k] = latency_part(round, first_id + k, lp, rails[k]); });
+    parts[0] = latency_part(round, first_id, lp, rails[0]);
+    for (auto& th : threads) th.join();
+    const auto all = gather_json(json(parts), ctx_.mpi.world, 0);
+    if (!root()) continue;
+    for (size_t k = 0; k < rails.size(); ++k) {
+      json on_rail = json::array();  // each rank's part on this rail
+      for (const auto& mine : all) on_rail.push_back(mine.is_array() && mine.size() > k ? mine[k] : json(nullptr));
+      const auto outcomes = latency_outcomes(on_rail, round);
+      for (size_t i = 0; i < round.size(); ++i) {
+        auto rec = latency_record({round[i].a, round[i].b}, outcomes[i], s_.nodes(rails[k]), cfg_, s_.run);
+        rec.extra["started_s"] = started_s;
+        ctx_.emit(rec);
+      }
+    }
   }
 }
 

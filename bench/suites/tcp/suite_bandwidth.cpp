@@ -95,6 +95,39 @@ std::vector<std::vector<report::Record>> TcpSuite::bandwidth(const std::vector<R
   return out;
 }
 
+std::vector<std::vector<size_t>> TcpSuite::rail_batches() const {
+  std::vector<std::vector<size_t>> out;
+  for (size_t r = 0; r < s_.rails.size(); ++r) {
+    if (out.empty() || cfg_.rails_one_at_a_time) out.emplace_back();
+    out.back().push_back(r);
+  }
+  return out;
+}
+
+std::string TcpSuite::rail_label(size_t rail) const {
+  if (!s_.rail_run) return "";
+  return ", rail " + std::to_string(rail) + " (" + s_.rails[rail].nodes[0].iface + ")";
+}
+
+std::vector<std::vector<RailTest>> TcpSuite::on_every_rail(const BandwidthTest& t) const {
+  std::vector<std::vector<RailTest>> out;
+  for (const auto& rails : rail_batches()) {
+    out.emplace_back();
+    for (const size_t r : rails) {
+      BandwidthTest on_rail = t;
+      on_rail.label += rail_label(r);
+      out.back().push_back({r, on_rail});
+    }
+  }
+  return out;
+}
+
+void TcpSuite::bandwidth_on_rails(const BandwidthTest& t) {
+  for (const auto& batch : on_every_rail(t))
+    for (const auto& recs : bandwidth(batch))
+      for (const auto& r : recs) ctx_.emit(r);
+}
+
 std::vector<Cell> TcpSuite::retest(size_t rail, const RetestPlan& plan, double best) {
   const auto& nodes = s_.rails[rail].nodes;
   // Each round's disjoint pairs at once, the first direction of every pair and then the second: one
@@ -166,14 +199,7 @@ std::vector<std::vector<Cell>> TcpSuite::matrix_cells(const std::vector<Round>& 
       }
     }
     for (const auto& t : tests) {
-      std::vector<std::vector<RailTest>> batches;  // what runs at once
-      for (size_t r = 0; r < rails; ++r) {
-        BandwidthTest on_rail = t;
-        if (s_.rail_run) on_rail.label += ", rail " + std::to_string(r) + " (" + s_.rails[r].nodes[0].iface + ")";
-        if (batches.empty() || cfg_.rails_one_at_a_time) batches.emplace_back();
-        batches.back().push_back({r, on_rail});
-      }
-      for (const auto& batch : batches) {
+      for (const auto& batch : on_every_rail(t)) {
         const auto recs = bandwidth(batch);
         for (size_t b = 0; b < batch.size(); ++b)
           for (size_t k = 0; k < recs[b].size(); ++k) {

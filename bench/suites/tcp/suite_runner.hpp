@@ -1,7 +1,7 @@
 // The tcp suite's runner (internal to the suite): the tests it runs on the participants of a Setup,
-// each bandwidth test on one rail or on several at once. suite.cpp holds the tests of one rail
-// (neighbours, fans, latency), suite_bandwidth.cpp the bandwidth rounds, the matrix on every rail
-// and the re-tests of its suspects.
+// each test on every rail, the rails at once or one after another. suite.cpp holds neighbours, fans
+// and latency, suite_bandwidth.cpp the bandwidth rounds, the matrix and the re-tests of its suspects.
+// Fabric and congestion run on the first rail.
 #pragma once
 
 #include <chrono>
@@ -44,15 +44,25 @@ class TcpSuite {
   std::vector<report::Record> bandwidth(const BandwidthTest& t) { return bandwidth(std::vector<RailTest>{{0, t}})[0]; }
   // Runs tests on several rails at once (one thread per rail on each participant); records per test.
   std::vector<std::vector<report::Record>> bandwidth(const std::vector<RailTest>& tests);
+  // The rails that run at once, batch after batch: every rail in one batch, or one rail per batch
+  // (--rails one-at-a-time).
+  std::vector<std::vector<size_t>> rail_batches() const;
+  // One test on every rail, in rail_batches(); on a rail run each copy's label names its rail.
+  std::vector<std::vector<RailTest>> on_every_rail(const BandwidthTest& t) const;
+  // Runs one test on every rail and emits its records (rank 0).
+  void bandwidth_on_rails(const BandwidthTest& t);
+  // ", rail 1 (eth1)" on a rail run, else "".
+  std::string rail_label(size_t rail) const;
   // This participant's share of one test on one rail: what it sent, received and turned away (null: no part).
   nlohmann::json run_part(const RailTest& rt, uint64_t id, bool live);
   // The matrix of every rail: each round on all rails at once, or rail after rail (--rails one-at-a-time).
   std::vector<std::vector<Cell>> matrix_cells(const std::vector<Round>& rounds);
+  // One ping-pong round on every rail (in rail_batches()), its records emitted.
   void latency_round(const Round& round, const std::string& label);
   LatencyParams latency_params() const;
-  // This participant's part of a ping-pong round (client p.a, server p.b; null: no part), and on rank
-  // 0 the outcome of each pair from everyone's gathered parts.
-  nlohmann::json latency_part(const Round& round, uint64_t id, const LatencyParams& lp);
+  // This participant's part of a ping-pong round on one rail (client p.a, server p.b; null: no part),
+  // and on rank 0 the outcome of each pair from everyone's gathered parts.
+  nlohmann::json latency_part(const Round& round, uint64_t id, const LatencyParams& lp, size_t rail = 0);
   std::vector<LatencyOutcome> latency_outcomes(const nlohmann::json& all, const Round& round) const;
   // The congestion test's steps (congestion.cpp): the victims' ping-pong, alone or beside the
   // congestors' flows (their goodput runs through bandwidth(), alone or in one test with the congestors).

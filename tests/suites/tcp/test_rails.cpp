@@ -152,6 +152,41 @@ TEST(TcpRails, RecordsNameTheInterfaceAndRail) {
   EXPECT_FALSE(plain[0].extra.contains("rail"));
 }
 
+TEST(TcpRails, LatencyAndFanRecordsCarryTheRail) {
+  const auto nodes = rail_nodes(1, 3);
+  LatencyOutcome o;
+  o.time_us.p50 = 30;
+  o.samples_us = {30, 31};
+  const auto lat = latency_record({0, 1}, o, nodes, TcpConfig{}, RunFacts{});
+  ASSERT_TRUE(lat.figure);
+  EXPECT_EQ(lat.figure->parameters.at("rail"), "1");
+  EXPECT_EQ(lat.figure->subject.iface, "eth1");
+  EXPECT_EQ(lat.extra.at("src_iface"), "eth1");
+  // One-to-many: each rail's aggregate is its own figure, named by the root's interface.
+  BandwidthTest t;
+  t.variant = "one-to-many";
+  t.flows = {{0, 1}, {0, 2}};
+  TestResults res;
+  res.sent.resize(3);
+  res.received.resize(3);
+  res.rejected.resize(3);
+  const auto on1 = bandwidth_records(t, res, nodes, TcpConfig{}, RunFacts{});
+  const auto on0 = bandwidth_records(t, res, rail_nodes(0, 3), TcpConfig{}, RunFacts{});
+  ASSERT_EQ(on1.size(), 3u);
+  ASSERT_TRUE(on1.back().figure && on0.back().figure);
+  EXPECT_EQ(on1.back().name, "aggregate");
+  EXPECT_EQ(on1.back().figure->parameters.at("rail"), "1");
+  EXPECT_EQ(on1.back().extra.at("root_iface"), "eth1");
+  EXPECT_NE(gpunet::report::figure_key(*on1.back().figure), gpunet::report::figure_key(*on0.back().figure));
+  // One rail: latency and the aggregate keep the keys they had.
+  auto one = rail_nodes(0, 3);
+  for (auto& n : one) n.iface = "", n.rail = -1;
+  EXPECT_EQ(gpunet::report::figure_key(*latency_record({0, 1}, o, one, TcpConfig{}, RunFacts{}).figure),
+            "tcp.latency|pair:node0/0->node1/1|bytes=14;test=latency");
+  EXPECT_EQ(gpunet::report::figure_key(*bandwidth_records(t, res, one, TcpConfig{}, RunFacts{}).back().figure),
+            "tcp.goodput|group:one-to-many@node0/3n|streams=1;test=one-to-many");
+}
+
 TEST(TcpRails, FindingsNameTheNicTheNodeOrTheRail) {
   const int n = 4;
   const std::vector<std::string> ifaces{"eth0", "eth1"};
