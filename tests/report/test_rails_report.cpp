@@ -172,11 +172,11 @@ TEST(RailBaseline, OneInterfaceBaselineMatchesRailZero) {
   ASSERT_EQ(one.figures.size(), 6u);
   ASSERT_EQ(rails.figures.size(), 12u);
   for (const auto& [key, f] : rails.figures) EXPECT_GE(f.rail, 0) << key;
-  const std::string rail0 = "tcp/bandwidth/matrix goodput n0:eth0 -> n2:eth0";
+  const std::string rail0 = "tcp/bandwidth/matrix goodput_Gbps n0:eth0 -> n2:eth0";
   ASSERT_TRUE(rails.figures.count(rail0));
-  EXPECT_EQ(one_interface_key(rail0, rails.figures.at(rail0)), "tcp/bandwidth/matrix goodput n0 -> n2");
-  EXPECT_EQ(one_interface_key("tcp/bandwidth/matrix goodput n0:eth1 -> n2:eth1",
-                              rails.figures.at("tcp/bandwidth/matrix goodput n0:eth1 -> n2:eth1")), "")
+  EXPECT_EQ(one_interface_key(rail0, rails.figures.at(rail0)), "tcp/bandwidth/matrix goodput_Gbps n0 -> n2");
+  EXPECT_EQ(one_interface_key("tcp/bandwidth/matrix goodput_Gbps n0:eth1 -> n2:eth1",
+                              rails.figures.at("tcp/bandwidth/matrix goodput_Gbps n0:eth1 -> n2:eth1")), "")
       << "rail 1 is not what a one-interface run measured";
   for (const auto& [base, now] : {std::pair{&one, &rails}, {&rails, &one}}) {
     const auto c = compare(*base, *now);
@@ -195,7 +195,7 @@ TEST(RailBaseline, OneInterfaceBaselineMatchesRailZero) {
   EXPECT_FALSE(baseline_to_json(one).at("figures").begin()->contains("rail"));
   // Learning the noise follows the same match.
   const auto learnt = learn_noise(one, rails, compare(one, rails));
-  EXPECT_EQ(learnt.figures.at("tcp/bandwidth/matrix goodput n0 -> n2").history.size(), 1u);
+  EXPECT_EQ(learnt.figures.at("tcp/bandwidth/matrix goodput_Gbps n0 -> n2").history.size(), 1u);
 }
 
 // RDMA on several ports (--rdma-dev all): one WRITE-bandwidth matrix per rail, named by its port, and

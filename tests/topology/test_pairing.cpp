@@ -115,7 +115,8 @@ TEST(GpuNicPairing, PairedInterfacesAreTheRailsOfTcpIfRails) {
             (std::vector<std::string>{"hsi0", "hsi1", "hsi2", "hsi3"}))
       << "one port of a dual-port ConnectX-5 per GPU, not the BCM5719 ports";
   EXPECT_EQ(gpu_paired_interfaces(load_topology_file(test::data_file("hp-sl390s-g7-3gpu-mlx4.xml"))),
-            (std::vector<std::string>{"ib0"}));
+            (std::vector<std::string>{"eth2", "ib0"}))
+      << "both ports of the one ConnectX VPI card (an Ethernet and an InfiniBand port), not eth0 and eth1";
   // No NIC, or a file that names only RDMA devices: nothing, so the tcp suite keeps its own rule.
   EXPECT_TRUE(gpu_paired_interfaces(load_topology_file(test::data_file("dgx2h-16xv100.xml"))).empty());
   EXPECT_TRUE(gpu_paired_interfaces(load_topology_file(test::data_file("nccl-azure-ndv4-a100.xml"))).empty());
