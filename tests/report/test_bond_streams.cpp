@@ -1,11 +1,11 @@
-// A bond whose several streams reach no more than one member's rate (report/bond_streams.hpp): the
+// A bond whose several streams reach no more than one member's rate (report/analysis/bond_streams.hpp): the
 // rule, the loads read from tcp flows and the topology, and the finding the analysis adds. Tested on
 // records: this machine's kernel has no bonding driver, so the fake cluster cannot build a bond.
 #include <gtest/gtest.h>
 
-#include "report/analysis.hpp"
-#include "report/bond_streams.hpp"
-#include "report/figure.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/bond_streams.hpp"
+#include "report/model/figure.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
