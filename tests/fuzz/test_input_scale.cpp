@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "report/baseline.hpp"
-#include "report/outputs.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/render/outputs.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace gpunet::fuzz {
