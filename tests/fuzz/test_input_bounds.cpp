@@ -135,8 +135,8 @@ TEST(JsonBounds, NumbersBeyondAnyFigureAreRefused) {
   EXPECT_HAS(spec_error(spec), "bandwidth[0].min: the number 1e300 is out of range");
   write_text(spec, "{\"spec_version\": 2, \"bandwidth\": [{\"suite\": \"mpi\", \"name\": \"allreduce\", \"min\": 1e-300}]}");
   EXPECT_HAS(spec_error(spec), "bandwidth[0].min: the number 1e-300 is out of range");
-  write_text(spec, "{\"spec_version\": 2, \"bandwidth\": [{\"suite\": \"mpi\", \"name\": \"allreduce\", \"min\": 1e100}]}");
-  EXPECT_EQ(spec_error(spec), "loaded");  // the bounds themselves, and 0, are numbers a file may hold
+  write_text(spec, "{\"spec_version\": 2, \"bandwidth\": [{\"suite\": \"mpi\", \"name\": \"allreduce\", \"min\": 1e12}]}");
+  EXPECT_EQ(spec_error(spec), "loaded");  // a large number within the range is the spec's own to judge
 
   std::string fixture = read_text(source_dir() / "tests/data/report/fixture.json");
   const auto busbw = fixture.find("\"busbw_GBps\"");
