@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "common/quote.hpp"
 #include "common/strings.hpp"
 #include "topology/model.hpp"
 
@@ -82,7 +83,7 @@ struct Checker {
   void sets(const pugi::xml_node& obj, const pugi::xml_node& parent_obj) const {
     for (const char* name : kSetAttributes) {
       const auto a = obj.attribute(name);
-      if (a && !valid_bitmap(a.value())) fail(obj, std::string(name) + "=\"" + a.value() + "\" is not an hwloc bitmap");
+      if (a && !valid_bitmap(a.value())) fail(obj, std::string(name) + "=\"" + clipped(printable(a.value()), 80) + "\" is not an hwloc bitmap");
     }
     for (const auto& [set, complete] : {std::pair{"cpuset", "complete_cpuset"}, std::pair{"nodeset", "complete_nodeset"}}) {
       const bool has = obj.attribute(set), has_complete = obj.attribute(complete);
