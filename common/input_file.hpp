@@ -16,6 +16,7 @@
 #include <string>
 #include <utility>
 
+#include "common/quote.hpp"
 #include "common/strings.hpp"
 
 namespace gpunet {
@@ -114,9 +115,9 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
   namespace d = input_file_detail;
   if (path.empty()) throw Error(std::string("an empty path was given for the ") + kind.what + " (give a file)");
   const d::Descriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
-  if (file.fd < 0) throw Error(printable(path) + ": " + d::open_problem(errno));
+  if (file.fd < 0) throw Error(clipped(printable(path), 240) + ": " + d::open_problem(errno));
   d::Read r = d::read_all(file.fd, kind);
-  if (!r.problem.empty()) throw Error(printable(path) + ": " + r.problem);
+  if (!r.problem.empty()) throw Error(clipped(printable(path), 240) + ": " + r.problem);
   return std::move(r.text);
 }
 

@@ -220,6 +220,9 @@ std::vector<Finding> analyze(const NodeTopology& t, const AnalyzeContext& ctx) {
   bond_findings(t, out);
   nic_findings(t, ctx, out);
   route_findings(t, ctx, out);
+  for (const auto& line : t.unread)
+    out.push_back({Severity::warning, "unreadable_object",
+                   "A device of the topology file could not be read and is missing from this analysis: " + line, {}, t.hostname});
   return out;
 }
 

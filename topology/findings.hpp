@@ -14,6 +14,7 @@
 //  slow_network              a multi-node run whose fastest NIC is 10 Gb/s or slower (warning)
 //  no_rdma                   no RDMA device on the node (info; warning for a multi-node run)
 //  default_route_data        data traffic would use the default-route interface (warning)
+//  unreadable_object         a device of a topology file that could not be read, left out (warning)
 #pragma once
 
 #include <string>

@@ -175,7 +175,7 @@ NodeTopology hwloc_load_xml(const std::string& xml, const std::string& path) {
 // Untrusted files are made safe for hwloc's importer by checking them first (hwloc_xml_check.hpp) and
 // handing hwloc only what pugixml writes back from the checked tree.
 NodeTopology hwloc_load_document(const pugi::xml_document& doc, const std::string& path) {
-  check_hwloc_document(doc, path);
+  std::vector<std::string> unread = check_hwloc_document(doc, path);
   std::ostringstream canonical;
   doc.save(canonical, "", pugi::format_raw, pugi::encoding_utf8);
   const std::string xml = canonical.str();
@@ -190,6 +190,7 @@ NodeTopology hwloc_load_document(const pugi::xml_document& doc, const std::strin
     const auto slash = path.find_last_of('/');
     node.hostname = slash == std::string::npos ? path : path.substr(slash + 1);
   }
+  node.unread = std::move(unread);
   node.notes.push_back("from an hwloc XML export: PCIe max link state, NIC speeds and RDMA ports are not in the file");
   return node;
 }

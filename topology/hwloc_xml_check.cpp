@@ -2,9 +2,12 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
+#include "common/quote.hpp"
+#include "common/strings.hpp"
 #include "topology/model.hpp"
 
 namespace gpunet::topo {
@@ -46,9 +49,30 @@ bool valid_bitmap(const char* text) {
   }
 }
 
+// hwloc reads pci_busid as "dddd:bb:dd.f" and drops the object when it cannot.
+bool readable_bus_id(const std::string& text) {
+  return std::count(text.begin(), text.end(), ':') == 2 && parse_bus_id(text).has_value();
+}
+
 struct Checker {
   const std::string& path;
   std::size_t objects = 0;
+  std::vector<std::string> unread;  // PCI objects hwloc will leave out
+
+  void bus_id(const pugi::xml_node& obj) {
+    const std::string type = obj.attribute("type").value();
+    const auto id = obj.attribute("pci_busid");
+    if ((type != "PCIDev" && type != "Bridge") || !id || readable_bus_id(id.value())) return;
+    const std::string pci_type = obj.attribute("pci_type").value();
+    const bool gpu = pci_type.rfind("03", 0) == 0;  // PCI class 03: display and 3D controllers
+    std::string value = printable(id.value());
+    if (value.size() > 40) value = value.substr(0, 37) + "...";
+    unread.push_back("<object type=\"" + type + "\"> number " + std::to_string(objects) + " (at byte " +
+                     std::to_string(obj.offset_debug()) + (pci_type.empty() ? "" : ", pci_type " + printable(pci_type.substr(0, 40))) +
+                     "): pci_busid \"" + value + "\" is not a PCI bus id (dddd:bb:dd.f), so hwloc leaves " +
+                     (gpu ? "this GPU" : "this device") + (type == "Bridge" ? " and everything below it" : "") +
+                     " out of the topology");
+  }
 
   [[noreturn]] void fail(const pugi::xml_node& obj, const std::string& problem) const {
     const std::string type = obj.attribute("type").value();
@@ -59,7 +83,7 @@ struct Checker {
   void sets(const pugi::xml_node& obj, const pugi::xml_node& parent_obj) const {
     for (const char* name : kSetAttributes) {
       const auto a = obj.attribute(name);
-      if (a && !valid_bitmap(a.value())) fail(obj, std::string(name) + "=\"" + a.value() + "\" is not an hwloc bitmap");
+      if (a && !valid_bitmap(a.value())) fail(obj, std::string(name) + "=\"" + clipped(printable(a.value()), 80) + "\" is not an hwloc bitmap");
     }
     for (const auto& [set, complete] : {std::pair{"cpuset", "complete_cpuset"}, std::pair{"nodeset", "complete_nodeset"}}) {
       const bool has = obj.attribute(set), has_complete = obj.attribute(complete);
@@ -80,6 +104,7 @@ struct Checker {
       fail(obj, "has no cpuset");
     }
     sets(obj, parent_obj);
+    bus_id(obj);
     for (const auto& child : obj.children("object")) object(child, obj);
   }
 
@@ -99,14 +124,15 @@ struct Checker {
 
 }  // namespace
 
-void check_hwloc_document(const pugi::xml_document& doc, const std::string& path) {
+std::vector<std::string> check_hwloc_document(const pugi::xml_document& doc, const std::string& path) {
   const auto topology = doc.document_element();
-  Checker c{path};
+  Checker c{path, 0, {}};
   const auto root = topology.child("object");
   if (!root) throw InputError(path + ": the <topology> holds no <object>" + kWhatToDo);
   c.object(root, pugi::xml_node());
   if (root.next_sibling("object")) throw InputError(path + ": the <topology> holds more than one top <object>" + kWhatToDo);
   c.distances(topology);
+  return c.unread;
 }
 
 }  // namespace gpunet::topo

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace pugi {
 class xml_document;
@@ -14,7 +15,9 @@ class xml_document;
 
 namespace gpunet::topo {
 
-// Throws InputError("PATH: <object type=... > #N: problem (what to do)") on the first problem.
-void check_hwloc_document(const pugi::xml_document& doc, const std::string& path);
+// Throws InputError("PATH: <object type=... > #N: problem (what to do)") on the first problem. Returns
+// one line per PCI object whose pci_busid hwloc cannot read: hwloc leaves such an object out of the
+// topology without a word, so the loader keeps these lines and analyze() makes each a finding.
+std::vector<std::string> check_hwloc_document(const pugi::xml_document& doc, const std::string& path);
 
 }  // namespace gpunet::topo

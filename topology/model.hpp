@@ -139,6 +139,7 @@ struct NodeTopology {
   std::vector<RdmaDevice> rdma;         // every RDMA device (live discovery)
   std::vector<std::string> default_route_interfaces;
   std::vector<std::string> notes;       // what could not be read, in one line each
+  std::vector<std::string> unread;      // objects of the source left out because they could not be read (findings)
 
   std::vector<const Device*> gpus() const;
   std::vector<const Device*> nics() const;

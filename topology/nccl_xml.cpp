@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/quote.hpp"
 #include "topology/paths.hpp"
 #include "topology/pcie.hpp"
 #include "topology/xml_bounded.hpp"
@@ -57,7 +58,7 @@ struct Walker {
   std::string bus_id_of(const pugi::xml_node& pci) const {
     const std::string text = pci.attribute("busid").value();
     auto id = parse_bus_id(text);
-    if (!id) throw InputError(path + ": <pci busid=\"" + text + "\"> is not a PCI bus id (dddd:bb:dd.f)");
+    if (!id) throw InputError(path + ": <pci busid=\"" + clipped(text, 80) + "\"> is not a PCI bus id (dddd:bb:dd.f)");
     return *id;
   }
 

@@ -12,6 +12,7 @@
 #include "bench/core/sizes.hpp"
 #include "bench/core/suite.hpp"
 #include "bench/core/training_options.hpp"
+#include "common/quote.hpp"
 #include "common/strings.hpp"
 #include "gpunet/build_config.h"
 
@@ -255,7 +256,10 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
   add_training_options(*app.get_subcommand("report"), training_text);  // re-rendering may change them
   add_evidence_options(app, c);
 
-  auto fail = [](const std::string& m) { return ParseResult{std::nullopt, 2, "gpunet-bench: error: " + m + " (see gpunet-bench --help)"}; };
+  // A value is quoted up to 120 characters (clip_quoted): a 100 KB value does not make a 100 KB line.
+  auto fail = [](const std::string& m) {
+    return ParseResult{std::nullopt, 2, clip_quoted("gpunet-bench: error: " + m + " (see gpunet-bench --help)", 120)};
+  };
   if (const auto why = old_check_spelling(args); !why.empty()) return fail(why);
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
@@ -269,7 +273,7 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     std::replace(msg.begin(), msg.end(), '\n', ' ');
-    return {std::nullopt, 2, "gpunet-bench: error: " + msg + " (see gpunet-bench --help)"};
+    return fail(msg);
   }
 
   if (app.got_subcommand("report")) {

@@ -1,6 +1,7 @@
 #include "bench/core/training_options.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "bench/core/sizes.hpp"
@@ -22,6 +23,13 @@ std::optional<double> positive_number(const std::string& text) {
 std::string positive_size_problem(const std::string& v) {
   const auto bytes = parse_size(v);
   return bytes && *bytes > 0 ? std::string() : "bad size '" + v + "' (use e.g. 25M, 100G, 1T)";
+}
+
+// "a number from 0.125 to 64".
+std::string range_text(double lo, double hi) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "a number from %g to %g", lo, hi);
+  return buf;
 }
 
 }  // namespace
@@ -58,10 +66,14 @@ std::optional<std::string> finish_training_options(const TrainingOptionText& t, 
   for (const auto* text : {&t.model_params, &t.grad_bytes, &t.bucket_size, &t.step_compute_s, &t.sharding, &t.dataset_size,
                            &t.latency_threshold_us, &t.alpha_us})
     out.given = out.given || !text->empty();
-  auto number = [](const std::string& name, const std::string& text, auto&& set) -> std::optional<std::string> {
+  // Each number within a range that keeps every figure of the training section finite (--grad-bytes
+  // 1e300 printed "inf GB of gradients").
+  auto number = [](const std::string& name, const std::string& text, double lo, double hi,
+                   auto&& set) -> std::optional<std::string> {
     if (text.empty()) return std::nullopt;
     const auto v = positive_number(text);
     if (!v) return name + ": '" + text + "' is not a finite positive number";
+    if (*v < lo || *v > hi) return name + ": '" + text + "' is out of range (give " + range_text(lo, hi) + ")";
     set(*v);
     return std::nullopt;
   };
@@ -72,19 +84,19 @@ std::optional<std::string> finish_training_options(const TrainingOptionText& t, 
     set(static_cast<double>(*v));
     return std::nullopt;
   };
-  if (auto e = number("--model-params", t.model_params, [&](double v) { out.model_params = v; })) return e;
-  if (auto e = number("--grad-bytes", t.grad_bytes, [&](double v) { out.grad_bytes_per_param = v; })) return e;
+  if (auto e = number("--model-params", t.model_params, 1, 1e15, [&](double v) { out.model_params = v; })) return e;
+  if (auto e = number("--grad-bytes", t.grad_bytes, 0.125, 64, [&](double v) { out.grad_bytes_per_param = v; })) return e;
   if (auto e = size("--bucket-size", t.bucket_size, [&](double v) { out.bucket_bytes = v; })) return e;
-  if (auto e = number("--step-compute-s", t.step_compute_s, [&](double v) { out.step_compute_s = v; })) return e;
+  if (auto e = number("--step-compute-s", t.step_compute_s, 1e-6, 1e6, [&](double v) { out.step_compute_s = v; })) return e;
   if (!t.sharding.empty()) {
     const auto s = report::training::sharding_from_string(t.sharding);
     if (!s) return "--sharding: '" + t.sharding + "' is not none or full";
     out.sharding = *s;
   }
   if (auto e = size("--dataset-size", t.dataset_size, [&](double v) { out.dataset_bytes = v; })) return e;
-  if (auto e = number("--latency-threshold-us", t.latency_threshold_us, [&](double v) { out.latency_threshold_us = v; }))
+  if (auto e = number("--latency-threshold-us", t.latency_threshold_us, 1e-3, 1e9, [&](double v) { out.latency_threshold_us = v; }))
     return e;
-  if (auto e = number("--alpha-us", t.alpha_us, [&](double v) { out.alpha_us = v; })) return e;
+  if (auto e = number("--alpha-us", t.alpha_us, 1e-3, 1e9, [&](double v) { out.alpha_us = v; })) return e;
   return std::nullopt;
 }
 

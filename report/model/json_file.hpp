@@ -22,7 +22,7 @@ nlohmann::json read_json_file(const std::string& path, const InputKind& kind) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(path + ": the " + kind.what + " is empty (give a JSON " + kind.what + ")");
   JsonParsed parsed = parse_json_text(text);
-  if (parsed.duplicate_key) throw Error(printable(path + ": " + parsed.error));
+  if (parsed.key_or_number_refused) throw Error(printable(path + ": " + parsed.error));
   if (!parsed.ok()) throw Error(printable(path + ": not valid JSON: " + parsed.error));
   return std::move(parsed.value);
 }

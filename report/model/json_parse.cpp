@@ -147,8 +147,8 @@ JsonParsed parse_json_text(std::string_view text, std::size_t max_depth) {
   JsonParsed out;
   const bool ok = json::sax_parse(text.begin(), text.end(), &unique);
   if (!ok) {
-    out.duplicate_key = !unique.duplicate().empty();
-    out.error = out.duplicate_key ? unique.duplicate() : sax.error().empty() ? "not complete JSON" : sax.error();
+    out.key_or_number_refused = !unique.refusal().empty();
+    out.error = out.key_or_number_refused ? unique.refusal() : sax.error().empty() ? "not complete JSON" : sax.error();
     return out;
   }
   out.value = sax.take();

@@ -18,7 +18,7 @@ inline constexpr std::size_t kMaxJsonDepth = 64;
 struct JsonParsed {
   nlohmann::json value;
   std::string error;  // empty when the text parsed; else one line, e.g. "line 3, column 9: nic.count: ..."
-  bool duplicate_key = false;  // the error is a key repeated in one object (json_unique_keys.hpp)
+  bool key_or_number_refused = false;  // a key repeated in one object or a number out of range (json_unique_keys.hpp)
   bool ok() const { return error.empty(); }
 };
 

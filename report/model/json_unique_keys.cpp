@@ -1,5 +1,7 @@
 #include "report/model/json_unique_keys.hpp"
 
+#include <cmath>
+
 #include "common/strings.hpp"
 
 namespace gpunet::report {
@@ -39,11 +41,23 @@ bool UniqueKeySax::key(string_t& k) {
     if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
     std::string where = path();
     if (where.size() > 160) where = "..." + where.substr(where.size() - 157);
-    duplicate_ = "duplicate key \"" + shown + "\" at " + where +
+    refusal_ = "duplicate key \"" + shown + "\" at " + where +
                  " (a key may appear once per object; readers disagree on which one counts: remove one)";
     return false;
   }
   return inner_.key(k);
+}
+
+bool UniqueKeySax::in_range(double v, const string_t& text) {
+  const double size = std::fabs(v);
+  if (v == 0 || (size >= kSmallestFileNumber && size <= kLargestFileNumber)) return true;
+  std::string shown = printable(text);
+  if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+  std::string where = path();
+  if (where.size() > 160) where = "..." + where.substr(where.size() - 157);
+  refusal_ = (where.empty() ? std::string() : where + ": ") + "the number " + shown +
+             " is out of range (a number in a gpunet-bench file is 0 or between 1e-100 and 1e100 in size)";
+  return false;
 }
 
 std::string UniqueKeySax::path() const {

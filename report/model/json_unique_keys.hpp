@@ -3,6 +3,9 @@
 // sits in front of any SAX consumer, forwards every event and stops the parse at the first key that an
 // open object already holds, naming the key and its path ("bandwidth", "nic.count", "results[3].name").
 // Memory: the keys of the objects open at the moment, so linear in the file at worst.
+// It also refuses a number no gpunet-bench file holds: one larger than 1e100 or smaller than 1e-100 in
+// size (0 aside). Every quantity a run measures lies far inside, and sums, squares, products and
+// quotients of numbers within the range stay finite, so no figure derived from a file prints inf or nan.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +25,9 @@ class UniqueKeySax final : public nlohmann::json_sax<nlohmann::json> {
   bool boolean(bool v) override { return value() && inner_.boolean(v); }
   bool number_integer(number_integer_t v) override { return value() && inner_.number_integer(v); }
   bool number_unsigned(number_unsigned_t v) override { return value() && inner_.number_unsigned(v); }
-  bool number_float(number_float_t v, const string_t& s) override { return value() && inner_.number_float(v, s); }
+  bool number_float(number_float_t v, const string_t& s) override {
+    return value() && in_range(v, s) && inner_.number_float(v, s);
+  }
   bool string(string_t& v) override { return value() && inner_.string(v); }
   bool binary(binary_t& v) override { return value() && inner_.binary(v); }
   bool start_object(std::size_t n) override;
@@ -34,8 +39,9 @@ class UniqueKeySax final : public nlohmann::json_sax<nlohmann::json> {
     return inner_.parse_error(position, token, e);
   }
 
-  // Empty while no key repeated; else one line: duplicate key "KEY" at PATH (... remove one).
-  const std::string& duplicate() const { return duplicate_; }
+  // Empty while no key repeated and every number was in range; else one line: duplicate key "KEY" at
+  // PATH (... remove one), or PATH: the number TEXT is out of range (...).
+  const std::string& refusal() const { return refusal_; }
 
  private:
   struct Frame {
@@ -45,11 +51,16 @@ class UniqueKeySax final : public nlohmann::json_sax<nlohmann::json> {
     std::size_t index = 0;                  // arrays: the element being read
   };
   bool value();  // a value is about to be read in the innermost container
+  bool in_range(double v, const string_t& text);
   std::string path() const;
 
   nlohmann::json_sax<nlohmann::json>& inner_;
   std::vector<Frame> frames_;
-  std::string duplicate_;
+  std::string refusal_;
 };
+
+// The sizes a number in a gpunet-bench file may have (besides 0).
+inline constexpr double kLargestFileNumber = 1e100;
+inline constexpr double kSmallestFileNumber = 1e-100;
 
 }  // namespace gpunet::report

@@ -352,10 +352,10 @@ ReportText read_report_json(std::string_view text) {
   // Not one JSON object with schema_version first: the caller reads it as JSON lines.
   if (!sax.saw_schema_version()) return out;
   out.schema_version = *sax.schema_version();
-  if (!unique.duplicate().empty()) {
+  if (!unique.refusal().empty()) {
     out.kind = ReportText::Kind::invalid;
-    out.duplicate_key = true;
-    out.error = unique.duplicate();
+    out.key_or_number_refused = true;
+    out.error = unique.refusal();
     return out;
   }
   if (!sax.error().empty() || !sax.syntax_ok()) {

@@ -16,7 +16,7 @@ struct ReportText {
   Kind kind = Kind::not_report;  // not_report: not one JSON object with schema_version (e.g. JSON lines)
   std::optional<Report> report;  // when kind == report
   std::string error;             // when kind == invalid: one line
-  bool duplicate_key = false;    // invalid because a key repeats in one object (json_unique_keys.hpp)
+  bool key_or_number_refused = false;    // a key repeats in one object or a number is out of range (json_unique_keys.hpp)
   int schema_version = 0;
 };
 

@@ -51,6 +51,9 @@ Timelines timeline_charts(const Report& rep) {
     p.dst = f.subject.dst_host;
     p.test = test;
     p.title = p.src + " -> " + p.dst;
+    // Strangers turned away at the receiver's listener while the flow ran (tcp suite's record).
+    if (const auto strangers = jsonx::integer(r.extra, "rejected_connections"); strangers && *strangers > 0)
+      p.title += " (" + std::to_string(*strangers) + " stranger connection" + (*strangers == 1 ? "" : "s") + " refused meanwhile)";
     p.rates = f.samples;
     p.unit = f.unit;
     p.interval_s = jsonx::number(r.extra, "interval_s").value_or(0);

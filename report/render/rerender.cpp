@@ -54,7 +54,7 @@ std::optional<LoadedResults> load_report_json(const std::string& path, std::stri
   if (r.schema_version > kSchemaVersion)
     return fail(path + ": written by a newer gpunet-bench (schema " + std::to_string(r.schema_version) +
                 "; this one reads up to " + std::to_string(kSchemaVersion) + ")");
-  if (r.duplicate_key) return fail(path + ": " + r.error);
+  if (r.key_or_number_refused) return fail(path + ": " + r.error);
   if (r.kind == ReportText::Kind::invalid) return fail(path + ": not a valid report.json: " + r.error + kHint);
   LoadedResults out;
   out.report = std::move(r.report);
@@ -95,7 +95,7 @@ LoadedResults load_jsonl(const std::string& path, std::string_view text) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     JsonParsed parsed = parse_json_text(line);
-    if (parsed.duplicate_key) return fail(path + ": line " + std::to_string(line_no) + ": " + parsed.error);
+    if (parsed.key_or_number_refused) return fail(path + ": line " + std::to_string(line_no) + ": " + parsed.error);
     if (!parsed.ok()) {
       // Cut off by a dying run: the last line, without its newline, after at least one good record.
       if (!has_newline && !rep.results.empty()) {

@@ -3,7 +3,7 @@
 
 Seeded and reproducible: the same seed gives the same cases. Bounded: at most CASES cases and SECONDS
 seconds (whichever comes first), each case at most PER_CASE seconds. Every case must end with exit
-code 0 or 2; exit 2 with one line on stderr per problem (so exactly one for a bad option; at most
+code 0 or 2; exit 2 with one line on stderr per problem, each at most MAX_LINE characters (so exactly one for a bad option; at most
 one more per file the command line names), exit 0 with none; no signal and no sanitizer report. The fixed regression cases in REGRESSION_DIR (one JSON file each: {"args": [...], "exit": CODE,
 "why": what it once did}) run first, every time, and must also end with their exit code.
 
@@ -22,6 +22,7 @@ import time
 
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 PER_CASE = 20.0  # seconds; generous for a loaded 2-core machine under ASan
+MAX_LINE = 1500  # an error quotes a value up to a short length, never a 5,000-character value whole
 SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer", "runtime error:")
 
 HOSTILE_VALUES = [
@@ -127,6 +128,8 @@ def judge(p, max_lines):
     lines = err.splitlines()
     if p.returncode == 2 and not (1 <= len(lines) <= max_lines and err.endswith("\n")):
         return f"exit 2 with {len(lines)} lines on stderr, want 1 to {max_lines}: {err[-600:]!r}"
+    if p.returncode == 2 and max(len(line) for line in lines) > MAX_LINE:
+        return f"exit 2 with an error line of {max(len(line) for line in lines)} characters, want at most {MAX_LINE}: {err[:300]!r}"
     if p.returncode == 2 and not all(line.startswith("gpunet-bench") for line in lines):
         return f"exit 2 with a line that is not gpunet-bench's own: {err[-600:]!r}"
     if p.returncode == 0 and err:

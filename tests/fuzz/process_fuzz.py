@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-BIN, SRC = sys.argv[1], sys.argv[2]
+BIN, SRC = (sys.argv[1], sys.argv[2]) if __name__ == "__main__" else ("", "")  # fuzz_round.py imports the mutators
 CASES = int(os.environ.get("GPUNET_FUZZ_PROCESS_CASES", "12"))
 SEED = int(os.environ.get("GPUNET_FUZZ_SEED", "20261201"))
 LIMIT_S = 60  # per case; a hang shows as this timeout
@@ -194,4 +194,5 @@ def main():
     return 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

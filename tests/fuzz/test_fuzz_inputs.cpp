@@ -6,7 +6,9 @@
 
 #include <chrono>
 #include <functional>
+#include <cctype>
 #include <iostream>
+#include <set>
 
 #include "tests/support/spec_names.hpp"
 #include "report/judge/baseline.hpp"
@@ -63,19 +65,47 @@ Outcome check_baseline(const std::string& path) {
   return refused_or_loaded<report::BaselineError>(path, [&] { (void)report::load_baseline(path); });
 }
 
+// The first inf, -inf or nan printed as a word in the Markdown report or a CSV table of `dir`, as
+// "report.md: ... -inf ..."; "" when there is none. No figure or derived number may print as one.
+std::size_t non_finite_word(const std::string& text) {
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const char* w : {"inf", "nan", "Infinity", "NaN"}) {
+    const std::string word = w;
+    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+      const bool starts = at == 0 || (!word_char(text[at - 1]) && text[at - 1] != '.');
+      const std::size_t end = at + word.size();
+      if (starts && (end == text.size() || !word_char(text[end]))) return at;
+    }
+  }
+  return std::string::npos;
+}
+
+std::string non_finite_printed(const fs::path& dir) {
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name != "report.md" && e.path().extension() != ".csv") continue;
+    const std::string text = read_text(e.path());
+    if (const std::size_t at = non_finite_word(text); at != std::string::npos)
+      return name + ": ..." + text.substr(at > 60 ? at - 60 : 0, 120) + "...";
+  }
+  return "";
+}
+
 // As `gpunet-bench report PATH -o DIR` does it: load, then analyse and write every output.
 Outcome check_results(const std::string& path) {
   report::LoadedResults loaded = report::load_results(path);
   if (!loaded.report) return {false, message_problem(loaded.error, path)};
+  std::string printed;
   try {
     report::analyze(*loaded.report);
     report::write_analysed_outputs(*loaded.report, path + ".out");
+    printed = non_finite_printed(path + ".out");
   } catch (const std::exception& e) {
     return {true, std::string("rendering threw: ") + e.what()};
   }
   std::error_code ec;
   fs::remove_all(path + ".out", ec);
-  return {true, ""};
+  return {true, printed.empty() ? "" : "a non-finite number printed: " + printed};
 }
 
 using Mutate = std::string (*)(const std::string&, Rng&);
@@ -184,6 +214,61 @@ TEST(FuzzInputs, ReportJson) {
 
 TEST(FuzzInputs, ResultsJsonl) {
   run_kind({"jsonl", ".jsonl", {fixture_jsonl()}, mutate_json, check_results, 6}, case_count(500));
+}
+
+// Load and analyse only (the mutation tests above also render): a reader's check of one field.
+Outcome check_read(const std::string& path) {
+  report::LoadedResults loaded = report::load_results(path);
+  if (!loaded.report) return {false, message_problem(loaded.error, path)};
+  try {
+    report::analyze(*loaded.report);
+  } catch (const std::exception& e) {
+    return {true, std::string("analysis threw: ") + e.what()};
+  }
+  return {true, ""};
+}
+
+// A null in place of each field (one level into objects) of one record per suite and test, and of the
+// provenance, in a report.json and as results.jsonl: read, or refused with one line naming the file
+// (for results.jsonl also the line), never a library's words (it once said "type must be number, but
+// is null" and exited 3).
+TEST(FuzzInputs, NullInEachField) {
+  ScratchDir dir("nulls");
+  const json doc = json::parse(read_text(source_dir() / "tests/data/report/fixture.json"));
+  std::size_t cases = 0;
+  const auto check_both = [&](const json& d, const std::string& what) {
+    const std::string report = (dir.path / "report.json").string();
+    write_text(report, d.dump());
+    EXPECT_EQ(check_read(report).problem, "") << "report.json, null at " << what;
+    std::string lines = json{{"provenance", d.at("provenance")}}.dump() + "\n";
+    for (const auto& r : d.at("results")) lines += r.dump() + "\n";
+    const std::string jsonl = (dir.path / "results.jsonl").string();
+    write_text(jsonl, lines);
+    EXPECT_EQ(check_read(jsonl).problem, "") << "results.jsonl, null at " << what;
+    ++cases;
+  };
+  const auto nulls_in = [&](const json& object, const std::function<json&(json&)>& at, const std::string& where) {
+    for (const auto& [key, value] : object.items()) {
+      json d = doc;
+      at(d)[key] = nullptr;
+      check_both(d, where + key);
+      if (!value.is_object() || key == "extra") continue;
+      for (const auto& [inner, ignored] : value.items()) {
+        json e = doc;
+        at(e)[key][inner] = nullptr;
+        check_both(e, where + key + "." + inner);
+      }
+    }
+  };
+  std::set<std::string> seen;
+  const json& results = doc.at("results");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!seen.insert(results[i].value("suite", "") + "/" + results[i].value("name", "")).second) continue;
+    nulls_in(results[i], [i](json& d) -> json& { return d["results"][i]; }, "results[" + std::to_string(i) + "].");
+  }
+  nulls_in(doc.at("provenance"), [](json& d) -> json& { return d["provenance"]; }, "provenance.");
+  std::cout << "nulls: " << cases << " documents, each as report.json and as results.jsonl\n";
+  EXPECT_GT(cases, 50u);
 }
 
 TEST(FuzzInputs, FabricConf) {

@@ -12,9 +12,11 @@
 
 #include "common/input_file.hpp"
 #include "tests/support/spec_names.hpp"
+#include "report/judge/baseline.hpp"
 #include "report/render/outputs.hpp"
 #include "report/judge/spec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
+#include "topology/findings.hpp"
 #include "topology/topology.hpp"
 
 namespace gpunet::fuzz {
@@ -125,6 +127,37 @@ TEST(JsonBounds, NumbersOutOfRangeNameTheFieldAndLine) {
   EXPECT_HAS(as_report.error, "line 1 is not valid JSON: spec_version: the number 1e999 is too large");
 }
 
+TEST(JsonBounds, NumbersBeyondAnyFigureAreRefused) {
+  // Finite, but sums and averages of them are not: a busbw of -1e308 printed "Avg bus bandwidth : -inf".
+  ScratchDir dir("range");
+  const std::string spec = (dir.path / "spec.json").string();
+  write_text(spec, "{\"spec_version\": 2,\n \"bandwidth\": [{\"suite\": \"mpi\", \"name\": \"allreduce\", \"min\": 1e300}]}");
+  EXPECT_HAS(spec_error(spec), "bandwidth[0].min: the number 1e300 is out of range");
+  write_text(spec, "{\"spec_version\": 2, \"bandwidth\": [{\"suite\": \"mpi\", \"name\": \"allreduce\", \"min\": 1e-300}]}");
+  EXPECT_HAS(spec_error(spec), "bandwidth[0].min: the number 1e-300 is out of range");
+  write_text(spec, "{\"spec_version\": 2, \"bandwidth\": [{\"suite\": \"mpi\", \"name\": \"allreduce\", \"min\": 1e12}]}");
+  EXPECT_EQ(spec_error(spec), "loaded");  // a large number within the range is the spec's own to judge
+
+  std::string fixture = read_text(source_dir() / "tests/data/report/fixture.json");
+  const auto busbw = fixture.find("\"busbw_GBps\"");
+  ASSERT_NE(busbw, std::string::npos);
+  const auto value = fixture.find(':', busbw) + 1;
+  fixture.replace(value, fixture.find_first_of(",}", value) - value, " -1e308");
+  const std::string report = (dir.path / "report.json").string();
+  write_text(report, fixture);
+  const auto loaded = report::load_results(report);
+  EXPECT_FALSE(loaded.report.has_value());
+  EXPECT_HAS(loaded.error, "busbw_GBps: the number -1e308 is out of range");
+  EXPECT_EQ(message_problem(loaded.error, report), "");
+
+  const std::string jsonl = (dir.path / "results.jsonl").string();
+  write_text(jsonl, "{\"provenance\": {}}\n{\"suite\": \"mpi\", \"name\": \"allreduce\", \"status\": \"passed\", \"time_us\": 4.9e-324}\n");
+  const auto lines = report::load_results(jsonl);
+  EXPECT_FALSE(lines.report.has_value());
+  EXPECT_HAS(lines.error, "line 2");
+  EXPECT_HAS(lines.error, "time_us: the number 4.9e-324 is out of range");
+}
+
 TEST(JsonBounds, DeepNestingIsRefusedWithOneLine) {
   ScratchDir dir("deep");
   const std::string deep = std::string(5000, '[') + std::string(5000, ']');
@@ -196,6 +229,30 @@ TEST(XmlBounds, HwlocImportNeverSeesADtdAndNeedsItsCpusets) {
   write_text(path, renamed);
   EXPECT_HAS(topology_error(path), "number 2 (at byte");
   EXPECT_HAS(topology_error(path), "has cpuset but no complete_cpuset");
+}
+
+// hwloc drops a PCI object whose bus id it cannot read, without a word: the GPU vanished from the
+// matrix. The loader keeps a line for it and the analysis makes it a finding.
+TEST(XmlBounds, PciObjectWithAnUnreadableBusIdIsAFinding) {
+  ScratchDir dir("busid");
+  const fs::path source = source_dir() / "tests/data/topologies/ibm-ac922-lassen-4xv100.xml";
+  std::string text = read_text(source);
+  const std::string gpu = "pci_busid=\"0004:04:00.0\"";
+  ASSERT_NE(text.find(gpu), std::string::npos);
+  text.replace(text.find(gpu), gpu.size(), "pci_busid=\"zz:garbage\"");
+  const std::string path = (dir.path / "t.xml").string();
+  write_text(path, text);
+  const topo::NodeTopology original = topo::load_topology_file(source.string());
+  const topo::NodeTopology t = topo::load_topology_file(path);
+  EXPECT_EQ(t.gpus().size() + 1, original.gpus().size());  // hwloc still leaves it out
+  EXPECT_TRUE(original.unread.empty());
+  ASSERT_EQ(t.unread.size(), 1u);
+  EXPECT_HAS(t.unread[0], "pci_busid \"zz:garbage\" is not a PCI bus id (dddd:bb:dd.f), so hwloc leaves this GPU out");
+  const auto findings = topo::analyze(t, {});
+  const auto it = std::find_if(findings.begin(), findings.end(), [](const topo::Finding& f) { return f.kind == "unreadable_object"; });
+  ASSERT_NE(it, findings.end());
+  EXPECT_EQ(it->severity, topo::Severity::warning);
+  EXPECT_HAS(it->message, "zz:garbage");
 }
 
 }  // namespace

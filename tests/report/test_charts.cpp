@@ -183,6 +183,24 @@ TEST(Charts, TimelinesOfTheMatrixFlowsWithDipsMarked) {
   EXPECT_EQ(dips, 2u);
 }
 
+// A flow measured while its receiver's listener refused strangers says so on its panel, as its record
+// does (extra.rejected_connections, and the reason in the flows table's status cell).
+TEST(Charts, TimelineSaysWhenStrangersWereRefusedDuringTheFlow) {
+  Report rep = four_nodes_one_slow();
+  for (auto& r : rep.results)
+    if (r.figure && r.figure->subject.host == "n1" && r.figure->subject.dst_host == "n2" && r.variant == "matrix")
+      r.extra["rejected_connections"] = 500;
+  const auto t = timeline_charts(rep);
+  ASSERT_EQ(t.groups.size(), 1u);
+  size_t marked = 0;
+  for (const auto& p : t.groups[0].panels) {
+    const bool says = p.title.find("500 stranger connections refused meanwhile") != std::string::npos;
+    EXPECT_EQ(says, p.src == "n1" && p.dst == "n2") << p.title;
+    marked += says ? 1 : 0;
+  }
+  EXPECT_EQ(marked, 1u);
+}
+
 TEST(Charts, ManyTimelinesShowTheWorstFlowsAndSaySo) {
   Report rep;
   for (int k = 0; k < 20; ++k) {
