@@ -1,6 +1,7 @@
 #include "bench/core/control.hpp"
 
 #include <poll.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -35,7 +36,10 @@ ControlPlane::ControlPlane(const MpiContext& mpi, double timeout_s, ResultsSink*
   const auto now = Clock::now();
   peers_.resize(mpi_.is_root() ? static_cast<size_t>(mpi_.size) : 2);
   for (auto& p : peers_) p.since = p.heard = now;
-  thread_ = std::thread([this] { serve(); });
+  thread_ = std::thread([this] {
+    ::pthread_setname_np(::pthread_self(), "gpunet-control");  // tells it apart in top -H and profiles
+    serve();
+  });
 }
 
 ControlPlane::~ControlPlane() {

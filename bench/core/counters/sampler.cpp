@@ -1,5 +1,7 @@
 #include "bench/core/counters/sampler.hpp"
 
+#include <pthread.h>
+
 #include <chrono>
 
 namespace gpunet::bench::counters {
@@ -40,7 +42,10 @@ void Sampler::start() {
   last_gpu_t_ = -1e9;
   files_ = std::make_unique<CounterFiles>(sys_root_);
   take();
-  thread_ = std::thread([this] { loop(); });
+  thread_ = std::thread([this] {
+    ::pthread_setname_np(::pthread_self(), "gpunet-counters");  // tells it apart in top -H and profiles
+    loop();
+  });
 }
 
 void Sampler::loop() {
