@@ -113,7 +113,7 @@ BudgetFit fit_time_budget(const Config& cfg, std::span<const Suite> suites, int 
   if (cfg.time_budget_s <= 0) return fit;
   take_if_cheaper(fit, shorter_flows(1.0), suites, nodes, ranks);
   // The largest sample of partners that fits; the smallest when none does.
-  for (const int k : {64, 32, 16, 8, 4, 3}) {
+  for (const int k : {256, 128, 64, 32, 16, 8, 4, 3}) {
     Config tried = fit.cfg;
     if (sampled_pairs(k)(tried).empty() || fit.worst_s <= cfg.time_budget_s) continue;
     if (budget_worst_s(tried, suites, nodes, ranks) <= cfg.time_budget_s || k == 3)

@@ -1,6 +1,6 @@
 // --time-budget D: the plan (bench/core/plan.hpp) made to fit a wall-time budget before anything is
 // measured. Cheaper choices are taken one after another, each only while the plan is still over:
-// --tcp-time down to 1 s, the matrix sampled (--tcp-pairs random:K, the largest K that fits), --tcp-time
+// --tcp-time down to 1 s, the matrix sampled (--tcp-pairs random:K, the largest K of 256 down to 3 that fits), --tcp-time
 // 0.5 s, the mpi sweep's sizes up to 1 MiB, --tcp-pairs random:2, one re-test round. What counts is
 // the estimate plus the most the matrix's re-tests may take (they are decided by the results). Every
 // rank reaches the same choices: they depend on the options and the node and rank counts only. Pure.
