@@ -10,7 +10,7 @@
 #include "bench/core/sizes.hpp"
 #include "bench/core/suite.hpp"
 #include "common/strings.hpp"
-#include "report/text_format.hpp"
+#include "report/text/text_format.hpp"
 
 namespace gpunet::bench {
 
