@@ -8,6 +8,7 @@
 #include "bench/core/options.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/report_command.hpp"
+#include "bench/core/time_budget.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "bench/suites/topo/suite.hpp"
 #include "report/history/history_command.hpp"
@@ -30,10 +31,13 @@ int run(int argc, char** argv) {
   if (cfg.check_inputs) {
     const int code = bench::check_inputs(cfg, std::cout, std::cerr);
     // The plan a run of these options would print, for --nodes nodes of one rank each (no MPI here).
-    if (code == 0)
-      std::cout << bench::run_plan_line(cfg, bench::suite_list(), cfg.plan_nodes, cfg.plan_nodes) << " for " << cfg.plan_nodes
-                << " node(s), one rank each\n";
-    return code;
+    if (code != 0) return code;
+    const auto fit = bench::fit_time_budget(cfg, bench::suite_list(), cfg.plan_nodes, cfg.plan_nodes);
+    std::cout << bench::run_plan_line(fit.cfg, bench::suite_list(), cfg.plan_nodes, cfg.plan_nodes) << bench::budget_text(fit)
+              << " for " << cfg.plan_nodes << " node(s), one rank each\n";
+    if (fit.met) return 0;
+    std::cerr << bench::budget_unmet_line(fit) << "\n";
+    return 2;
   }
   if (cfg.history.action != report::history::HistoryRequest::Action::none)
     return report::history::run_history_command(cfg.history, std::cout, std::cerr);

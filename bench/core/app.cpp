@@ -16,6 +16,7 @@
 #include "bench/core/evidence_step.hpp"
 #include "bench/core/counters/monitor.hpp"
 #include "bench/core/mpi_context.hpp"
+#include "bench/core/time_budget.hpp"
 #include "bench/core/open_files.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/output_lock.hpp"
@@ -168,10 +169,14 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
 
 }  // namespace
 
-int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) {
+int run_benchmark(const Config& given, SuiteList suites, int& argc, char**& argv) {
   raise_open_file_limit();  // before MPI opens its own; rank 0 checks the result when the ranks connect
   MpiSession session(argc, argv);
   MpiContext mpi = MpiContext::create();
+  // --time-budget: the options the plan fits with (the same on every rank); over budget even at the
+  // cheapest, the run goes on with the cheapest and its plan line says so.
+  const BudgetFit fit = fit_time_budget(given, suites, mpi.num_nodes, mpi.size);
+  const Config& cfg = fit.cfg;
   const std::string start = report::utc_now_iso8601();
   int code = 0;
   Output output;
@@ -182,7 +187,7 @@ int run_benchmark(const Config& cfg, SuiteList suites, int& argc, char**& argv) 
     const bool print = mpi.is_root() && !cfg.quiet;
     ConsoleWriter console(std::cout, std::cerr,
                           print ? progress_mode(cfg.progress, isatty(STDERR_FILENO)).value_or(ProgressMode::plain) : ProgressMode::off);
-    if (print) console.text(run_plan_line(cfg, suites, mpi.num_nodes, mpi.size) + "\n");
+    if (print) console.text(run_plan_line(cfg, suites, mpi.num_nodes, mpi.size) + budget_text(fit) + "\n");
     ControlPlane control(mpi, cfg.timeout_s, sink.get(), cfg.control_if, print ? &console : nullptr);
     Runner runner(cfg, control);
     ReportSections sections;

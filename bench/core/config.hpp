@@ -121,6 +121,7 @@ struct Config {
   std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
   bool check_inputs = false;     // --check: check the options and input files, measure nothing, no MPI
   int plan_nodes = 1;            // --nodes: with --check, the node count its plan is for
+  double time_budget_s = 0;      // --time-budget: the plan is made to fit this (bench/core/time_budget.hpp); 0 = none
 
   // The evidence bundle (bench/core/evidence_options.hpp).
   bool evidence = false;         // --evidence: OUTDIR/evidence.tar.gz after the outputs

@@ -11,6 +11,7 @@
 #include "bench/core/size_limits.hpp"
 #include "bench/core/sizes.hpp"
 #include "bench/core/suite.hpp"
+#include "bench/core/time_budget.hpp"
 #include "bench/core/training_options.hpp"
 #include "common/quote.hpp"
 #include "common/strings.hpp"
@@ -244,10 +245,16 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
   std::string suites = suite_names(known);
   std::string reduction = "max";
   std::string expect_ifaces;
+  std::string time_budget;
   CLI::App app{"gpunet-bench: GPU cluster network and PCIe benchmark. Run as: mpirun -np N gpunet-bench [options]",
                "gpunet-bench"};
   build_app(app, c, known, suites, reduction);
   add_counter_options(app, c, expect_ifaces);
+  app.add_option("--time-budget", time_budget,
+                 "Fit the run's plan into this wall time (30m, 1h30m, 90s; start-up excluded, re-tests counted at their "
+                 "most): shorter tcp flows, sampled matrix pairs, fewer sizes, as needed; the plan line says what was "
+                 "given up. With --check, a budget the cheapest plan cannot meet is exit 2 (docs/running.md)")
+      ->type_name("D");
   std::vector<OptionText> suite_text(known.size());
   for (size_t i = 0; i < known.size(); ++i)
     if (known[i].add_options) known[i].add_options(app, c, suite_text[i]);
@@ -284,6 +291,11 @@ ParseResult parse_options(const std::vector<std::string>& args, SuiteList known)
   if (const auto why = empty_path_problem(app, c); !why.empty()) return fail(why);
   if (const auto why = finish_evidence_options(app, c)) return fail(*why);
   c.suites = split_list(suites);
+  if (!time_budget.empty()) {
+    const auto budget = parse_duration_text(time_budget);
+    if (!budget) return fail("--time-budget: '" + time_budget + "' is not a duration (give e.g. 30m, 1h30m, 90s)");
+    c.time_budget_s = *budget;
+  }
   c.spec_names = spec_names(known);
   if (c.suites.empty()) return fail("--suites: empty list");
   for (const auto& s : c.suites)

@@ -19,6 +19,7 @@ struct PlanPart {
   std::string what;         // its steps and their costs, e.g. "matrix 2x3 rounds x (2s + 0.2s)"
   double seconds = -1;      // < 0: not estimated
   std::string left_out;     // what the estimate leaves out ("" = nothing)
+  double most_left_out_s = 0;  // the most what is left out may take, where that is bounded (re-tests)
 };
 
 

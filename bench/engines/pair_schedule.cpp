@@ -32,16 +32,22 @@ std::vector<Pair> neighbour_pairs(int n) {
 }
 
 std::vector<Round> disjoint_rounds(const std::vector<Pair>& pairs) {
+  // Each pair goes into the first round where neither end is busy. Who is busy in each round is kept
+  // beside it, so that a pair costs one look per round, not a scan of the round's pairs (4096 nodes
+  // with 64 random partners each: 2.5 s of CPU before).
+  int nodes = 0;
+  for (const auto& p : pairs) nodes = std::max({nodes, p.a + 1, p.b + 1});
   std::vector<Round> rounds;
+  std::vector<std::vector<bool>> busy;
   for (const auto& p : pairs) {
-    auto busy = [&](const Round& r) {
-      return std::any_of(r.begin(), r.end(), [&](const Pair& q) { return q.a == p.a || q.a == p.b || q.b == p.a || q.b == p.b; });
-    };
-    auto it = std::find_if(rounds.begin(), rounds.end(), [&](const Round& r) { return !busy(r); });
-    if (it == rounds.end())
-      rounds.push_back({p});
-    else
-      it->push_back(p);
+    size_t r = 0;
+    while (r < rounds.size() && (busy[r][static_cast<size_t>(p.a)] || busy[r][static_cast<size_t>(p.b)])) ++r;
+    if (r == rounds.size()) {
+      rounds.emplace_back();
+      busy.emplace_back(static_cast<size_t>(nodes), false);
+    }
+    rounds[r].push_back(p);
+    busy[r][static_cast<size_t>(p.a)] = busy[r][static_cast<size_t>(p.b)] = true;
   }
   return rounds;
 }

@@ -95,9 +95,9 @@ grep -q "^- hosts: every one of the 4 hosts was busy with other work during .*tc
   { head -12 "$OUT/b2/report.md"; fail "report.md does not say the hosts were busy"; }
 verdict_agrees "$OUT/b2" 0 PASS WARN || fail "run B2: the outputs disagree on the verdict"
 
-# Halve node 3's link in both directions (tbf as launch/fakecluster sets it: 1 ms of burst).
-tc -n "$PFX-node3" qdisc replace dev eth0 root tbf rate 500mbit burst 62500 latency 20ms
-tc -n "$PFX-sw" qdisc replace dev d3 root tbf rate 500mbit burst 62500 latency 20ms
+# Halve node 3's link in both directions (tbf as launch/fakecluster sets it: 4 ms of burst).
+tc -n "$PFX-node3" qdisc replace dev eth0 root tbf rate 500mbit burst 250000 latency 20ms
+tc -n "$PFX-sw" qdisc replace dev d3 root tbf rate 500mbit burst 250000 latency 20ms
 rc=0; fc_mpirun 180 "${args[@]}" --spec "$OUT/spec.json" --baseline "$OUT/base.json" -o "$OUT/c" >"$OUT/c.log" 2>&1 || rc=$?
 [[ $rc == 1 ]] || { cat "$OUT/c.log"; fail "halved node 3, run C: exit $rc, expected 1"; }
 rc_off=0; "$bin" report "$OUT/c/report.json" --spec "$OUT/spec.json" --baseline "$OUT/base.json" -o "$OUT/c-off" >"$OUT/c-off.log" 2>&1 || rc_off=$?

@@ -41,15 +41,21 @@ grep -q "are valid; nothing was measured" "$work/out" || fail "--check says noth
 [[ ! -s $work/err ]] || fail "--check wrote to stderr on success"
 # --check prints the plan a run would print, for --nodes nodes: the matrix's N-1 full-duplex rounds at
 # 512, 2(N-1) one way, and about K+1 with --tcp-pairs random:K.
-expect 0 "" --check --nodes 512 --suites tcp --tcp-tests matrix --tcp-time 0.5 --tcp-matrix-direction both
+expect 0 "" --check --nodes 512 --suites tcp --tcp-tests matrix --tcp-time 0.5
 grep -q "^# plan: tcp 512 participants: 511 bandwidth rounds x (0.5s + 0.2s).*; estimated 5m58s (an estimate" "$work/out" ||
   { cat "$work/out"; fail "--check --nodes 512: no plan line"; }
-expect 0 "" --check --nodes 512 --suites tcp --tcp-tests matrix --tcp-time 0.5
+expect 0 "" --check --nodes 512 --suites tcp --tcp-tests matrix --tcp-time 0.5 --tcp-matrix-direction one-way
 grep -q "^# plan: tcp 512 participants: 1022 bandwidth rounds x (0.5s + 0.2s).*; estimated 11m55s (an estimate" "$work/out" ||
   { cat "$work/out"; fail "--check --nodes 512 --tcp-matrix-direction one-way: no plan line"; }
 expect 0 "" --check --nodes 512 --suites tcp --tcp-tests matrix --tcp-time 0.5 --tcp-pairs random:3 --tcp-pairs-seed 7
-grep -q "^# plan: tcp 512 participants: 8 bandwidth rounds x (0.5s + 0.2s).*matrix pairs random:3 seed 7 = 6s" "$work/out" ||
+grep -q "^# plan: tcp 512 participants: 4 bandwidth rounds x (0.5s + 0.2s).*matrix pairs random:3 seed 7 = 3s" "$work/out" ||
   { cat "$work/out"; fail "--check --nodes 512 --tcp-pairs random:3: no plan line"; }
+# --time-budget: what the plan gave up to fit, and a budget even the cheapest plan misses (exit 2).
+expect 0 "" --check --nodes 1024 --time-budget 30m
+grep -q "^# plan: .*tcp 1024 participants: 1027 bandwidth rounds x (1s + 0.2s).*; --time-budget 30m00s: gave up --tcp-time 1 (was 2) (at most " "$work/out" ||
+  { cat "$work/out"; fail "--check --nodes 1024 --time-budget 30m: no plan line with what it gave up"; }
+expect 2 "--time-budget 10s cannot be met: the cheapest plan \(.*\) takes up to .*; give a larger --time-budget" --check --nodes 512 --time-budget 10s
+expect 2 "--time-budget: 'soon' is not a duration" --check --time-budget soon
 expect 2 "--tcp-pairs: 'random:0' is not all, ring or random:K" --check --tcp-pairs random:0
 expect 2 "--budget: 'nan' is not a finite number" --check --budget nan
 expect 2 "--tcp-timeout: 'inf' is not a finite number" --check --tcp-timeout inf

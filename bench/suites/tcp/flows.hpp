@@ -12,6 +12,7 @@
 
 #include "bench/suites/tcp/bandwidth.hpp"
 #include "bench/suites/tcp/timeline.hpp"
+#include "bench/suites/tcp/unsent_bound.hpp"
 
 namespace gpunet::bench::tcp::detail {
 
@@ -41,6 +42,7 @@ class SendFlow {
     Clock::time_point last_progress;
     Clock::time_point drain_deadline;
     net::TcpInfo info;
+    UnsentBound unsent;  // what it leaves unsent when the time is up
   };
   void handle_stream(Stream& s, short revents, Clock::time_point now, std::span<const char> data);
   // Reads toward `want` bytes of the handshake into s.got; true once they are all there.

@@ -92,7 +92,7 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
                  "The matrix's rounds: both (each pair's two directions at once, one flow time a round, as on a "
                  "full-duplex link) or one-way (one direction and then the other, twice the time; to look at a "
                  "half-duplex suspicion). Re-tests of suspects always run one direction at a time")
-      ->check(CLI::IsMember({"both", "one-way"}))->default_str("one-way")->type_name("MODE")->group(g);
+      ->check(CLI::IsMember({"both", "one-way"}))->default_str("both")->type_name("MODE")->group(g);
   add_float_option(app, "--tcp-interval", t.interval_s, 0.001, 60.0, "Seconds per timeline interval")->group(g);
   add_size_option(app, "--tcp-lat-size", t.lat_bytes, "Ping-pong message size")->default_str("14")->group(g);
   add_float_option(app, "--tcp-lat-time", t.lat_time_s, 0.01, 3600.0, "Seconds of ping-pong per pair")->group(g);
@@ -149,8 +149,7 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
   if (const auto* why = std::get_if<std::string>(&ifaces)) return *why;
   t.ifaces = std::get<std::vector<std::string>>(ifaces);
   t.rails_one_at_a_time = text.get("--rails") == "one-at-a-time";
-  // One way by default for now: both at once failed fakecluster_rails' healthy run (two rails at once).
-  t.matrix_one_way = text.get("--tcp-matrix-direction") != "both";
+  t.matrix_one_way = text.get("--tcp-matrix-direction") == "one-way";
   if (t.rails_one_at_a_time && t.ifaces.size() < 2 && t.ifaces != std::vector<std::string>{"rails"})
     return "--rails one-at-a-time needs several rails: give --tcp-if IF0,IF1,... or --tcp-if rails";
   if (!text.get("--link-rate").empty()) {

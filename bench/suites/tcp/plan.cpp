@@ -60,6 +60,9 @@ PlanPart tcp_plan(const Config& cfg, int nodes, int ranks) {
       p.what += ", matrix pairs " + pairs_text(cfg.tcp) +
                 (cfg.tcp.pairs == "random" ? " seed " + std::to_string(cfg.tcp.pairs_seed) : "");
     p.left_out = "re-tests of matrix suspects (at most " + std::to_string(cfg.tcp.retest_rounds) + " rounds)";
+    // Each re-test round one direction and then the other, rail after rail.
+    const int rails = std::max<int>(1, static_cast<int>(cfg.tcp.ifaces.size()));
+    p.most_left_out_s = cfg.tcp.retest_rounds * 2 * rails * tcp_bandwidth_step_s(cfg.tcp);
   }
   if (std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "fabric") != cfg.tcp.tests.end())
     p.left_out += std::string(p.left_out.empty() ? "" : ", ") + "the fabric test (one round per leaf)";

@@ -205,6 +205,7 @@ std::string SendFlow::waiting_for(State state) {
 }
 
 void SendFlow::send_some(Stream& s, Clock::time_point now, std::span<const char> data) {
+  if (s.quota < 0) s.unsent.tune(s.fd.get(), now);  // timed flows: what is left at the end drains fast
   for (int k = 0; k < 16; ++k) {
     if (s.quota >= 0 && s.sent >= s.quota) return start_drain(s, now);
     size_t len = data.size();
