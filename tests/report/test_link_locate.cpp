@@ -1,13 +1,13 @@
-// Localising slow pairs to the smallest set of links over synthetic pair sets (report/link_locate.hpp),
-// and what "What is wrong" (report/culprits.hpp) says from a report with a matrix and a fabric.
+// Localising slow pairs to the smallest set of links over synthetic pair sets (report/analysis/link_locate.hpp),
+// and what "What is wrong" (report/judge/culprits.hpp) says from a report with a matrix and a fabric.
 #include <gtest/gtest.h>
 
 #include <functional>
 
-#include "report/culprits.hpp"
-#include "report/fabric_view.hpp"
-#include "report/link_locate.hpp"
-#include "report/link_sentences.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/analysis/fabric_view.hpp"
+#include "report/analysis/link_locate.hpp"
+#include "report/analysis/link_sentences.hpp"
 
 namespace gpunet::report {
 namespace {
