@@ -4,6 +4,7 @@
 #include <map>
 
 #include "report/model/json_access.hpp"
+#include "report/analysis/path_ceilings.hpp"
 
 namespace gpunet::report {
 
@@ -23,6 +24,28 @@ std::vector<std::string> fabric_names(const json& j, const char* key) {
     for (const auto& v : *a)
       if (v.is_string()) out.push_back(v.get<std::string>());
   return out;
+}
+
+// Each host's link as the tcp pair records describe it (extra.link of the sender, extra.dst_link of
+// the receiver), for the pairs' ceilings.
+std::map<std::string, json> host_links(const Report& rep) {
+  std::map<std::string, json> out;
+  for (const auto& r : rep.results) {
+    if (record_kind(r) != RecordKind::tcp_flow) continue;
+    for (const auto& [host_key, link_key] : {std::pair{"src_host", "link"}, std::pair{"dst_host", "dst_link"}}) {
+      const auto host = jsonx::string(r.extra, host_key);
+      if (host && r.extra.contains(link_key) && r.extra[link_key].is_object()) out.emplace(*host, r.extra[link_key]);
+    }
+  }
+  return out;
+}
+
+// A matrix pair's TCP ceiling (one flow each way at each end, as the matrix runs them); 0 when unknown.
+double pair_ceiling(const std::map<std::string, json>& links, const std::string& src, const std::string& dst) {
+  const auto a = links.find(src), b = links.find(dst);
+  if (a == links.end() || b == links.end()) return 0;
+  const Ceiling c = tcp_flow_ceiling(a->second, b->second, 1, 1);
+  return c.known ? c.value : 0;
 }
 
 }  // namespace
@@ -57,13 +80,15 @@ std::vector<PairGoodput> matrix_goodputs(const Report& rep) {
         alone[{jsonx::string(r, "src_host").value_or(""), jsonx::string(r, "dst_host").value_or("")}] = *v;
   std::vector<PairGoodput> out;
   if (!g) return out;
+  const auto links = host_links(rep);
   for (std::size_t i = 0; i < hosts.size() && i < g->size(); ++i) {
     const json& row = (*g)[i];
     if (!row.is_array()) continue;
     for (std::size_t j = 0; j < hosts.size() && j < row.size(); ++j) {
       if (i == j || !row[j].is_number()) continue;
       const auto it = alone.find({hosts[i], hosts[j]});
-      out.push_back({hosts[i], hosts[j], it != alone.end() ? it->second : row[j].get<double>()});
+      out.push_back({hosts[i], hosts[j], it != alone.end() ? it->second : row[j].get<double>(),
+                     pair_ceiling(links, hosts[i], hosts[j])});
     }
   }
   return out;
@@ -74,9 +99,9 @@ double matrix_slow_fraction(const Report& rep) {
   return m ? jsonx::number(m->extra, "suspect_fraction").value_or(0.8) : 0.8;
 }
 
-std::optional<UplinkSuspect> fabric_suspect(const Report& rep) {
-  if (!has_fabric(rep)) return std::nullopt;
-  return locate_slow_uplink(matrix_goodputs(rep), fabric_leaves(rep), matrix_slow_fraction(rep));
+LinkLocation fabric_location(const Report& rep) {
+  if (!has_fabric(rep)) return {};
+  return locate_slow_links(matrix_goodputs(rep), fabric_leaves(rep), matrix_slow_fraction(rep));
 }
 
 std::optional<std::string> fabric_unknown_note(const Report& rep) {

@@ -9,6 +9,7 @@
 #include "report/analysis/fabric_view.hpp"
 #include "report/analysis/flow_failures.hpp"
 #include "report/model/json_access.hpp"
+#include "report/analysis/link_sentences.hpp"
 #include "report/judge/networks.hpp"
 #include "report/judge/scheduler_lines.hpp"
 #include "report/judge/verdicts_outputs.hpp"
@@ -23,6 +24,8 @@ struct Problems {
   std::vector<std::pair<std::string, std::vector<std::string>>> by_host;  // in order of first blame
   std::vector<std::string> other;
   std::set<std::pair<std::string, std::string>> explained;  // slow directed pairs a fabric link explains
+  std::set<std::pair<std::string, std::string>> located;    // ... or any located link, a NIC included
+  std::vector<std::pair<std::string, std::string>> nics;    // a located NIC: host, sentence
 
   void blame(const std::string& host, const std::string& sentence) {
     auto it = std::find_if(by_host.begin(), by_host.end(), [&](const auto& e) { return e.first == host; });
@@ -34,6 +37,10 @@ struct Problems {
   }
   bool blamed(const std::string& host) const {
     return std::any_of(by_host.begin(), by_host.end(), [&](const auto& e) { return e.first == host; });
+  }
+  bool blamed_or_its_nic(const std::string& host) const {  // the host, or one NIC of it as host:iface
+    return std::any_of(by_host.begin(), by_host.end(),
+                       [&](const auto& e) { return e.first == host || e.first.rfind(host + ":", 0) == 0; });
   }
 };
 
@@ -100,15 +107,26 @@ void from_failures(const Report& rep, Problems& p) {
   if (const auto f = one_host_failing(flow_outcomes(rep))) p.blame(f->host, failure_sentence(*f));
 }
 
-// A leaf's uplink that explains every slow pair (report/analysis/uplink_locate.hpp) is named instead of the
-// nodes; without a fabric file, one line says what it would have told.
+// The smallest set of links that explains every slow pair (report/analysis/link_locate.hpp): an uplink or a
+// spine is named instead of the nodes; a NIC is kept for the node (named after the node findings, when
+// they have not named the node already). Without a fabric file, one line says what it would have told.
 void from_fabric(const Report& rep, Problems& p) {
-  if (const auto s = fabric_suspect(rep)) {
-    p.add(uplink_sentence(*s));
-    p.explained.insert(s->explained.begin(), s->explained.end());
+  const auto loc = fabric_location(rep);
+  if (loc.outcome == LocateOutcome::located) {
+    for (const auto& c : loc.culprits) {
+      p.located.insert(c.pairs.begin(), c.pairs.end());
+      if (c.links[0].kind == LinkKind::nic) p.nics.push_back({c.links[0].name, nic_culprit_sentence(c, loc)});
+      else p.add(fabric_culprit_sentence(c, loc));
+    }
+    p.explained = fabric_explained(loc);
   } else if (const auto note = fabric_unknown_note(rep)) {
     p.add(*note);
   }
+}
+
+void from_located_nics(Problems& p) {
+  for (const auto& [host, sentence] : p.nics)
+    if (!p.blamed_or_its_nic(host)) p.blame(host, sentence);
 }
 
 // Whether every slow pair a host finding lists is explained by a fabric link.
@@ -140,7 +158,7 @@ void from_findings(const Report& rep, Problems& p) {
   for (const auto* r : pairs) {
     const json& f = jsonx::section(r->extra, "finding");
     const auto src = jsonx::string(f, "src_host").value_or(""), dst = jsonx::string(f, "dst_host").value_or("");
-    if (p.explained.count({src, dst})) continue;
+    if (p.located.count({src, dst})) continue;
     if (!p.blamed(src) && !p.blamed(dst)) p.add(r->reason);
   }
 }
@@ -151,6 +169,7 @@ Problems problems_of(const Report& rep) {
   from_failures(rep, p);
   from_fabric(rep, p);
   from_findings(rep, p);
+  from_located_nics(p);
   from_baseline(rep, p);
   if (const auto w = network_warning(rep)) p.add(w->reason);
   return p;

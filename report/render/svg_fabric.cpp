@@ -100,13 +100,13 @@ std::optional<FabricDrawing> fabric_drawing(const Report& rep) {
   double best = 0;
   for (const auto& p : pairs) best = std::max(best, p.gbps);
   const auto figures = uplink_figures(rep);
-  const auto suspect = fabric_suspect(rep);
+  const auto location = fabric_location(rep);
   for (const auto& l : leaves) {
     if (!fabric_has(d.spines, l.parent)) d.spines.push_back(l.parent);
     d.leaves.push_back({l.name, l.parent, l.hosts});
     auto up = fabric_uplink_view(d.leaves.back(), figures, pairs, best);
-    if (suspect)
-      for (const auto& c : suspect->links) up.culprit = up.culprit || c.leaf == l.name;
+    for (const auto& c : location.culprits)
+      for (const auto& link : c.links) up.culprit = up.culprit || (link.kind == LinkKind::uplink && link.name == l.name);
     d.uplinks.push_back(std::move(up));
     for (const auto& h : l.hosts) d.node_links.push_back(fabric_node_view(h, l.name, pairs, best));
   }

@@ -3,7 +3,7 @@
 // against its nodes' sum (1 / the fabric test's oversubscription), else the median of the matrix pairs
 // crossing it against the best pair; a node's link is the best of its matrix pairs against the best
 // pair (a node whose every pair is slow has a slow link; a slow uplink leaves its pairs within the rack
-// fast). The uplink report/analysis/uplink_locate.hpp suspects is marked. Drawn only when a fabric is known. Pure.
+// fast). An uplink report/analysis/link_locate.hpp names is marked. Drawn only when a fabric is known. Pure.
 #pragma once
 
 #include <optional>

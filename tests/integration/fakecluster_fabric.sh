@@ -3,7 +3,8 @@
 # links at 100 Mbit/s, leaf1's uplink shaped to 30 Mbit/s. The tcp matrix with the cluster's own
 # topology.conf (fakecluster topology) must name the uplink in "What is wrong" (md and html) and blame
 # no node; with two racks every pair between them crosses both uplinks, so the report names both and
-# says it cannot tell which; in 4 racks of 2 the slow uplink is named alone. The same cluster with
+# says it cannot tell which; in 4 racks of 2, with node 7's switch port slowed as well, the slow uplink
+# (alone among the uplinks) and node 7 are named and nothing else. The same cluster with
 # healthy uplinks names nothing and exits 0. The fabric test (--tcp-tests fabric) on that cluster, its
 # nodes at 50 Mbit/s and uplinks at 200 Mbit/s (4 nodes x 50 Mbit/s), reads about 1 per uplink and
 # keeps a max_oversubscription 1.2 promise; with the uplinks at 100 Mbit/s (2:1) it reads about 2 and
@@ -61,21 +62,27 @@ echo "ok: without the fabric one line says what it would tell; report --fabric n
 "$FC" down --prefix "$PFX"
 PFX=""
 
-# Four racks of two: only leaf1's uplink carries exactly the slow pairs.
+# Four racks of two: only leaf1's uplink carries exactly the pairs through it; node 7's switch port
+# (what node 7 receives, unseen by the node) is slowed as well, so the smallest set of links that
+# explains the slow pairs is the uplink and node 7: both are named, and nothing else.
 fc_start 8 --racks 4 --rate 100mbit --rate-uplink 1=30mbit
+tc -n "$PFX-leaf3" qdisc replace dev d7 root tbf rate 30mbit burst 32768 latency 20ms
 "$FC" topology --prefix "$PFX" >"$OUT/topology.conf"
 rc=0
 fc_mpirun 120 -np 8 "$bin" "${args[@]}" --fabric "$OUT/topology.conf" -o "$OUT/four" >"$OUT/four.log" 2>&1 || rc=$?
 grep '^# tcp matrix:' "$OUT/four.log" || true
-[[ $rc == 1 ]] || { cat "$OUT/four.log"; fail "slow uplink, 4 racks: exit code $rc, expected 1"; }
+[[ $rc == 1 ]] || { cat "$OUT/four.log"; fail "slow uplink and slow node, 4 racks: exit code $rc, expected 1"; }
 python3 - "$OUT/four/report.md" "$PFX" <<'PY'
 import sys
 md, pfx = open(sys.argv[1]).read(), sys.argv[2]
 wrong = md.split("## What is wrong", 1)[1].split("\n## ", 1)[0]
 lines = [l[2:] for l in wrong.splitlines() if l.startswith("- ")]
-assert len(lines) == 1 and lines[0].startswith("leaf1 ↔ spine: 24 of 24 pairs crossing it at "), lines
-assert lines[0].endswith("suspect the uplink, not the nodes"), lines[0]
-print("ok:", lines[0])
+up = [l for l in lines if l.startswith("leaf1 ↔ spine: 24 of 24 pairs crossing it at ")]
+node = [l for l in lines if l.startswith((f"{pfx}-node7: ", f"host {pfx}-node7: "))]
+assert len(up) == 1 and len(node) == 1 and len(lines) == 2, f"expected leaf1's uplink and node 7 alone: {lines}"
+assert up[0].endswith("suspect the uplink, not the nodes"), up[0]
+print("ok:", up[0])
+print("ok:", node[0])
 PY
 "$FC" down --prefix "$PFX"
 PFX=""

@@ -4,7 +4,39 @@
 
 namespace gpunet::bench::tcp {
 
-CongestionPlan congestion_plan(int n) {
+namespace {
+
+int rack_at(const std::vector<int>& rack_of, int i) {
+  return static_cast<size_t>(i) < rack_of.size() ? rack_of[static_cast<size_t>(i)] : -1;
+}
+
+// The victim's receiver: `dst` unless it shares src's known rack; then the first participant after it
+// (cyclically) in another known rack that is neither taken nor reserved for another pair.
+int cross_rack_receiver(int src, int dst, int n, const std::vector<int>& rack_of, const std::vector<bool>& taken) {
+  const int home = rack_at(rack_of, src);
+  if (home < 0 || rack_at(rack_of, dst) != home) return dst;
+  for (int step = 0; step < n; ++step) {
+    const int j = (dst + step) % n;
+    const int r = rack_at(rack_of, j);
+    if (r >= 0 && r != home && !taken[static_cast<size_t>(j)]) return j;
+  }
+  return dst;
+}
+
+}  // namespace
+
+std::vector<int> racks_of_hosts(const std::vector<std::vector<std::string>>& leaf_hosts, const std::vector<std::string>& hosts) {
+  std::vector<int> out;
+  for (const auto& h : hosts) {
+    int rack = -1;
+    for (size_t k = 0; k < leaf_hosts.size() && rack < 0; ++k)
+      if (std::find(leaf_hosts[k].begin(), leaf_hosts[k].end(), h) != leaf_hosts[k].end()) rack = static_cast<int>(k);
+    out.push_back(rack);
+  }
+  return out;
+}
+
+CongestionPlan congestion_plan(int n, const std::vector<int>& rack_of) {
   CongestionPlan p;
   if (n < kCongestionMinParticipants) {
     p.why_not = "congestion needs " + std::to_string(kCongestionMinParticipants) +
@@ -14,8 +46,9 @@ CongestionPlan congestion_plan(int n) {
   const int pairs = std::max(1, n / 10);
   const int stride = n / pairs;
   std::vector<bool> victim(static_cast<size_t>(n), false);
+  for (int k = 0; k < pairs; ++k) victim[static_cast<size_t>(k * stride)] = true;  // every pair's sender, reserved
   for (int k = 0; k < pairs; ++k) {
-    const FlowSpec v{k * stride, k * stride + stride / 2};
+    const FlowSpec v{k * stride, cross_rack_receiver(k * stride, k * stride + stride / 2, n, rack_of, victim)};
     p.victims.push_back(v);
     victim[static_cast<size_t>(v.src)] = victim[static_cast<size_t>(v.dst)] = true;
   }

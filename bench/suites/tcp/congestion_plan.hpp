@@ -6,6 +6,9 @@
 //   victims     max(1, n / 10) pairs (about 20 % of the participants, at least one pair), spread over
 //               the rank order: pair k is (k·s, k·s + s/2) with s = n / pairs, so on racks filled in
 //               rank order a victim pair spans two racks. src sends the victim's bandwidth flow to dst.
+//               When the racks are known (--fabric) and that dst shares src's rack, dst is the next
+//               participant after it in another rack (and not another pair's), so the pair crosses
+//               the uplinks.
 //   congestors  every other participant.
 //   incast      each congestor sends one flow into a victim's receiver (congestor i into victim
 //               i mod pairs): the victim's receiving link is the path the congestors share with it,
@@ -32,7 +35,12 @@ struct CongestionPlan {
   std::string why_not;               // non-empty when the test cannot run (fewer than 4 participants)
 };
 
-CongestionPlan congestion_plan(int participants);
+// rack_of: each participant's rack (leaf) index, -1 when the fabric does not place it; empty when
+// the fabric is unknown.
+CongestionPlan congestion_plan(int participants, const std::vector<int>& rack_of = {});
+
+// Each host's rack: the index of the leaf switch (a switch with nodes) whose Nodes= lists it, -1 if none.
+std::vector<int> racks_of_hosts(const std::vector<std::vector<std::string>>& leaf_hosts, const std::vector<std::string>& hosts);
 
 // Every congestor flow (incast, then all-to-all).
 std::vector<FlowSpec> congestor_flows(const CongestionPlan& plan);

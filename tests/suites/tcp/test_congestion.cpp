@@ -60,6 +60,37 @@ TEST(CongestionPlan, TwentyPercentOfNodesAreVictimsDisjointFromCongestors) {
   EXPECT_EQ(congestion_plan(20).victims, (std::vector<FlowSpec>{{0, 5}, {10, 15}}));
 }
 
+TEST(CongestionPlan, WithKnownRacksEveryVictimPairCrossesRacks) {
+  // Racks interleaved (not in rank order): rank order alone would pair 0 with 4, both in rack 0.
+  const std::vector<int> racks{0, 0, 1, 1, 0, 0, 1, 1};
+  EXPECT_EQ(congestion_plan(8).victims, (std::vector<FlowSpec>{{0, 4}}));
+  const auto p = congestion_plan(8, racks);
+  ASSERT_EQ(p.victims, (std::vector<FlowSpec>{{0, 6}}));
+  EXPECT_EQ(p.congestors, (std::vector<int>{1, 2, 3, 4, 5, 7}));
+  for (const auto& f : p.incast) EXPECT_EQ(f.dst, 6);
+  // 20 nodes in 4 racks of 5 in rank order: (0, 5) and (10, 15) already cross racks and are kept.
+  std::vector<int> rank_order;
+  for (int i = 0; i < 20; ++i) rank_order.push_back(i / 5);
+  EXPECT_EQ(congestion_plan(20, rank_order).victims, (std::vector<FlowSpec>{{0, 5}, {10, 15}}));
+  // 20 nodes in 2 racks alternating by rank: each receiver moves to the next node in the other rack,
+  // never onto the other pair's sender.
+  std::vector<int> odd_even;
+  for (int i = 0; i < 20; ++i) odd_even.push_back(i % 2);
+  const auto q = congestion_plan(20, odd_even);
+  EXPECT_EQ(q.victims, (std::vector<FlowSpec>{{0, 5}, {10, 15}})) << "5 and 15 are already in the other rack";
+  std::vector<int> halves;  // racks 0-9 and 10-19: (0, 5) is inside rack 0
+  for (int i = 0; i < 20; ++i) halves.push_back(i / 10);
+  EXPECT_EQ(congestion_plan(20, halves).victims, (std::vector<FlowSpec>{{0, 11}, {10, 1}}))
+      << "each receiver is the first free node of the other rack after the rank-order one (10 sends for the other "
+         "pair, 0 for the first)";
+  // Hosts the fabric does not place keep the rank-order choice.
+  EXPECT_EQ(congestion_plan(8, std::vector<int>(8, -1)).victims, congestion_plan(8).victims);
+}
+
+TEST(CongestionPlan, RacksOfHostsFromTheLeaves) {
+  EXPECT_EQ(racks_of_hosts({{"a", "b"}, {"c"}}, {"c", "a", "x", "b"}), (std::vector<int>{1, 0, -1, 0}));
+}
+
 VictimFigures victim_figures(int src, int dst, double p50, double p50c, double p99, double p99c, double bw, double bwc) {
   VictimFigures v;
   v.victim = {src, dst};

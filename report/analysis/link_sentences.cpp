@@ -1,0 +1,65 @@
+#include "report/analysis/link_sentences.hpp"
+
+#include <cstdio>
+
+namespace gpunet::report {
+
+namespace {
+
+std::string locate_gbps(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g Gb/s", v);
+  return buf;
+}
+
+std::string locate_fraction(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string pairs_at(const LinkCulprit& c, const LinkLocation& loc) {
+  return locate_gbps(c.gbps) + " (" + locate_fraction(c.fraction) + (loc.against_ceiling ? " of their ceiling)" : " of the best pair)");
+}
+
+// How sure: how fast the pairs that no named link carries are.
+std::string others_fine(const LinkLocation& loc) {
+  if (loc.fine == 0) return "";
+  return "; the " + std::to_string(loc.fine) + " pairs through no named link at " + locate_fraction(loc.fine_worst) + " or better";
+}
+
+std::string leaves_of(const LinkCulprit& c) {
+  std::string out;
+  for (const auto& l : c.links)
+    if (l.kind == LinkKind::uplink && out.find(l.name) == std::string::npos) out += (out.empty() ? "" : " and ") + l.name;
+  return out;
+}
+
+}  // namespace
+
+std::string fabric_culprit_sentence(const LinkCulprit& c, const LinkLocation& loc) {
+  std::string names;
+  for (size_t i = 0; i < c.links.size(); ++i) names += (i ? " or " : "") + link_name(c.links[i]);
+  const auto n = std::to_string(c.pairs.size());
+  if (c.links[0].kind == LinkKind::spine)
+    return names + ": " + n + " of " + n + " pairs between its leaves at " + pairs_at(c, loc) + ", pairs within its leaves at " +
+           locate_gbps(c.within_gbps) + others_fine(loc) + ": suspect the spine, not the uplinks or the nodes";
+  const bool one = c.links.size() == 1;
+  std::string out = names + ": " + n + " of " + n + " pairs crossing " + (one ? "it" : "them") + " at " + pairs_at(c, loc) +
+                    ", pairs within " + leaves_of(c) + " at " + locate_gbps(c.within_gbps) + others_fine(loc) + ": suspect " +
+                    (one ? "the uplink" : "an uplink") + ", not the nodes";
+  if (!one)
+    out += " (each of these pairs crosses all of these links and the switch above them, so the pair figures cannot tell "
+           "which; a third rack or a test of each uplink can)";
+  return out;
+}
+
+std::string nic_culprit_sentence(const LinkCulprit& c, const LinkLocation& loc) {
+  const auto way = c.links[0].way;
+  const auto n = std::to_string(c.pairs.size());
+  return std::string("its NIC") + (way == UplinkWay::up ? " sending" : way == UplinkWay::down ? " receiving" : "") + ": " + n +
+         " of " + n + " pairs " + (way == UplinkWay::up ? "from" : way == UplinkWay::down ? "to" : "to and from") + " it at " +
+         pairs_at(c, loc) + others_fine(loc) + ": the node, not the fabric";
+}
+
+}  // namespace gpunet::report
