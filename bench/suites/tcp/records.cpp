@@ -6,6 +6,7 @@
 #include <set>
 
 #include "bench/suites/tcp/json.hpp"
+#include "report/figure_select.hpp"
 #include "report/analysis.hpp"
 #include "report/direction.hpp"
 #include "report/path_ceilings.hpp"
@@ -228,7 +229,7 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   rec.reason = o.reason;
   rec.time_us = o.time_us;
   rec.extra["latency_us"] = o.half_rtt_us;
-  rec.extra["latency_is"] = "half the round trip of a ping-pong, as sockperf and osu_latency report";
+  rec.extra["latency_is"] = std::string(report::kLatencyMeasure) + " of a ping-pong, as sockperf and osu_latency report";
   rec.extra["rtt_p50_us"] = o.rtt_p50_us;
   rec.extra["msg_bytes"] = cfg.lat_bytes;
   rec.extra["duration_s"] = cfg.lat_time_s;
