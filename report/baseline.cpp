@@ -9,9 +9,11 @@
 #include "report/baseline_stats.hpp"
 #include "report/file_write.hpp"
 #include "report/figure_select.hpp"
+#include "report/json_access.hpp"
 #include "report/json_file.hpp"
 #include "report/spec_reader.hpp"
 #include "report/stats.hpp"
+#include "report/verdicts_facts.hpp"
 
 namespace gpunet::report {
 
@@ -70,6 +72,25 @@ BaselineFigure from_fact(const FigureFact& f) {
   return b;
 }
 
+// The directed pairs whose re-test passed, by the key their matrix figure has: a passed re-test
+// record the suite did not confirm slow (extra.confirmed false).
+std::map<std::string, FigureFact> clean_retests(const Report& report) {
+  std::map<std::string, FigureFact> out;
+  for (const auto& r : report.results) {
+    if (r.status != Status::passed || !r.figure || r.figure->value <= 0) continue;
+    FigureFact f = figure_fact_of(r);
+    if (f.kind != "retest" || jsonx::boolean(r.extra, "confirmed").value_or(true)) continue;
+    f.kind = "matrix";
+    out[figure_key(f)] = std::move(f);
+  }
+  return out;
+}
+
+std::string retest_note(const FigureFact& retest, const FigureFact& matrix) {
+  return "the re-test of the pair, " + fmt_num(*retest.value) + " " + retest.unit + ", not the matrix figure " +
+         fmt_num(*matrix.value) + " " + matrix.unit + " measured beside other flows";
+}
+
 }  // namespace
 
 Baseline make_baseline(const Report& report, const CompareRule& rule, const Baseline* previous) {
@@ -78,10 +99,13 @@ Baseline make_baseline(const Report& report, const CompareRule& rule, const Base
   b.git_commit = report.provenance.git_commit;
   b.hosts = report.provenance.hosts;
   b.rule = rule;
+  const auto retests = clean_retests(report);
   for (const auto& f : baseline_figures(report)) {
     std::string key = figure_key(f);
     for (int n = 2; b.figures.count(key); ++n) key = figure_key(f) + " #" + std::to_string(n);
-    BaselineFigure fig = from_fact(f);
+    const auto clean = f.kind == "matrix" ? retests.find(key) : retests.end();
+    BaselineFigure fig = from_fact(clean == retests.end() ? f : clean->second);
+    if (clean != retests.end()) fig.judged_on = retest_note(clean->second, f);
     if (previous)
       if (const auto it = previous->figures.find(key); it != previous->figures.end()) {
         fig.history = it->second.history;

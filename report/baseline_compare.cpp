@@ -174,6 +174,7 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
       continue;
     }
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));
+    if (!it->second.judged_on.empty()) out.rows.back().reason = "judged on " + it->second.judged_on + ": " + out.rows.back().reason;
   }
   for (const auto& [key, f] : now.figures)
     if (!base.figures.count(key)) ++out.new_figures;
