@@ -7,6 +7,7 @@
 #include <set>
 
 #include "report/analysis.hpp"
+#include "report/culprits.hpp"
 #include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/table_model.hpp"
@@ -59,7 +60,8 @@ std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
 }
 
 // Rows = senders, columns = receivers; each cell the flow's rate and its share of its ceiling.
-Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows) {
+Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows,
+                   const BlamedPairs& blamed) {
   const auto ends = endpoints(flows);
   const EndpointLabels label(ends);
   Table t;
@@ -94,6 +96,7 @@ Table matrix_table(const std::string& title, const std::string& csv, const std::
       const auto c = ceiling_view(r);
       Cell x = number_cell(f->value, format_figure(f->value) + (c.efficiency ? " (" + format_fixed(*c.efficiency * 100, 0) + ")" : ""));
       x.efficiency = c.efficiency;
+      x.flagged = blamed(f->subject);
       row.cells.push_back(std::move(x));
     }
     t.rows.push_back(std::move(row));
@@ -129,7 +132,7 @@ std::vector<Cell> iperf3_end_cells(const Record& r) {
   return cells;
 }
 
-Table flows_table(const std::vector<const Record*>& flows, const std::vector<Record>& results) {
+Table flows_table(const std::vector<const Record*>& flows, const BlamedPairs& blamed) {
   const EndpointLabels label(endpoints(flows));
   Table t;
   t.kind = TableKind::flows;
@@ -163,7 +166,7 @@ Table flows_table(const std::vector<const Record*>& flows, const std::vector<Rec
     row.cells.insert(row.cells.end(), ends.begin(), ends.end());
     row.cells.push_back(text_cell(flow_cpu_text(*r)));
     row.cells.push_back(status_cell(*r));
-    if (f) row.cells[6].flagged = named_slow(results, f->subject);  // the efficiency cell
+    if (f) row.cells[6].flagged = blamed(f->subject);  // the efficiency cell
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -201,6 +204,7 @@ std::map<int, std::vector<std::string>> matrix_notes(const std::vector<Record>& 
 }  // namespace
 
 std::vector<Table> pair_tables(const Report& rep) {
+  const BlamedPairs blamed(rep);
   std::vector<const Record*> flows, matrix, rdma;
   for (const auto& r : rep.results) {
     const auto kind = record_table_kind(r);
@@ -221,15 +225,15 @@ std::vector<Table> pair_tables(const Report& rep) {
     for (const auto& [rail, recs] : by_rail) {
       const std::string iface = recs.empty() ? "" : recs.front()->figure->subject.iface;
       out.push_back(matrix_table("TCP pair matrix, rail " + std::to_string(rail) + (iface.empty() ? "" : " (" + iface + ")"),
-                                 "tcp_matrix_rail" + std::to_string(rail) + ".csv", recs));
+                                 "tcp_matrix_rail" + std::to_string(rail) + ".csv", recs, blamed));
       out.back().bullets = notes[rail];
     }
   } else {
-    out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
+    out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix, blamed));
     if (!matrix.empty()) out.back().bullets = notes[-1];
   }
-  out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
-  out.push_back(flows_table(flows, rep.results));
+  out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma, blamed));
+  out.push_back(flows_table(flows, blamed));
   return out;
 }
 

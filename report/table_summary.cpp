@@ -7,6 +7,7 @@
 #include <map>
 
 #include "report/analysis.hpp"
+#include "report/culprits.hpp"
 #include "report/direction.hpp"
 #include "report/json_access.hpp"
 #include "report/summary_nvlink.hpp"
@@ -147,6 +148,7 @@ void memory_rows(const Report& rep, std::vector<Row>& out) {
 }  // namespace
 
 Table summary_table(const Report& rep) {
+  const BlamedPairs blamed(rep);
   std::vector<Row> rows;
   network_rows(rep, rows);
   collective_rows(rep, rows);
@@ -169,7 +171,7 @@ Table summary_table(const Report& rep) {
     else
       row.cells = {text_cell(r.path), text_cell(r.figure), text_cell(r.subject), figure_cell(r.value),
                    ceiling_cell(c),   text_cell(r.unit),   efficiency_cell(c)};
-    if (!r.failed && r.record->figure) row.cells.back().flagged = named_slow(rep.results, r.record->figure->subject);
+    if (!r.failed && r.record->figure) row.cells.back().flagged = blamed(r.record->figure->subject);
     t.rows.push_back(std::move(row));
   }
   for (const auto& nv : nvlink_summary_rows(rep)) {  // inside a node, after the measured rows
