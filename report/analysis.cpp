@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "report/direction.hpp"
+#include "report/host_load.hpp"
 #include "report/json_access.hpp"
 #include "report/path_ceilings.hpp"
 #include "report/tcp_flow_cpu.hpp"
@@ -195,6 +196,7 @@ RecordAnalysis analyze_record(const Record& r, const Report& rep, const Topology
 }
 
 void analyze(Report& rep, const AnalysisOptions& opt) {
+  attach_host_load(rep);  // the counters' loads in the provenance and on the records measured then
   const TopologyView topo(rep.topology);
   std::vector<RecordAnalysis> results;
   results.reserve(rep.results.size());
