@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "report/direction.hpp"
-#include "report/host_load.hpp"
+#include "report/load_during.hpp"
 #include "report/json_access.hpp"
 #include "report/path_ceilings.hpp"
 #include "report/tcp_flow_cpu.hpp"

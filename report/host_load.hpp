@@ -19,12 +19,7 @@ struct BusyHost {
 
 // In report order.
 std::vector<BusyHost> busy_hosts(const Report& rep);
-
-// Puts the counters records' loads where a reader of the run looks for them: per suite and node in
-// the provenance (provenance.host_load), and on each record measured during a suite with a load, the
-// load of the hosts it involves (extra.host_load_during: [{host, others_pct, steal_pct, busy}]; every
-// node for a figure of the whole cluster). Idempotent; a report without loads is left as it is.
-void attach_host_load(Report& rep);
+// (The analysis puts the same loads in the provenance and on each record: report/load_during.hpp.)
 
 // SLOWER rows of a suite during which one of the row's hosts (any host, for a figure of the whole
 // cluster) was busy become UNCERTAIN; the reason names the host and the load.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "report/host_load.hpp"
+#include "report/load_during.hpp"
 #include "report/run_verdict.hpp"
 
 using namespace gpunet::report;
