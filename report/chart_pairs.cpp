@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "report/analysis.hpp"
 #include "report/culprits.hpp"
 #include "report/json_access.hpp"
 #include "report/stats.hpp"
@@ -138,7 +139,7 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
       if (!c.measured) continue;
       ++measured;
       c.vs_reference = c.value && h.reference > 0 ? *c.value / h.reference : 0;
-      c.above_ceiling = c.value && c.efficiency && *c.efficiency > 1;
+      c.above_ceiling = c.value && c.efficiency && *c.efficiency > kOverCeiling;
       c.good = c.value && c.vs_reference >= h.threshold && !c.blamed && !c.above_ceiling;
       if (!c.good) ++bad;
       blamed_cells += c.blamed;
@@ -163,8 +164,8 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
   if (blamed_cells)
     h.legend.push_back(std::to_string(blamed_cells) + " named slow in What is wrong: coloured as failing, whatever their rate.");
   if (above)
-    h.legend.push_back(std::to_string(above) + " above 100 % of their own path's ceiling (purple): a ceiling to explain, not a "
-                       "good figure.");
+    h.legend.push_back(std::to_string(above) + " above their own path's ceiling (over " + format_percent(kOverCeiling) +
+                       ", purple): a ceiling to explain, not a good figure.");
   return h;
 }
 

@@ -49,7 +49,7 @@ struct HeatmapCell {
   bool good = false;                 // vs_reference >= the threshold, not blamed, not above its ceiling
   std::string note;                  // why a flow did not pass
   bool blamed = false;               // "What is wrong" names this direction slow: coloured as failing
-  bool above_ceiling = false;        // efficiency above 100 %: a ceiling to explain, never green
+  bool above_ceiling = false;        // efficiency above kOverCeiling: a ceiling to explain, never green
 };
 
 struct Heatmap {

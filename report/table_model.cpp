@@ -90,7 +90,7 @@ Cell efficiency_cell(const CeilingView& c) {
 
 const char* efficiency_tone(const Cell& c, double threshold) {
   if (c.flagged || (c.efficiency && *c.efficiency < threshold)) return "low";
-  if (c.efficiency && *c.efficiency > 1) return "above";
+  if (c.efficiency && *c.efficiency > kOverCeiling) return "above";
   return "ok";
 }
 

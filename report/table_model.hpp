@@ -91,7 +91,8 @@ Cell percent_cell(double fraction);             // "87.3", raw = 87.3...: the co
 Cell ceiling_cell(const CeilingView& c);        // value, with its derivation; blank when unknown
 Cell efficiency_cell(const CeilingView& c);     // percent of the ceiling; blank when unknown
 // How an efficiency cell is coloured: "low" (below the threshold, or named slow by a finding, whatever
-// its efficiency), "above" (above 100 % of its ceiling: a ceiling to explain, never green) or "ok".
+// its efficiency), "above" (above its ceiling beyond noise, kOverCeiling: a ceiling to explain, never
+// green) or "ok".
 const char* efficiency_tone(const Cell& c, double threshold);
 Cell status_cell(const Record& r);              // "passed", or "failed: why"
 

@@ -73,7 +73,7 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
         if (!tone.empty()) cls += (cls.empty() ? "" : " ") + tone;
         out += "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"");
         if (tone == "above" && c.derivation.empty())
-          out += " title=\"above 100 % of its ceiling: a ceiling to explain (see why figures are below their ceiling), not a good figure\"";
+          out += " title=\"above its ceiling beyond noise (over 102 %): a ceiling to explain (see why figures are below their ceiling), not a good figure\"";
         if (!c.derivation.empty()) {
           const std::string n = std::to_string(notes.cite(c.derivation));
           out += " title=\"" + html_escape(c.derivation) + "\">" + html_escape(c.text) + " <a href=\"#c" + n + "\">[" + n +

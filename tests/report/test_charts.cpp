@@ -158,7 +158,7 @@ TEST(Charts, NoCellAboveItsCeilingOrBlamedInWhatIsWrongIsGreen) {
   EXPECT_EQ(occurrences(svg, "class=\"pair good\""), 3u);  // n1 -> n0, n2 -> n0, n2 -> n1
   std::string legend;
   for (const auto& l : h.legend) legend += l + "\n";
-  EXPECT_NE(legend.find("1 above 100 % of their own path's ceiling (purple): a ceiling to explain"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("1 above their own path's ceiling (over 102%, purple): a ceiling to explain"), std::string::npos) << legend;
   EXPECT_NE(legend.find("3 named slow in What is wrong: coloured as failing"), std::string::npos) << legend;  // n0 -> n1, n2, n3
 }
 
