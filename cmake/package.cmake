@@ -26,7 +26,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/report/schema/report.schema.json DESTINATION
 install(FILES ${PROJECT_SOURCE_DIR}/README.md
               ${PROJECT_SOURCE_DIR}/ci/SPEC.md ${PROJECT_SOURCE_DIR}/ci/spec-example.json
               ${PROJECT_SOURCE_DIR}/ci/NIGHTLY.md
-              ${PROJECT_SOURCE_DIR}/report/CEILINGS.md ${PROJECT_SOURCE_DIR}/report/TRAINING.md
+              ${PROJECT_SOURCE_DIR}/report/CEILINGS.md ${PROJECT_SOURCE_DIR}/report/training/TRAINING.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 

@@ -2,7 +2,7 @@
 # The layering, checked on the #include lines (bench/README.md). From the top down:
 #   bench/main.cpp > bench/suites/ > bench/engines/ > bench/core/ > bench/net/ ; report/, topology/, common/
 # and an include may only point down:
-#   report/       includes nothing from bench/ or topology/;
+#   report/       includes nothing from bench/ or topology/, and its folders only earlier ones;
 #   topology/     includes nothing from bench/;
 #   bench/core/   includes nothing from bench/engines/ or bench/suites/ (main.cpp hands the suite list in);
 #   bench/engines/ includes nothing from bench/suites/;
@@ -62,6 +62,19 @@ only() {
 }
 
 forbid report "report/ knows the result model only" 'bench/*' 'topology/*'
+# report/'s folders follow the flow, and each includes only the folders before it:
+#   text < model < analysis < judge, training < document < render < history
+only report/text "report/text/ is report's ground floor" 'report/text/*' 'common/*'
+only report/model "the model knows only text" 'report/model/*' 'report/text/*' 'common/*'
+forbid report/analysis "analysis comes before judging and rendering" \
+  'report/judge/*' 'report/training/*' 'report/document/*' 'report/render/*' 'report/history/*'
+forbid report/judge "judging comes before the document and its renderers" \
+  'report/training/*' 'report/document/*' 'report/render/*' 'report/history/*'
+forbid report/training "the training model comes before the document and its renderers" \
+  'report/judge/*' 'report/document/*' 'report/render/*' 'report/history/*'
+forbid report/document "the document is laid out by the renderers, not the other way" \
+  'report/render/*' 'report/history/*'
+forbid report/render "the history is built on the renderers" 'report/history/*'
 forbid topology "topology/ knows hwloc and sysfs only" 'bench/*'
 forbid bench/core "the core is below the engines and the suites; bench/main.cpp hands it the suite list" \
   'bench/engines/*' 'bench/suites/*'
@@ -96,12 +109,12 @@ fi
 
 # Outside its own folder nothing tells a record's suite by its name (suite == "tcp"): a suite states
 # what the report needs (Suite::record_kind, Suite::spec_tests). The one exception is the reader of
-# files written before records stated their kind, report/legacy_figure.cpp.
+# files written before records stated their kind, report/model/legacy_figure.cpp.
 names=$(IFS='|'; echo "${suites[*]}")
 while IFS= read -r hit; do
   [[ -n "$hit" ]] && violation "$hit (compares a suite's name outside bench/suites/; state it as the record's kind or the suite's spec_tests)"
 done < <(grep -rnE "suite[[:space:]]*[!=]=[[:space:]]*\"(${names})\"" bench report topology common \
-           --include='*.cpp' --include='*.hpp' --include='*.h' 2>/dev/null | grep -vE '^(bench/suites/|report/legacy_figure\.cpp:)' || true)
+           --include='*.cpp' --include='*.hpp' --include='*.h' 2>/dev/null | grep -vE '^(bench/suites/|report/model/legacy_figure\.cpp:)' || true)
 
 [[ $fail -eq 0 ]] && echo "layering: ok (${#owner[@]} files of ${#suites[@]} suites checked)"
 exit $fail

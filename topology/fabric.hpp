@@ -39,7 +39,7 @@ Fabric parse_fabric(const std::string& text, const std::string& path);
 Fabric load_fabric(const std::string& path);
 
 // {"file": PATH, "switches": [{"name", "nodes": [...], "switches": [...], "link_speed"?}]}: what a
-// report keeps (Report::extra.fabric) and report/fabric_view.hpp reads.
+// report keeps (Report::extra.fabric) and report/analysis/fabric_view.hpp reads.
 nlohmann::json fabric_json(const Fabric& f);
 
 }  // namespace gpunet::topo

@@ -6,14 +6,14 @@
 #include <stdexcept>
 
 #include "bench/core/output_probe.hpp"
-#include "report/analysis.hpp"
-#include "report/culprits.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/judge/culprits.hpp"
 #include "report/history/history_command.hpp"
-#include "report/host_load.hpp"
-#include "report/outputs.hpp"
-#include "report/run_verdict.hpp"
-#include "report/training_section.hpp"
-#include "report/verdicts.hpp"
+#include "report/judge/host_load.hpp"
+#include "report/render/outputs.hpp"
+#include "report/judge/run_verdict.hpp"
+#include "report/training/training_section.hpp"
+#include "report/judge/verdicts.hpp"
 #include "topology/fabric.hpp"
 
 namespace gpunet::bench {

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/core/config.hpp"
-#include "report/baseline.hpp"
-#include "report/record.hpp"
-#include "report/spec.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/model/record.hpp"
+#include "report/judge/spec.hpp"
 
 namespace gpunet::bench {
 
@@ -26,7 +26,7 @@ Acceptance load_acceptance(const Config& cfg, std::ostream& err);
 
 // Adds the verdicts and the baseline comparison to rep.extra, prints their tables to `out`, and saves
 // the baseline when asked. Returns 2 when the baseline cannot be saved, else 0 (the run's verdict,
-// report/run_verdict.hpp, judges what was added).
+// report/judge/run_verdict.hpp, judges what was added).
 int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err);
 
 // The run's exit code: 2 when judge_report could not save the baseline, else the run verdict's

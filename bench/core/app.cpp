@@ -28,14 +28,14 @@
 #include "bench/core/unmeasured.hpp"
 #include "bench/core/versions.hpp"
 #include "gpunet/build_config.h"
-#include "report/analysis.hpp"
-#include "report/console.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/render/console.hpp"
 #include "report/history/history_command.hpp"
-#include "report/outputs.hpp"
-#include "report/run_verdict.hpp"
-#include "report/suite_times.hpp"
-#include "report/training_render.hpp"
-#include "report/training_section.hpp"
+#include "report/render/outputs.hpp"
+#include "report/judge/run_verdict.hpp"
+#include "report/document/suite_times.hpp"
+#include "report/render/training_render.hpp"
+#include "report/training/training_section.hpp"
 
 namespace gpunet::bench {
 

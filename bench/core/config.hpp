@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "report/figure_select.hpp"
+#include "report/judge/figure_select.hpp"
 #include "report/history/history_request.hpp"
-#include "report/training_params.hpp"
+#include "report/training/training_params.hpp"
 
 namespace gpunet::bench {
 
@@ -118,7 +118,7 @@ struct Config {
   std::string report_input;      // `gpunet-bench report PATH`: re-render offline
   std::string history_path;      // --history FILE.sqlite: append the analysed run (report/history/)
   report::history::HistoryRequest history;  // `gpunet-bench history ...`
-  std::string fabric_path;       // --fabric FILE: Slurm topology.conf of the fabric (report/fabric_view.hpp)
+  std::string fabric_path;       // --fabric FILE: Slurm topology.conf of the fabric (report/analysis/fabric_view.hpp)
   std::string topology_xml;      // --topology-xml FILE: analyse a topology file, no MPI (topo)
   bool check_inputs = false;     // --check: check the options and input files, measure nothing, no MPI
   int plan_nodes = 1;            // --nodes: with --check, the node count its plan is for

@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "report/busbw.hpp"
-#include "report/console.hpp"
-#include "report/table_model.hpp"
+#include "report/model/busbw.hpp"
+#include "report/render/console.hpp"
+#include "report/document/table_model.hpp"
 
 namespace gpunet::bench {
 

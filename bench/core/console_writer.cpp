@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "report/text_format.hpp"
+#include "report/text/text_format.hpp"
 
 namespace gpunet::bench {
 

@@ -17,7 +17,7 @@
 #include <ostream>
 #include <string>
 
-#include "report/progress.hpp"
+#include "report/render/progress.hpp"
 
 namespace gpunet::bench {
 

@@ -31,7 +31,7 @@
 #include "bench/core/control_channel.hpp"
 #include "bench/core/mpi_context.hpp"
 #include "bench/core/results_sink.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench {
 

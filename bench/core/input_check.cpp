@@ -8,7 +8,7 @@
 #include "bench/core/acceptance.hpp"
 #include "bench/core/evidence_step.hpp"
 #include "bench/core/output_probe.hpp"
-#include "report/outputs.hpp"
+#include "report/render/outputs.hpp"
 #include "topology/topology.hpp"
 
 namespace gpunet::bench {

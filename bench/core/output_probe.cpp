@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/strings.hpp"
-#include "report/file_write.hpp"
+#include "report/model/file_write.hpp"
 
 namespace gpunet::bench {
 

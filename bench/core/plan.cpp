@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "bench/core/suite.hpp"
-#include "report/text_format.hpp"
+#include "report/text/text_format.hpp"
 
 namespace gpunet::bench {
 

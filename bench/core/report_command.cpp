@@ -8,8 +8,8 @@
 #include "bench/core/acceptance.hpp"
 #include "bench/core/evidence_step.hpp"
 #include "bench/core/output_lock.hpp"
-#include "report/outputs.hpp"
-#include "report/record.hpp"
+#include "report/render/outputs.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench {
 

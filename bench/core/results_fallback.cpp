@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "report/file_write.hpp"
+#include "report/model/file_write.hpp"
 
 namespace gpunet::bench {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "bench/core/sizes.hpp"
-#include "report/file_write.hpp"
+#include "report/model/file_write.hpp"
 
 namespace gpunet::bench {
 

@@ -1,5 +1,5 @@
 // The suite interface: what a suite gets to work with (SuiteContext) and what it is (Suite). A suite
-// measures and emits Records, each with its typed figure (report/figure.hpp); it never prints. The
+// measures and emits Records, each with its typed figure (report/model/figure.hpp); it never prints. The
 // list of all suites is bench/suites/suite_list.cpp; bench/main.cpp hands it to the core as a
 // SuiteList, so the core names no suite. bench/README.md says how to add one.
 #pragma once
@@ -17,8 +17,8 @@
 #include "bench/core/mpi_context.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/runner.hpp"
-#include "report/figure_select.hpp"
-#include "report/record.hpp"
+#include "report/judge/figure_select.hpp"
+#include "report/model/record.hpp"
 
 namespace CLI {
 class App;
@@ -78,7 +78,7 @@ struct Suite {
   std::string help;                  // one line for --help
   // What an acceptance spec may name of it (its tests; suite is filled in from `name`): spec_names.
   std::vector<report::KnownTest> spec_tests;
-  // The kind of each of its records (report/record.hpp RecordKind), stamped on every record it emits;
+  // The kind of each of its records (report/model/record.hpp RecordKind), stamped on every record it emits;
   // the report picks tables, subjects and training inputs by it, never by the suite's name.
   report::RecordKind (*record_kind)(const report::Record& r) = nullptr;
   bool by_default = true;            // runs when --suites is not given; else only on request

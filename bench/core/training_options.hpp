@@ -1,4 +1,4 @@
-// The options of the training-impact model (report/training_params.hpp): --model-params,
+// The options of the training-impact model (report/training/training_params.hpp): --model-params,
 // --grad-bytes, --bucket-size, --step-compute-s, --sharding, --dataset-size, --latency-threshold-us. Kept in one
 // place so the option list can move as a whole.
 #pragma once
@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "report/training_params.hpp"
+#include "report/training/training_params.hpp"
 
 namespace gpunet::bench {
 

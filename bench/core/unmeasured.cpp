@@ -1,6 +1,6 @@
 #include "bench/core/unmeasured.hpp"
 
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 namespace gpunet::bench {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench {
 

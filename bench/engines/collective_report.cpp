@@ -1,6 +1,6 @@
 #include "bench/engines/collective_report.hpp"
 
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 namespace gpunet::bench {
 

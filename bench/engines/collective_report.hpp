@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "report/figure_select.hpp"
-#include "report/record.hpp"
+#include "report/judge/figure_select.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench/core/sizes.hpp"
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 namespace gpunet::bench::patterns {
 

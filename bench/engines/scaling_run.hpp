@@ -10,7 +10,7 @@
 
 #include "bench/core/suite.hpp"
 #include "bench/engines/scaling.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench {
 

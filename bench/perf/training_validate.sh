@@ -2,7 +2,7 @@
 # Benchmark (not a test): checks the training-impact model's predictions on launch/fakecluster.
 #  1. Fit: MPI all-reduce sweep on 2 nodes, FIT_PPN ranks per node (default 2; sizes 64K, 128K, ...
 #     16M); the report's training section fits alpha and beta of the ring model per size regime
-#     (report/TRAINING.md).
+#     (report/training/TRAINING.md).
 #  2. Predict and measure: 3 and 4 nodes, one rank per node, at sizes the fit never saw (96K, 384K, ...
 #     24M), each with the regime whose sizes cover it; prints prediction / measurement per size and
 #     node count (target: within 20 %).
@@ -10,7 +10,7 @@
 #     no-overlap, perfect-overlap and fixed-model predictions (target: between the bounds, within 15 %
 #     of the fixed model).
 # Open MPI's all-reduce is fixed to the ring (coll_tuned_allreduce_algorithm 4) so model and
-# measurement are about the same algorithm. Why the fit runs 2 ranks per node (report/TRAINING.md
+# measurement are about the same algorithm. Why the fit runs 2 ranks per node (report/training/TRAINING.md
 # section 1): a ring of 2 ranks has the same peer on both sides, and Open MPI's TCP BTL then carries
 # both directions of every step on one TCP connection, which reaches ~0.6x the per-direction
 # bandwidth of the separate, one-way connections that a ring of 3 and more nodes uses (btl_tcp_links 2
@@ -21,7 +21,7 @@
 # control network, so its links (ctl0) are shaped too, to RATE. The TCP BTL's eager limit is raised to
 # EAGER_LIMIT bytes (default 262144; EAGER_LIMIT=default keeps Open MPI's 64 KiB): with the host's bbr
 # on the tbf-shaped links, ring steps of ~128 KiB sent by rendezvous stall for 20-40 ms in some
-# iterations, sent eager they do not (report/TRAINING.md, validation). TCP_CC (default host: what the
+# iterations, sent eager they do not (report/training/TRAINING.md, validation). TCP_CC (default host: what the
 # namespaces inherit) sets the congestion control of the MPI links on their route instead (cubic,
 # reno). Needs root; run under `flock /tmp/gpunet-fc.lock`.
 # Usage: bench/perf/training_validate.sh [BUILD_DIR] [RATE] [STEP_COMPUTE_S] [FIT_NODES]

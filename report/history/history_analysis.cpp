@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "report/baseline_stats.hpp"
+#include "report/judge/baseline_stats.hpp"
 
 namespace gpunet::report::history {
 

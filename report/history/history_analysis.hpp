@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "report/baseline.hpp"
+#include "report/judge/baseline.hpp"
 #include "report/history/history_store.hpp"
 
 namespace gpunet::report::history {

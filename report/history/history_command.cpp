@@ -8,11 +8,11 @@
 #include <map>
 
 #include "common/strings.hpp"
-#include "report/baseline.hpp"
-#include "report/file_write.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/model/file_write.hpp"
 #include "report/history/history_store.hpp"
 #include "report/history/history_view.hpp"
-#include "report/outputs.hpp"
+#include "report/render/outputs.hpp"
 
 namespace gpunet::report::history {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "report/history/history_request.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::report::history {
 

@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "common/strings.hpp"
-#include "report/baseline.hpp"
-#include "report/run_verdict.hpp"
-#include "report/table_model.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/judge/run_verdict.hpp"
+#include "report/document/table_model.hpp"
 
 namespace gpunet::report::history {
 

@@ -2,11 +2,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "report/ceilings.hpp"
-#include "report/escape.hpp"
+#include "report/analysis/ceilings.hpp"
+#include "report/text/escape.hpp"
 #include "report/history/history_view.hpp"
-#include "report/md_table.hpp"
-#include "report/svg_chart.hpp"
+#include "report/render/md_table.hpp"
+#include "report/render/svg_chart.hpp"
 
 namespace gpunet::report::history {
 

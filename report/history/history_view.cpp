@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "report/baseline_stats.hpp"
+#include "report/judge/baseline_stats.hpp"
 
 namespace gpunet::report::history {
 

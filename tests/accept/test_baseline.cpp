@@ -9,9 +9,9 @@
 
 #include <unistd.h>
 
-#include "report/baseline.hpp"
-#include "report/baseline_stats.hpp"
-#include "report/stats.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/judge/baseline_stats.hpp"
+#include "report/model/stats.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
@@ -48,7 +48,7 @@ std::vector<double> numbers_in(const json& extra, const char* key) {
 }
 
 // The runs below are written as a suite fills a record's fields; a suite also sets the record's
-// figure (report/figure.hpp), which is what the baseline reads. This sets it as the suites do: a TCP
+// figure (report/model/figure.hpp), which is what the baseline reads. This sets it as the suites do: a TCP
 // flow's goodput on its pair with its timeline, else the median time with its iterations.
 Report figured(Report rep) {
   for (auto& r : rep.results) {

@@ -2,9 +2,9 @@
 // other work become UNCERTAIN with the reason, and the run verdict says which hosts were busy.
 #include <gtest/gtest.h>
 
-#include "report/host_load.hpp"
-#include "report/load_during.hpp"
-#include "report/run_verdict.hpp"
+#include "report/analysis/load_during.hpp"
+#include "report/judge/host_load.hpp"
+#include "report/judge/run_verdict.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

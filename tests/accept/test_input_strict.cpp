@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "tests/support/spec_names.hpp"
-#include "report/baseline.hpp"
-#include "report/outputs.hpp"
-#include "report/spec.hpp"
-#include "report/spec_match.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/render/outputs.hpp"
+#include "report/judge/spec.hpp"
+#include "report/judge/spec_match.hpp"
 
 using namespace gpunet::report;
 

@@ -7,9 +7,9 @@
 
 #include "gpunet/build_config.h"
 #include "tests/support/spec_names.hpp"
-#include "report/legacy_figure.hpp"
-#include "report/renderers.hpp"
-#include "report/verdicts_outputs.hpp"
+#include "report/model/legacy_figure.hpp"
+#include "report/render/renderers.hpp"
+#include "report/judge/verdicts_outputs.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

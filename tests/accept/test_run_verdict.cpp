@@ -1,4 +1,4 @@
-// The run's one verdict (report/run_verdict.hpp): how records, contract and baseline combine, and that
+// The run's one verdict (report/judge/run_verdict.hpp): how records, contract and baseline combine, and that
 // report.md, report.html, report.json, junit.xml, metrics.prom and the exit code say the same in each
 // outcome.
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 
 #include "gpunet/build_config.h"
 #include "tests/support/spec_names.hpp"
-#include "report/analysis.hpp"
-#include "report/legacy_figure.hpp"
-#include "report/renderers.hpp"
-#include "report/run_verdict.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/model/legacy_figure.hpp"
+#include "report/render/renderers.hpp"
+#include "report/judge/run_verdict.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

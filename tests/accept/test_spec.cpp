@@ -9,7 +9,7 @@
 
 #include "gpunet/build_config.h"
 #include "tests/support/spec_names.hpp"
-#include "report/spec.hpp"
+#include "report/judge/spec.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

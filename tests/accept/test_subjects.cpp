@@ -3,14 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/spec_names.hpp"
-#include "report/culprits.hpp"
-#include "report/figure_select.hpp"
-#include "report/legacy_figure.hpp"
-#include "report/networks.hpp"
-#include "report/verdict_subjects.hpp"
-#include "report/verdicts.hpp"
-#include "report/verdicts_facts.hpp"
-#include "report/verdicts_topology.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/judge/figure_select.hpp"
+#include "report/model/legacy_figure.hpp"
+#include "report/judge/networks.hpp"
+#include "report/judge/verdict_subjects.hpp"
+#include "report/judge/verdicts.hpp"
+#include "report/judge/verdicts_facts.hpp"
+#include "report/judge/verdicts_topology.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

@@ -7,10 +7,10 @@
 
 #include "gpunet/build_config.h"
 #include "tests/support/spec_names.hpp"
-#include "report/legacy_figure.hpp"
-#include "report/verdicts.hpp"
-#include "report/verdicts_facts.hpp"
-#include "report/verdicts_topology.hpp"
+#include "report/model/legacy_figure.hpp"
+#include "report/judge/verdicts.hpp"
+#include "report/judge/verdicts_facts.hpp"
+#include "report/judge/verdicts_topology.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

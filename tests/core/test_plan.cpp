@@ -5,7 +5,7 @@
 
 #include "bench/core/plan.hpp"
 #include "bench/suites/tcp/plan.hpp"
-#include "report/text_format.hpp"
+#include "report/text/text_format.hpp"
 
 namespace gpunet::bench {
 namespace {

@@ -13,7 +13,7 @@
 #include "bench/core/earlier_results.hpp"
 #include "bench/core/results_sink.hpp"
 #include "bench/core/unmeasured.hpp"
-#include "report/file_write.hpp"
+#include "report/model/file_write.hpp"
 
 using namespace gpunet::bench;
 namespace fs = std::filesystem;

@@ -10,8 +10,8 @@
 #include "bench/core/console_lines.hpp"
 #include "bench/core/suite.hpp"
 #include "bench/suites/suite_list.hpp"
-#include "report/figure_select.hpp"
-#include "report/table_model.hpp"
+#include "report/judge/figure_select.hpp"
+#include "report/document/table_model.hpp"
 
 namespace gpunet::bench {
 namespace {

@@ -9,9 +9,9 @@
 #include <iostream>
 
 #include "tests/support/spec_names.hpp"
-#include "report/baseline.hpp"
-#include "report/outputs.hpp"
-#include "report/spec.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/render/outputs.hpp"
+#include "report/judge/spec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "tests/fuzz/mutate.hpp"
 #include "topology/fabric.hpp"

@@ -12,8 +12,8 @@
 
 #include "common/input_file.hpp"
 #include "tests/support/spec_names.hpp"
-#include "report/outputs.hpp"
-#include "report/spec.hpp"
+#include "report/render/outputs.hpp"
+#include "report/judge/spec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "topology/topology.hpp"
 

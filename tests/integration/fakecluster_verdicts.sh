@@ -39,7 +39,7 @@ rc_off=0; "$bin" report "$OUT/a/report.json" --spec "$OUT/spec.json" -o "$OUT/a-
 [[ $rc_off == 0 ]] || { cat "$OUT/a-off.log"; fail "report --spec on run A: exit $rc_off, expected 0 as live"; }
 
 # The run's one verdict: report.md's first line, the html banner, report.json, junit.xml, metrics.prom
-# and the exit code say the same (report/run_verdict.hpp).
+# and the exit code say the same (report/judge/run_verdict.hpp).
 verdict_agrees() {  # DIR EXIT_CODE VERDICT...: the outputs in DIR say one of VERDICT, as the exit code does
   local dir=$1 code=$2; shift 2
   python3 - "$dir" "$code" "$@" <<'PY'
@@ -101,7 +101,7 @@ rc=0; fc_mpirun 180 "${args[@]}" --baseline "$OUT/base.json" -o "$OUT/b" >"$OUT/
 
 # B2: unchanged again, while CPU hogs (other work) load both cores: a busy host is not a slower network.
 # No figure SLOWER (UNCERTAIN, with the host and its load as the reason), and the report names the busy
-# hosts (report/host_load.hpp). Before host load was measured, such a rerun gave 7 SLOWER figures.
+# hosts (report/judge/host_load.hpp). Before host load was measured, such a rerun gave 7 SLOWER figures.
 hogs=()
 for _ in 1 2 3 4; do timeout 150 sh -c 'while :; do :; done' & hogs+=($!); done
 rc=0; fc_mpirun 240 "${args[@]}" --baseline "$OUT/base.json" -o "$OUT/b2" >"$OUT/b2.log" 2>&1 || rc=$?
@@ -166,7 +166,7 @@ assert coff["extra"]["verdicts"][1:] == vc, "offline re-judging differs from the
 pairs = [r for r in c["extra"]["baseline"]["rows"] if "goodput_Gbps" in r["figure"] and ("/matrix " in r["figure"] or "/neighbours " in r["figure"])]
 slower = {r["figure"] for r in pairs if r["change"] == "SLOWER"}
 # A figure measured while other work kept the machine busy (another job on this host) is UNCERTAIN
-# by design (report/host_load.hpp); it counts here only with that reason, and the run says so.
+# by design (report/judge/host_load.hpp); it counts here only with that reason, and the run says so.
 busy = {r["figure"] for r in pairs if r["change"] == "UNCERTAIN" and r["reason"].startswith("measured while ")}
 if busy:
     print("warning: run C ran on a busy machine:", len(busy), "figures UNCERTAIN instead of SLOWER")

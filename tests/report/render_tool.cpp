@@ -4,7 +4,7 @@
 #include <iostream>
 #include <string>
 
-#include "report/outputs.hpp"
+#include "report/render/outputs.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 4 || std::string(argv[2]) != "-o") {

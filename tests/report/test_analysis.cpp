@@ -2,8 +2,8 @@
 // explanations, and the verdict.
 #include <gtest/gtest.h>
 
-#include "report/analysis.hpp"
-#include "report/topology_view.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/topology_view.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

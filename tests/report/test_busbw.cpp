@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 using namespace gpunet::report;
 

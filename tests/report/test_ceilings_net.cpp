@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report/ceilings.hpp"
+#include "report/analysis/ceilings.hpp"
 #include "tests/report/table_check.hpp"
 
 using namespace gpunet::report;

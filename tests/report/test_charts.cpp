@@ -5,12 +5,12 @@
 
 #include <regex>
 
-#include "report/analysis.hpp"
-#include "report/chart_pairs.hpp"
-#include "report/chart_timeline.hpp"
-#include "report/html_charts.hpp"
-#include "report/renderers.hpp"
-#include "report/svg_chart.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/render/chart_pairs.hpp"
+#include "report/render/chart_timeline.hpp"
+#include "report/render/html_charts.hpp"
+#include "report/render/renderers.hpp"
+#include "report/render/svg_chart.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

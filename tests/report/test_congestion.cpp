@@ -5,12 +5,12 @@
 #include <regex>
 
 #include "tests/support/spec_names.hpp"
-#include "report/analysis.hpp"
-#include "report/congestion.hpp"
-#include "report/renderers.hpp"
-#include "report/spec.hpp"
-#include "report/table_model.hpp"
-#include "report/verdicts.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/congestion.hpp"
+#include "report/render/renderers.hpp"
+#include "report/judge/spec.hpp"
+#include "report/document/table_model.hpp"
+#include "report/judge/verdicts.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

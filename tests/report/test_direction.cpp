@@ -3,11 +3,11 @@
 // failed flows that all involve one host name it.
 #include <gtest/gtest.h>
 
-#include "report/analysis.hpp"
-#include "report/culprits.hpp"
-#include "report/direction.hpp"
-#include "report/flow_failures.hpp"
-#include "report/path_ceilings.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/analysis/direction.hpp"
+#include "report/analysis/flow_failures.hpp"
+#include "report/analysis/path_ceilings.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/spec_names.hpp"
-#include "report/oversubscription.hpp"
-#include "report/renderers.hpp"
-#include "report/svg_fabric.hpp"
-#include "report/spec.hpp"
-#include "report/table_model.hpp"
-#include "report/verdicts.hpp"
+#include "report/analysis/oversubscription.hpp"
+#include "report/render/renderers.hpp"
+#include "report/render/svg_fabric.hpp"
+#include "report/judge/spec.hpp"
+#include "report/document/table_model.hpp"
+#include "report/judge/verdicts.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

@@ -5,11 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "gpunet/build_config.h"
-#include "report/analysis.hpp"
-#include "report/figure.hpp"
-#include "report/json_fields.hpp"
-#include "report/legacy_figure.hpp"
-#include "report/outputs.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/model/figure.hpp"
+#include "report/model/json_fields.hpp"
+#include "report/model/legacy_figure.hpp"
+#include "report/render/outputs.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "gpunet/build_config.h"
-#include "report/analysis.hpp"
-#include "report/outputs.hpp"
-#include "report/renderers.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/render/outputs.hpp"
+#include "report/render/renderers.hpp"
 
 using namespace gpunet::report;
 

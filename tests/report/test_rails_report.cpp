@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/spec_names.hpp"
-#include "report/figure.hpp"
-#include "report/figure_select.hpp"
-#include "report/spec.hpp"
-#include "report/table_model.hpp"
-#include "report/verdict_subjects.hpp"
+#include "report/model/figure.hpp"
+#include "report/judge/figure_select.hpp"
+#include "report/judge/spec.hpp"
+#include "report/document/table_model.hpp"
+#include "report/judge/verdict_subjects.hpp"
 
 using namespace gpunet::report;
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gpunet/build_config.h"
-#include "report/outputs.hpp"
+#include "report/render/outputs.hpp"
 #include "tests/report/md_table_parse.hpp"
 
 namespace {

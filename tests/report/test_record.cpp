@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "report/json_fields.hpp"
-#include "report/record.hpp"
+#include "report/model/json_fields.hpp"
+#include "report/model/record.hpp"
 
 using namespace gpunet::report;
 

@@ -1,9 +1,9 @@
 // Renderer behaviour beyond the golden files: many-rank sweeps summarised (the charts: test_charts.cpp).
 #include <gtest/gtest.h>
 
-#include "report/analysis.hpp"
-#include "report/renderers.hpp"
-#include "report/sections.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/render/renderers.hpp"
+#include "report/analysis/sections.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "report/prom_text.hpp"
-#include "report/renderers.hpp"
+#include "report/render/prom_text.hpp"
+#include "report/render/renderers.hpp"
 
 using namespace gpunet::report;
 

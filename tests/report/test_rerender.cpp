@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "gpunet/build_config.h"
-#include "report/outputs.hpp"
-#include "report/progress.hpp"
+#include "report/render/outputs.hpp"
+#include "report/render/progress.hpp"
 
 using namespace gpunet::report;
 namespace fs = std::filesystem;

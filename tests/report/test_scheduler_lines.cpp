@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "report/scheduler_lines.hpp"
+#include "report/judge/scheduler_lines.hpp"
 
 namespace gpunet::report {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "report/stats.hpp"
+#include "report/model/stats.hpp"
 
 using namespace gpunet::report;
 

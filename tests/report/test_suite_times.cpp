@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "report/suite_times.hpp"
+#include "report/document/suite_times.hpp"
 
 namespace gpunet::report {
 namespace {

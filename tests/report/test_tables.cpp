@@ -11,12 +11,12 @@
 #include <gtest/gtest.h>
 
 #include "gpunet/build_config.h"
-#include "report/analysis.hpp"
-#include "report/console.hpp"
-#include "report/outputs.hpp"
-#include "report/renderers.hpp"
-#include "report/table_model.hpp"
-#include "report/table_render.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/render/console.hpp"
+#include "report/render/outputs.hpp"
+#include "report/render/renderers.hpp"
+#include "report/document/table_model.hpp"
+#include "report/render/table_render.hpp"
 #include "tests/report/md_table_parse.hpp"
 
 using namespace gpunet::report;

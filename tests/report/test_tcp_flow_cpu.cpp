@@ -2,9 +2,9 @@
 // limited by its host, and that diagnosis in the explanation and in report.md.
 #include <gtest/gtest.h>
 
-#include "report/analysis.hpp"
-#include "report/renderers.hpp"
-#include "report/tcp_flow_cpu.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/render/renderers.hpp"
+#include "report/analysis/tcp_flow_cpu.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

@@ -13,10 +13,10 @@
 #include <gtest/gtest.h>
 
 #include "gpunet/build_config.h"
-#include "report/renderers.hpp"
-#include "report/table_model.hpp"
-#include "report/topology_model.hpp"
-#include "report/topology_render.hpp"
+#include "report/render/renderers.hpp"
+#include "report/document/table_model.hpp"
+#include "report/document/topology_model.hpp"
+#include "report/render/topology_render.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;

@@ -1,12 +1,12 @@
-// Localising a slow uplink over synthetic pair sets (report/uplink_locate.hpp), and the finding it
-// gives in "What is wrong" (report/culprits.hpp) from a report with a matrix and a fabric.
+// Localising a slow uplink over synthetic pair sets (report/analysis/uplink_locate.hpp), and the finding it
+// gives in "What is wrong" (report/judge/culprits.hpp) from a report with a matrix and a fabric.
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "report/culprits.hpp"
-#include "report/fabric_view.hpp"
-#include "report/uplink_locate.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/analysis/fabric_view.hpp"
+#include "report/analysis/uplink_locate.hpp"
 
 namespace gpunet::report {
 namespace {

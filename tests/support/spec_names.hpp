@@ -3,7 +3,7 @@
 
 #include "bench/core/suite.hpp"
 #include "bench/suites/suite_list.hpp"
-#include "report/figure_select.hpp"
+#include "report/judge/figure_select.hpp"
 
 namespace gpunet::test_support {
 

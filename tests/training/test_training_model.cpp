@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report/training_model.hpp"
+#include "report/training/training_model.hpp"
 
 using namespace gpunet::report::training;
 

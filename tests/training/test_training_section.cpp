@@ -5,12 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include "report/figure.hpp"
-#include "report/renderers.hpp"
-#include "report/training_inputs.hpp"
-#include "report/training_render.hpp"
-#include "report/training_section.hpp"
-#include "report/training_tables.hpp"
+#include "report/model/figure.hpp"
+#include "report/render/renderers.hpp"
+#include "report/training/training_inputs.hpp"
+#include "report/render/training_render.hpp"
+#include "report/training/training_section.hpp"
+#include "report/training/training_tables.hpp"
 
 using namespace gpunet::report;
 using namespace gpunet::report::training;

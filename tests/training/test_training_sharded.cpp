@@ -2,8 +2,8 @@
 // against hand-computed cases.
 #include <gtest/gtest.h>
 
-#include "report/training_model.hpp"
-#include "report/training_params.hpp"
+#include "report/training/training_model.hpp"
+#include "report/training/training_params.hpp"
 
 using namespace gpunet::report::training;
 

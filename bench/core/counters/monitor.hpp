@@ -2,7 +2,7 @@
 // at its end the leader emits one record (suite "counters", name = the suite measured) with the
 // bytes and rates per interface and RDMA port, NVML GPU activity where present, and findings when
 // the traffic took an unexpected interface, and how busy the node's CPUs were with other work
-// (report/host_load.hpp reads it).
+// (report/judge/host_load.hpp reads it).
 #pragma once
 
 #include <memory>

@@ -8,8 +8,8 @@
 #include "bench/core/evidence/program_run.hpp"
 #include "bench/core/evidence/sha256_file.hpp"
 #include "common/input_file.hpp"
-#include "report/file_write.hpp"
-#include "report/json_file.hpp"
+#include "report/model/file_write.hpp"
+#include "report/model/json_file.hpp"
 
 namespace gpunet::evidence {
 

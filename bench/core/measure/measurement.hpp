@@ -13,7 +13,7 @@
 
 #include "bench/core/control.hpp"
 #include "bench/core/measure/batch_plan.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::measure {
 

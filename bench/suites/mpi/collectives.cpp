@@ -6,7 +6,7 @@
 #include "bench/core/sizes.hpp"
 #include "bench/suites/mpi/suite.hpp"
 #include "bench/engines/patterns.hpp"
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 namespace gpunet::bench {
 

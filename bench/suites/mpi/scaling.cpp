@@ -5,7 +5,7 @@
 #include "bench/suites/mpi/suite.hpp"
 #include "bench/engines/patterns.hpp"
 #include "bench/engines/scaling_run.hpp"
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 namespace gpunet::bench {
 

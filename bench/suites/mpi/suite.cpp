@@ -11,8 +11,8 @@
 #include "bench/core/console_lines.hpp"
 #include "bench/core/unmeasured.hpp"
 #include "common/strings.hpp"
-#include "report/busbw.hpp"
-#include "report/console.hpp"
+#include "report/model/busbw.hpp"
+#include "report/render/console.hpp"
 
 namespace gpunet::bench {
 

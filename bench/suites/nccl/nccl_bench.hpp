@@ -11,7 +11,7 @@
 #include "bench/core/measure/measurement.hpp"
 #include "bench/core/suite.hpp"
 #include "bench/engines/patterns.hpp"
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 namespace gpunet::bench::gpu {
 

@@ -10,8 +10,8 @@
 #include "bench/engines/node_local.hpp"
 #include "common/strings.hpp"
 #include "gpunet/build_config.h"
-#include "report/busbw.hpp"
-#include "report/console.hpp"
+#include "report/model/busbw.hpp"
+#include "report/render/console.hpp"
 
 #if GPUNET_HAVE_CUDA
 #include "bench/suites/nccl/nccl_run.hpp"

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "report/busbw.hpp"
-#include "report/stats.hpp"
+#include "report/model/busbw.hpp"
+#include "report/model/stats.hpp"
 
 namespace gpunet::bench::node {
 

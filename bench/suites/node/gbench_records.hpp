@@ -11,7 +11,7 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::node {
 

@@ -15,8 +15,8 @@
 #include "bench/suites/node/thread_team.hpp"
 #include "bench/core/measure/measurement.hpp"
 #include "bench/core/step_progress.hpp"
-#include "report/busbw.hpp"
-#include "report/figure.hpp"
+#include "report/model/busbw.hpp"
+#include "report/model/figure.hpp"
 #include "bench/core/sizes.hpp"
 #include "bench/suites/node/suite.hpp"
 

@@ -21,7 +21,7 @@
 #include "bench/core/cli_size.hpp"
 #include "bench/core/console_lines.hpp"
 #include "bench/engines/node_local.hpp"
-#include "report/busbw.hpp"
+#include "report/model/busbw.hpp"
 
 namespace gpunet::bench {
 

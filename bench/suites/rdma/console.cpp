@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "bench/core/sizes.hpp"
-#include "report/console.hpp"
+#include "report/render/console.hpp"
 
 namespace gpunet::bench::rdma {
 

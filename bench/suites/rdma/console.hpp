@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::rdma {
 

@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "bench/core/sizes.hpp"
-#include "report/path_ceilings.hpp"
+#include "report/analysis/path_ceilings.hpp"
 
 namespace gpunet::bench::rdma {
 
@@ -245,7 +245,7 @@ void PairSession::measure(const PlanStep& s) {
   r.extra["bw_peak_Gbps"] = r.time_us.min > 0 ? bytes_per_op * 8 / (r.time_us.min * 1e3) / (bidir ? 2 : 1) : 0;
   if (bidir) r.extra["bw_both_directions_Gbps"] = r.algbw_GBps * 8;
   if (s.headline && (s.memory == MemoryKind::host || ctx_.cfg.rdma_mem == "cuda")) {
-    // The headline cell of the host-pair matrix (report/html_charts).
+    // The headline cell of the host-pair matrix (report/render/html_charts).
     r.extra["src_host"] = ctx_.mpi.hosts[static_cast<size_t>(std::min(ctx_.mpi.rank, peer_))];
     r.extra["dst_host"] = ctx_.mpi.hosts[static_cast<size_t>(std::max(ctx_.mpi.rank, peer_))];
   }

@@ -43,7 +43,7 @@ struct SideFacts {
 SideFacts side_facts(int rank, const std::string& host, const PortSelection& sel, const EndpointFacts& ep,
                      const std::string& sys_root);
 
-// extra.rdma as report/analysis.hpp reads it, for report::rdma_ceiling: {link_layer, device, ib_mtu,
+// extra.rdma as report/analysis/analysis.hpp reads it, for report::rdma_ceiling: {link_layer, device, ib_mtu,
 // rate_Gbps (RoCE: the interface's speed when sysfs has it, else the port's), ib_speed, width, ipv6,
 // pcie: {gen, width} (the trained link), gid_type, and gpu_index, gpu_nic_path, gdr when known}.
 nlohmann::json ceiling_inputs(const SideFacts& s);

@@ -13,7 +13,7 @@
 #include "bench/suites/tcp/flow_cpu.hpp"
 #include "bench/suites/tcp/hello.hpp"
 #include "bench/net/socket.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::tcp {
 

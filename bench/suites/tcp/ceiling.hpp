@@ -1,5 +1,5 @@
 // What the tcp suite knows about one end's link. The ceiling formulas are
-// report/'s (report/path_ceilings.hpp: link_ceiling, tcp_flow_ceiling), the same the analysis uses;
+// report/'s (report/analysis/path_ceilings.hpp: link_ceiling, tcp_flow_ceiling), the same the analysis uses;
 // the suite hands them these facts as JSON (json.hpp: link_json).
 #pragma once
 

@@ -1,6 +1,6 @@
 #include "bench/suites/tcp/congestion_records.hpp"
 
-#include "report/congestion.hpp"
+#include "report/analysis/congestion.hpp"
 
 namespace gpunet::bench::tcp {
 

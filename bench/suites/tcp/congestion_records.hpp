@@ -1,6 +1,6 @@
 // The congestion test's records (pure): per victim and measure the CIF with its isolated and congested
 // figures, then per measure the overall CIF (the mean over the victims, the worst victim beside it).
-// The CIF arithmetic and the record layout are report/congestion.hpp's.
+// The CIF arithmetic and the record layout are report/analysis/congestion.hpp's.
 #pragma once
 
 #include <map>

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "report/oversubscription.hpp"
+#include "report/analysis/oversubscription.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -2,7 +2,7 @@
 // record of one uplink from the flows' records. For each leaf, every participant below it is paired
 // with one in another rack (round-robin), and each pair sends both ways at once, so everything the
 // leaf's nodes can send crosses the uplink at the same time. The record's figure is
-// `fabric.oversubscription` (report/oversubscription.hpp).
+// `fabric.oversubscription` (report/analysis/oversubscription.hpp).
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/suites/tcp/records.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -1,6 +1,6 @@
 #include "bench/suites/tcp/json.hpp"
 
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::net {
 

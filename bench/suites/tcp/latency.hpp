@@ -10,7 +10,7 @@
 #include "bench/suites/tcp/acceptor.hpp"
 #include "bench/suites/tcp/hello.hpp"
 #include "bench/net/socket.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "bench/suites/tcp/bandwidth.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "bench/suites/tcp/records.hpp"
-#include "report/analysis.hpp"
-#include "report/direction.hpp"
-#include "report/path_ceilings.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/direction.hpp"
+#include "report/analysis/path_ceilings.hpp"
 
 namespace gpunet::bench::tcp {
 

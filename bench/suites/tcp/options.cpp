@@ -12,7 +12,7 @@
 #include "bench/core/sizes.hpp"
 #include "bench/suites/tcp/rails.hpp"
 #include "common/strings.hpp"
-#include "report/spec.hpp"
+#include "report/judge/spec.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "bench/suites/tcp/rails.hpp"
-#include "report/figure.hpp"
+#include "report/model/figure.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -6,11 +6,11 @@
 #include <set>
 
 #include "bench/suites/tcp/json.hpp"
-#include "report/figure_select.hpp"
-#include "report/analysis.hpp"
-#include "report/direction.hpp"
-#include "report/path_ceilings.hpp"
-#include "report/stats.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/direction.hpp"
+#include "report/analysis/path_ceilings.hpp"
+#include "report/judge/figure_select.hpp"
+#include "report/model/stats.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -9,10 +9,10 @@
 #include "bench/core/config.hpp"
 #include "bench/suites/tcp/bandwidth.hpp"
 #include "bench/suites/tcp/ceiling.hpp"
-#include "report/ceilings.hpp"
+#include "report/analysis/ceilings.hpp"
 #include "bench/suites/tcp/latency.hpp"
 #include "bench/suites/tcp/timeline.hpp"
-#include "report/record.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::tcp {
 

@@ -7,8 +7,8 @@
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/live.hpp"
 #include "bench/suites/tcp/suite_runner.hpp"
-#include "report/baseline_stats.hpp"
-#include "report/stats.hpp"
+#include "report/judge/baseline_stats.hpp"
+#include "report/model/stats.hpp"
 
 namespace gpunet::bench::tcp {
 

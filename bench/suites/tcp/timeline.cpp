@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/stats.hpp"
+#include "report/model/stats.hpp"
 
 namespace gpunet::bench::tcp {
 

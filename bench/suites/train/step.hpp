@@ -14,7 +14,7 @@ namespace gpunet::bench {
 
 struct StepPlan {
   double compute_s = 0.5;
-  double overlappable = 2.0 / 3.0;  // the backward pass's share of compute (report/training_model.hpp)
+  double overlappable = 2.0 / 3.0;  // the backward pass's share of compute (report/training/training_model.hpp)
   int64_t grad_bytes = 32LL << 20;
   int64_t bucket_bytes = 25LL << 20;
 };

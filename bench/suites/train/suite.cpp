@@ -1,6 +1,6 @@
 // The train suite: emulates data-parallel training steps on every rank (bench/suites/train/step.hpp)
 // and records the compute alone, the bucketed all-reduce alone, and the overlapped step beside the
-// step times the fixed overlap model predicts from those two (report/training_model.hpp), so the
+// step times the fixed overlap model predicts from those two (report/training/training_model.hpp), so the
 // prediction is made before and apart from the step it is compared with.
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 #include "bench/suites/train/gpu_step.hpp"
 #include "bench/suites/train/step.hpp"
 #include "bench/suites/train/suite.hpp"
-#include "report/training_model.hpp"
-#include "report/training_params.hpp"
+#include "report/training/training_model.hpp"
+#include "report/training/training_params.hpp"
 
 namespace gpunet::bench {
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/suites/rdma/side_facts.hpp"
-#include "report/path_ceilings.hpp"
+#include "report/analysis/path_ceilings.hpp"
 
 using namespace gpunet::bench::rdma;
 using gpunet::report::rdma_ceiling;

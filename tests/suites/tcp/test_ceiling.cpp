@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/suites/tcp/json.hpp"
-#include "report/path_ceilings.hpp"
+#include "report/analysis/path_ceilings.hpp"
 
 using namespace gpunet::bench::tcp;
 using gpunet::report::link_ceiling;

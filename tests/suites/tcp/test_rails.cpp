@@ -7,7 +7,7 @@
 #include "bench/suites/tcp/rail_findings.hpp"
 #include "bench/suites/tcp/rails.hpp"
 #include "bench/suites/tcp/records.hpp"
-#include "report/figure.hpp"
+#include "report/model/figure.hpp"
 
 using namespace gpunet::bench::tcp;
 using namespace gpunet::bench::net;

@@ -2,7 +2,7 @@
 
 #include "bench/suites/tcp/console.hpp"
 #include "bench/suites/tcp/records.hpp"
-#include "report/analysis.hpp"
+#include "report/analysis/analysis.hpp"
 
 using namespace gpunet::bench::tcp;
 using namespace gpunet::bench::net;

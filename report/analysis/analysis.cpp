@@ -1,0 +1,296 @@
+#include "report/analysis/analysis.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "report/analysis/direction.hpp"
+#include "report/analysis/load_during.hpp"
+#include "report/analysis/path_ceilings.hpp"
+#include "report/analysis/tcp_flow_cpu.hpp"
+#include "report/model/json_access.hpp"
+#include "report/text/text_format.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+Ceiling in_unit(const Ceiling& c, const std::string& unit) { return unit == "GB/s" ? to_GBps(c) : to_Gbps(c); }
+
+// Records of one size sweep share their figure's identity but for the size.
+std::string sweep_key(const Figure& f) {
+  Figure g;
+  g.metric = f.metric;
+  g.subject = f.subject;
+  g.parameters = f.parameters;
+  g.parameters.erase("bytes");
+  return figure_key(g);
+}
+
+// Everything figure_ceiling() reads from a record: records that agree on all of it share a ceiling.
+constexpr const char* kPathKeys[] = {"link", "dst_link", "rdma", "pcie", "nccl", "intra", "nodes", "nics_per_node", "gpu_index"};
+
+size_t path_hash(const Record& r) {
+  size_t h = std::hash<std::string>{}(r.host);
+  auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  if (r.figure) {
+    mix(std::hash<std::string>{}(r.figure->metric));
+    mix(std::hash<std::string>{}(subject_key(r.figure->subject)));
+    mix(static_cast<size_t>(r.figure->path));
+  }
+  mix(static_cast<size_t>(r.ranks));
+  if (r.extra.is_object())
+    for (const char* key : kPathKeys)
+      if (const auto it = r.extra.find(key); it != r.extra.end()) mix(std::hash<json>{}(*it));
+  return h;
+}
+
+bool same_figure_path(const Figure& a, const Figure& b) {
+  return a.metric == b.metric && a.unit == b.unit && a.path == b.path && a.better == b.better &&
+         a.sending_share == b.sending_share && a.receiving_share == b.receiving_share &&
+         subject_key(a.subject) == subject_key(b.subject);
+}
+
+bool same_path(const Record& a, const Record& b) {
+  if (a.host != b.host || a.ranks != b.ranks || (a.status == Status::skipped) != (b.status == Status::skipped) ||
+      a.figure.has_value() != b.figure.has_value() || (a.figure && !same_figure_path(*a.figure, *b.figure)))
+    return false;
+  if (a.extra.is_object() != b.extra.is_object()) return false;
+  if (!a.extra.is_object()) return true;
+  for (const char* key : kPathKeys) {
+    const auto ia = a.extra.find(key), ib = b.extra.find(key);
+    const bool ha = ia != a.extra.end(), hb = ib != b.extra.end();
+    if (ha != hb || (ha && *ia != *ib)) return false;
+  }
+  return true;
+}
+
+// The efficiency of a passed record with a figure and a known ceiling.
+void judge(RecordAnalysis& a, const Record& r) {
+  if (r.figure && a.ceiling.known && a.ceiling.value > 0 && r.status == Status::passed)
+    a.efficiency = r.figure->value / a.ceiling.value;
+}
+
+bool is_pair(const Record& r) { return r.figure && r.figure->subject.kind == SubjectKind::pair; }
+
+// Pairs of one test compare with each other: "tcp.goodput|matrix|1 stream".
+std::string pair_test_key(const Figure& f) {
+  const auto param = [&f](const char* k) {
+    const auto it = f.parameters.find(k);
+    return it == f.parameters.end() ? std::string() : it->second;
+  };
+  return f.metric + '\x1f' + param("test") + '\x1f' + param("streams") + '\x1f' + param("bytes");
+}
+
+const char* ceiling_source(PathModel m) {
+  switch (m) {
+    case PathModel::tcp_flow:
+      return "report/CEILINGS.md \u00a71.3 (TCP over Ethernet) at the slower end of the path: its --link-rate, tc tbf rate "
+             "or NIC speed (extra.link, extra.dst_link)";
+    case PathModel::tcp_link: return "report/CEILINGS.md \u00a71.3 (TCP over Ethernet) at the root host's link (extra.link)";
+    case PathModel::rdma_port: return "report/CEILINGS.md \u00a71.4, \u00a72 (RoCEv2, InfiniBand) at the binding end's port (extra.rdma)";
+    case PathModel::pcie_link: return "report/CEILINGS.md \u00a73 (PCIe) at the device's link (extra.pcie, the topology)";
+    case PathModel::collective:
+      return "report/CEILINGS.md \u00a75.4 (Ring bus bandwidth) over the intra-node path and the NICs (extra.intra, extra.nccl, "
+             "extra.link, the topology)";
+    case PathModel::none: return "";
+  }
+  return "";
+}
+
+FigureCeiling to_figure_ceiling(const Ceiling& c, PathModel m, const std::string& explanation) {
+  FigureCeiling f;
+  f.known = c.known;
+  if (!c.known) {
+    f.reason = c.unknown_reason;
+    f.explanation = explanation;
+    return f;
+  }
+  f.value = c.value;
+  f.unit = c.unit;
+  f.derivation = c.derivation;
+  f.source = ceiling_source(m);
+  f.explanation = explanation;
+  return f;
+}
+
+}  // namespace
+
+const Figure* record_figure(const Record& r) {
+  return r.figure && r.figure->better == Better::higher ? &*r.figure : nullptr;
+}
+
+int record_nodes(const Record& r, const Provenance& p) {
+  if (auto n = jsonx::integer(r.extra, "nodes"); n && *n > 0) return *n;
+  int total = 0;
+  for (int k : p.ranks_per_node) total += k;
+  if (!p.ranks_per_node.empty() && (r.ranks == total || r.ranks == 0)) return static_cast<int>(p.ranks_per_node.size());
+  if (!p.hosts.empty() && r.ranks == static_cast<int>(p.hosts.size()))
+    return static_cast<int>(std::set<std::string>(p.hosts.begin(), p.hosts.end()).size());
+  return 0;
+}
+
+namespace {
+
+// The ceiling of the path a record's figure took, in the figure's unit.
+// `egress_only`: hosts whose shaper does not bound what they receive (hosts_receiving_above_shaper).
+Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView& topo,
+                       const std::set<std::string>& egress_only) {
+  if (r.status == Status::skipped) return unknown_ceiling("not measured (skipped)");
+  if (!r.figure) return unknown_ceiling("the record carries no figure");
+  const Figure& f = *r.figure;
+  Ceiling c;
+  switch (f.path) {
+    case PathModel::none:
+      return unknown_ceiling(f.better == Better::lower ? "a latency figure has no bandwidth ceiling"
+                                                       : "no ceiling model applies to " + f.metric);
+    case PathModel::tcp_flow:
+      c = tcp_flow_ceiling(jsonx::section(r.extra, "link"), jsonx::section(r.extra, "dst_link"), f.sending_share,
+                           f.receiving_share,
+                           egress_only.count(jsonx::string(r.extra, "dst_host").value_or(f.subject.dst_host)) > 0);
+      break;
+    case PathModel::tcp_link: {  // the root's link: what it receives in many-to-one, else what it sends
+      const auto test = f.parameters.find("test");
+      const bool incast = test != f.parameters.end() && test->second == "many-to-one";
+      const json& link = jsonx::section(r.extra, "link");
+      c = incast ? incoming_link_ceiling(link, egress_only.count(r.host) > 0) : link_ceiling(link);
+      break;
+    }
+    case PathModel::rdma_port: c = rdma_ceiling(jsonx::section(r.extra, "rdma")); break;
+    case PathModel::pcie_link: {
+      const json& pcie = jsonx::section(r.extra, "pcie");
+      const auto gpu = f.subject.kind == SubjectKind::gpu ? std::optional<int>(std::stoi(f.subject.device)) : std::nullopt;
+      c = pcie_ceiling(pcie, gpu ? topo.gpu(r.host, *gpu) : nullptr);
+      break;
+    }
+    case PathModel::collective: c = collective_ceiling(r, record_nodes(r, p), topo); break;
+  }
+  return in_unit(c, f.unit);
+}
+
+// One record alone: its own flow is the only evidence about the receiver's shaper.
+std::set<std::string> own_evidence(const Record& r) { return hosts_receiving_above_shaper({r}); }
+
+}  // namespace
+
+FigureCeiling figure_ceiling(const Record& r, const Provenance& p, const TopologyView& topo) {
+  return to_figure_ceiling(record_ceiling(r, p, topo, own_evidence(r)), r.figure ? r.figure->path : PathModel::none, "");
+}
+
+void attach_ceiling(Record& r, const Provenance& p, const TopologyView& topo) {
+  if (!r.figure) return;
+  RecordAnalysis a;
+  a.ceiling = record_ceiling(r, p, topo, own_evidence(r));
+  judge(a, r);
+  r.figure->ceiling = to_figure_ceiling(a.ceiling, r.figure->path, "");
+  r.figure->efficiency = a.efficiency;
+}
+
+RecordAnalysis analyze_record(const Record& r, const Report& rep, const TopologyView& topo) {
+  RecordAnalysis a;
+  a.ceiling = record_ceiling(r, rep.provenance, topo, hosts_receiving_above_shaper(rep.results));
+  judge(a, r);
+  return a;
+}
+
+void analyze(Report& rep, const AnalysisOptions& opt) {
+  attach_host_load(rep);  // the counters' loads in the provenance and on the records measured then
+  const TopologyView topo(rep.topology);
+  std::vector<RecordAnalysis> results;
+  results.reserve(rep.results.size());
+  std::unordered_map<std::string, SweepPeak> peaks;
+  std::unordered_map<std::string, double> best_pair;
+  std::vector<std::string> keys(rep.results.size());
+  const auto egress_only = hosts_receiving_above_shaper(rep.results);
+  // Records of one sweep share their path: each distinct path is worked out once.
+  std::unordered_map<size_t, std::vector<std::pair<const Record*, Ceiling>>> memo;
+  for (size_t i = 0; i < rep.results.size(); ++i) {
+    const Record& r = rep.results[i];
+    auto& bucket = memo[path_hash(r)];
+    const Ceiling* known = nullptr;
+    for (const auto& [exemplar, c] : bucket)
+      if (same_path(*exemplar, r)) known = &c;
+    if (!known) known = &bucket.emplace_back(&r, record_ceiling(r, rep.provenance, topo, egress_only)).second;
+    RecordAnalysis& a = results.emplace_back();
+    a.ceiling = *known;
+    judge(a, r);
+    const auto& eff = results.back().efficiency;
+    if (!eff) continue;
+    if (is_pair(r)) {
+      auto [it, fresh] = best_pair.try_emplace(pair_test_key(*r.figure), *eff);
+      if (!fresh) it->second = std::max(it->second, *eff);
+    }
+    if (!r.figure->parameters.count("bytes")) continue;
+    keys[i] = sweep_key(*r.figure);
+    auto [it, fresh] = peaks.try_emplace(keys[i], SweepPeak{*eff, r.bytes});
+    if (!fresh && *eff > it->second.efficiency) it->second = SweepPeak{*eff, r.bytes};
+  }
+
+  int passed = 0, failed = 0, skipped = 0, timed_out = 0, wrong = 0, below = 0, above = 0, none = 0;
+  std::set<std::string> below_sweeps;
+  for (size_t i = 0; i < rep.results.size(); ++i) {
+    Record& r = rep.results[i];
+    const RecordAnalysis& a = results[i];
+    switch (r.status) {
+      case Status::passed: ++passed; break;
+      case Status::failed: ++failed; break;
+      case Status::skipped: ++skipped; break;
+      case Status::timed_out: ++timed_out; break;
+    }
+    if (r.wrong > 0 || r.check == "wrong") ++wrong;
+    GapContext ctx;
+    if (!keys[i].empty()) ctx.sweep = peaks.at(keys[i]);
+    if (is_pair(r))  // pair records without an efficiency have no entry
+      if (const auto it = best_pair.find(pair_test_key(*r.figure)); it != best_pair.end()) ctx.best_pair = it->second;
+    const auto& peak = ctx.sweep;
+    std::string explanation;
+    if (!a.efficiency) {
+      if (r.status != Status::skipped) ++none;
+      // No ceiling to measure against (loopback): a saturated core still says what the figure measured.
+      if (r.status == Status::passed) explanation = host_cpu_limit(r).value_or("");
+    } else if (*a.efficiency < opt.threshold || *a.efficiency > opt.over_ceiling) {
+      explanation = explain_gap(r, a.ceiling, *a.efficiency, ctx, topo, opt);
+      if (*a.efficiency > opt.over_ceiling) {
+        ++above;
+      } else if (!peak || peak->efficiency < opt.threshold) {
+        // A sweep counts once, by its best size: small sizes are latency-bound by nature.
+        if (!peak || below_sweeps.insert(keys[i]).second) ++below;
+      }
+    }
+    if (r.figure) {
+      r.figure->ceiling = to_figure_ceiling(a.ceiling, r.figure->path, explanation);
+      r.figure->efficiency = a.efficiency;
+    }
+  }
+
+  const std::string verdict = failed + timed_out + wrong > 0 ? "FAIL" : below > 0 ? "WARN" : "PASS";
+  std::vector<std::string> parts;
+  if (failed) parts.push_back(std::to_string(failed) + " failed");
+  if (timed_out) parts.push_back(std::to_string(timed_out) + " timed out");
+  if (wrong) parts.push_back(std::to_string(wrong) + " with wrong results");
+  if (below) parts.push_back(std::to_string(below) + " below " + format_percent(opt.threshold) + " of their ceiling");
+  std::string summary = verdict + ": " + std::to_string(rep.results.size()) + " records";
+  if (parts.empty()) summary += verdict == "PASS" ? ", none failed, every figure with a known ceiling reaches " +
+                                                        format_percent(opt.threshold) + " of it at its best size"
+                                                  : "";
+  for (size_t i = 0; i < parts.size(); ++i) summary += (i ? ", " : "; ") + parts[i];
+  if (skipped) summary += " (" + std::to_string(skipped) + " skipped)";
+  if (!rep.extra.is_object()) rep.extra = json::object();
+  rep.extra["analysis"] = {{"threshold", opt.threshold},
+                           {"verdict", verdict},
+                           {"summary", summary},
+                           {"counts",
+                            {{"records", rep.results.size()},
+                             {"passed", passed},
+                             {"failed", failed},
+                             {"skipped", skipped},
+                             {"timed_out", timed_out},
+                             {"wrong", wrong},
+                             {"below_threshold", below},
+                             {"above_ceiling", above},
+                             {"no_ceiling", none}}}};
+}
+
+}  // namespace gpunet::report

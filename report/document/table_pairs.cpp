@@ -1,0 +1,240 @@
+// Pairwise tables: the N x N matrix of the matrix flows (rows send, columns receive, Gb/s and % of
+// the flow's ceiling) for TCP and for RDMA's headline size, and the TCP flows table (sender ->
+// receiver, test, streams, goodput, ceiling, efficiency, dips, and iperf3's final sender and receiver
+// lines: transfer, bitrate, Retr).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/direction.hpp"
+#include "report/analysis/tcp_flow_cpu.hpp"
+#include "report/document/table_model.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/model/json_access.hpp"
+#include "report/text/text_format.hpp"
+
+namespace gpunet::report {
+
+namespace {
+
+struct Endpoint {
+  std::string host;
+  int rank = -1;
+  bool operator<(const Endpoint& o) const { return rank != o.rank ? rank < o.rank : host < o.host; }
+  bool operator==(const Endpoint& o) const { return rank == o.rank && host == o.host; }
+};
+
+std::pair<Endpoint, Endpoint> ends_of(const Record& r) {
+  if (r.figure && r.figure->subject.kind == SubjectKind::pair)
+    return {{r.figure->subject.host, r.figure->subject.rank}, {r.figure->subject.dst_host, r.figure->subject.dst_rank}};
+  return {{jsonx::string(r.extra, "src_host").value_or(""), jsonx::integer(r.extra, "src_rank").value_or(-1)},
+          {jsonx::string(r.extra, "dst_host").value_or(r.host), jsonx::integer(r.extra, "dst_rank").value_or(r.rank)}};
+}
+
+// Host names label the endpoints; where two ranks share a host (one machine), host:rank does.
+class EndpointLabels {
+ public:
+  explicit EndpointLabels(const std::set<Endpoint>& ends) {
+    std::map<std::string, int> per_host;
+    for (const auto& e : ends) ++per_host[e.host];
+    for (const auto& e : ends) label_[e] = per_host[e.host] > 1 ? e.host + ":" + std::to_string(e.rank) : e.host;
+  }
+  std::string operator()(const Endpoint& e) const {
+    const auto it = label_.find(e);
+    return it == label_.end() ? e.host : it->second;
+  }
+
+ private:
+  std::map<Endpoint, std::string> label_;
+};
+
+std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
+  std::set<Endpoint> s;
+  for (const Record* r : recs) {
+    const auto [a, b] = ends_of(*r);
+    s.insert(a);
+    s.insert(b);
+  }
+  return s;
+}
+
+// Rows = senders, columns = receivers; each cell the flow's rate and its share of its ceiling.
+Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows,
+                   const BlamedPairs& blamed) {
+  const auto ends = endpoints(flows);
+  const EndpointLabels label(ends);
+  Table t;
+  t.kind = TableKind::pair_matrix;
+  t.title = title;
+  t.csv = csv;
+  t.note = "rows send, columns receive; each cell: goodput in Gb/s (efficiency against the flow's ceiling, %)";
+  t.columns.push_back({"sender / receiver", "", false});
+  for (const auto& e : ends) {
+    Column c(label(e), "Gb/s, %", true);
+    c.csv_key = Column(label(e), "Gb/s").key();  // the CSV holds the goodput alone
+    t.columns.push_back(std::move(c));
+  }
+  std::map<std::pair<Endpoint, Endpoint>, const Record*> cell;
+  for (const Record* r : flows) cell[ends_of(*r)] = r;
+  for (const auto& src : ends) {
+    TableRow row;
+    row.cells.push_back(text_cell(label(src)));
+    for (const auto& dst : ends) {
+      const auto it = cell.find({src, dst});
+      if (it == cell.end()) {
+        row.cells.push_back(text_cell(""));
+        continue;
+      }
+      const Record& r = *it->second;
+      const auto* f = record_figure(r);
+      if (r.status != Status::passed || !f) {
+        row.cells.push_back(text_cell(to_string(r.status)));
+        row.status = r.status;
+        continue;
+      }
+      const auto c = ceiling_view(r);
+      Cell x = number_cell(f->value, format_figure(f->value) + (c.efficiency ? " (" + format_fixed(*c.efficiency * 100, 0) + ")" : ""));
+      x.efficiency = c.efficiency;
+      x.flagged = blamed(f->subject);
+      row.cells.push_back(std::move(x));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+long long retransmits(const Record& r) {
+  long long n = 0;
+  if (const auto* info = jsonx::array_at(r.extra, "tcp_info"))
+    for (const auto& s : *info) n += jsonx::integer(s, "retransmits").value_or(0);
+  return n;
+}
+
+std::string test_text(const Record& r) {
+  std::string t = r.figure ? r.figure->parameters.count("test") ? r.figure->parameters.at("test") : r.variant : r.variant;
+  if (jsonx::string(r.extra, "direction").value_or("") == "bidirectional") t += " (bidirectional)";
+  return t;
+}
+
+// iperf3's final lines of a flow, as cells: the sender's transfer, bitrate (over its own clock) and
+// Retr, then the receiver's transfer and bitrate (blank where the record does not carry that end).
+std::vector<Cell> iperf3_end_cells(const Record& r) {
+  const auto line = [](std::optional<double> bytes, std::optional<double> seconds) {
+    if (!bytes || !seconds) return std::vector<Cell>{text_cell(""), text_cell("")};
+    return std::vector<Cell>{figure_cell(*bytes / 1e9), figure_cell(*seconds > 0 ? *bytes * 8 / *seconds / 1e9 : 0)};
+  };
+  const auto sent = jsonx::number(r.extra, "bytes_sent");
+  auto cells = line(sent, jsonx::number(r.extra, "sender_seconds"));
+  cells.push_back(sent ? int_cell(retransmits(r)) : text_cell(""));
+  const auto received = line(static_cast<double>(r.bytes), jsonx::number(r.extra, "seconds"));
+  cells.insert(cells.end(), received.begin(), received.end());
+  return cells;
+}
+
+Table flows_table(const std::vector<const Record*>& flows, const BlamedPairs& blamed) {
+  const EndpointLabels label(endpoints(flows));
+  Table t;
+  t.kind = TableKind::flows;
+  t.title = "TCP flows";
+  t.csv = "tcp_flows.csv";
+  t.note = "goodput measured at the receiver; dips: intervals below the dip threshold of the flow's median; "
+           "sender and receiver columns: iperf3's final sender and receiver lines (Transfer, Bitrate, Retr); "
+           "CPU: each end's thread over the flow, % of one core (user/system), as iperf3 -V";
+  t.columns = {{"sender", "", false},           {"receiver", "", false},          {"test", "", false},
+               {"streams", "", true},           {"goodput", "Gb/s", true},        {"ceiling", "Gb/s", true},
+               {"efficiency", "%", true},       {"dips", "", true},               {"sender transfer", "GB", true},
+               {"sender bitrate", "Gb/s", true}, {"sender Retr", "", true},        {"receiver transfer", "GB", true},
+               {"receiver bitrate", "Gb/s", true}, {"CPU sender / receiver", "", false}, {"status", "", false}};
+  for (const Record* r : flows) {
+    const auto [src, dst] = ends_of(*r);
+    const auto* f = record_figure(*r);
+    const bool ok = r->status == Status::passed && f;
+    const auto c = ceiling_view(*r);
+    const auto* dips = jsonx::array_at(jsonx::section(r->extra, "stability"), "dips");
+    TableRow row;
+    row.status = r->status;
+    row.cells = {text_cell(label(src)),
+                 text_cell(label(dst)),
+                 text_cell(test_text(*r)),
+                 int_cell(jsonx::integer(r->extra, "streams").value_or(static_cast<int>(r->count))),
+                 ok ? figure_cell(f->value) : text_cell(""),
+                 ceiling_cell(c),
+                 efficiency_cell(c),
+                 int_cell(dips ? static_cast<long long>(dips->size()) : 0)};
+    const auto ends = iperf3_end_cells(*r);
+    row.cells.insert(row.cells.end(), ends.begin(), ends.end());
+    row.cells.push_back(text_cell(flow_cpu_text(*r)));
+    row.cells.push_back(status_cell(*r));
+    if (f) row.cells[6].flagged = blamed(f->subject);  // the efficiency cell
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+// The rail of a flow on one of several rails, -1 in a one-interface run.
+int rail_of(const Record& r) {
+  if (!r.figure) return -1;
+  const auto it = r.figure->parameters.find("rail");
+  if (it == r.figure->parameters.end()) return -1;
+  try {
+    return std::stoi(it->second);
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+bool matrix_flow(const Record& r) {
+  return r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix";
+}
+
+// What a tcp matrix record says of its coverage and of the suspects it did not re-test, per rail
+// (-1: a run on one interface).
+std::map<int, std::vector<std::string>> matrix_notes(const std::vector<Record>& results) {
+  std::map<int, std::vector<std::string>> notes;
+  for (const auto& r : results) {
+    if (record_kind(r) != RecordKind::tcp_matrix) continue;
+    const int rail = static_cast<int>(jsonx::integer(r.extra, "rail").value_or(-1));
+    for (const char* key : {"coverage", "not_retested_note"})
+      if (const auto text = jsonx::string(r.extra, key)) notes[rail].push_back(*text);
+  }
+  return notes;
+}
+
+}  // namespace
+
+std::vector<Table> pair_tables(const Report& rep) {
+  const BlamedPairs blamed(rep);
+  std::vector<const Record*> flows, matrix, rdma;
+  for (const auto& r : rep.results) {
+    const auto kind = record_table_kind(r);
+    if (kind == TableKind::flows) {
+      flows.push_back(&r);
+      if (matrix_flow(r)) matrix.push_back(&r);
+    }
+    // The suite names the headline cells of its matrix by their hosts (extra.src_host).
+    if (kind == TableKind::rdma_bandwidth && r.name == "write_bw" && r.extra.contains("src_host"))
+      rdma.push_back(&r);
+  }
+  std::vector<Table> out;
+  auto notes = matrix_notes(rep.results);
+  // A run on several rails: one matrix per rail (the figure's "rail" parameter), named by its interface.
+  std::map<int, std::vector<const Record*>> by_rail;
+  for (const Record* r : matrix) by_rail[rail_of(*r)].push_back(r);
+  if (!by_rail.empty() && (by_rail.size() > 1 || !by_rail.count(-1))) {
+    for (const auto& [rail, recs] : by_rail) {
+      const std::string iface = recs.empty() ? "" : recs.front()->figure->subject.iface;
+      out.push_back(matrix_table("TCP pair matrix, rail " + std::to_string(rail) + (iface.empty() ? "" : " (" + iface + ")"),
+                                 "tcp_matrix_rail" + std::to_string(rail) + ".csv", recs, blamed));
+      out.back().bullets = notes[rail];
+    }
+  } else {
+    out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix, blamed));
+    if (!matrix.empty()) out.back().bullets = notes[-1];
+  }
+  out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma, blamed));
+  out.push_back(flows_table(flows, blamed));
+  return out;
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,221 @@
+// Baseline construction from a run, and the baseline file (strict to read).
+#include "report/judge/baseline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "report/judge/baseline_stats.hpp"
+#include "report/judge/figure_select.hpp"
+#include "report/judge/spec_reader.hpp"
+#include "report/judge/verdicts_facts.hpp"
+#include "report/model/file_write.hpp"
+#include "report/model/json_access.hpp"
+#include "report/model/json_file.hpp"
+#include "report/model/stats.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+using BaselineReader = StrictReader<BaselineError>;
+
+namespace {
+
+std::vector<double> numbers(const BaselineReader& rd, const json& j, const std::string& path, const char* key) {
+  std::vector<double> out;
+  if (const auto* v = json_field(j, key)) {
+    const auto& arr = rd.array(*v, BaselineReader::join(path, key));
+    for (std::size_t i = 0; i < arr.size(); ++i)
+      out.push_back(rd.number(arr[i], BaselineReader::join(path, key) + "[" + std::to_string(i) + "]", 0, 1e18, false));
+  }
+  return out;
+}
+
+BaselineFigure figure(const BaselineReader& rd, const json& j, const std::string& path) {
+  rd.object(j, path, {"suite", "test", "kind", "metric", "subject", "unit", "hosts", "higher_is_better", "value", "min",
+                      "samples", "samples_total", "samples_from", "history"});
+  BaselineFigure f;
+  const auto str = [&](const char* key, std::string& out, bool required) {
+    const auto* v = json_field(j, key);
+    if (!v && required) rd.fail(BaselineReader::join(path, key), "missing (required)");
+    if (v) out = rd.string(*v, BaselineReader::join(path, key), !required);
+  };
+  str("suite", f.suite, true), str("test", f.test, true), str("kind", f.kind, false), str("metric", f.metric, true);
+  str("subject", f.subject, false), str("unit", f.unit, false), str("samples_from", f.samples_from, false);
+  if (const auto* v = json_field(j, "hosts")) {
+    const auto& arr = rd.array(*v, BaselineReader::join(path, "hosts"));
+    for (std::size_t i = 0; i < arr.size(); ++i) f.hosts.push_back(rd.string(arr[i], BaselineReader::join(path, "hosts"), false));
+  }
+  if (const auto* v = json_field(j, "higher_is_better")) f.higher_is_better = rd.boolean(*v, BaselineReader::join(path, "higher_is_better"));
+  f.value = rd.number(rd.required(j, path, "value"), BaselineReader::join(path, "value"), 0, 1e18, false);
+  if (const auto* v = json_field(j, "min")) f.min = rd.number(*v, BaselineReader::join(path, "min"), 0, 1e18, false);
+  f.samples = numbers(rd, j, path, "samples");
+  f.history = numbers(rd, j, path, "history");
+  f.samples_total = static_cast<int64_t>(f.samples.size());
+  if (const auto* v = json_field(j, "samples_total"))
+    f.samples_total = rd.integer(*v, BaselineReader::join(path, "samples_total"), 0, INT64_MAX);
+  return f;
+}
+
+BaselineFigure from_fact(const FigureFact& f) {
+  BaselineFigure b;
+  b.suite = f.suite, b.test = f.test, b.kind = f.kind, b.metric = f.metric, b.unit = f.unit;
+  b.subject = subject_label(f.subject);
+  b.hosts = subject_hosts(f.subject);
+  b.higher_is_better = f.higher_is_better;
+  b.value = *f.value;
+  b.min = f.higher_is_better ? 0 : f.fastest;
+  b.samples = quantile_summary(f.samples, kMaxStoredSamples);
+  b.samples_total = std::max<int64_t>(f.samples_total, static_cast<int64_t>(f.samples.size()));
+  b.samples_from = f.samples.empty() ? (f.samples_total > 0 ? "summary" : "") : f.samples_from;
+  return b;
+}
+
+// The directed pairs whose re-test passed, by the key their matrix figure has: a passed re-test
+// record the suite did not confirm slow (extra.confirmed false).
+std::map<std::string, FigureFact> clean_retests(const Report& report) {
+  std::map<std::string, FigureFact> out;
+  for (const auto& r : report.results) {
+    if (r.status != Status::passed || !r.figure || r.figure->value <= 0) continue;
+    FigureFact f = figure_fact_of(r);
+    if (f.kind != "retest" || jsonx::boolean(r.extra, "confirmed").value_or(true)) continue;
+    f.kind = "matrix";
+    out[figure_key(f)] = std::move(f);
+  }
+  return out;
+}
+
+std::string retest_note(const FigureFact& retest, const FigureFact& matrix) {
+  return "the re-test of the pair, " + fmt_num(*retest.value) + " " + retest.unit + ", not the matrix figure " +
+         fmt_num(*matrix.value) + " " + matrix.unit + " measured beside other flows";
+}
+
+}  // namespace
+
+Baseline make_baseline(const Report& report, const CompareRule& rule, const Baseline* previous) {
+  Baseline b;
+  b.created = utc_now_iso8601();
+  b.git_commit = report.provenance.git_commit;
+  b.hosts = report.provenance.hosts;
+  b.rule = rule;
+  const auto retests = clean_retests(report);
+  for (const auto& f : baseline_figures(report)) {
+    std::string key = figure_key(f);
+    for (int n = 2; b.figures.count(key); ++n) key = figure_key(f) + " #" + std::to_string(n);
+    const auto clean = f.kind == "matrix" ? retests.find(key) : retests.end();
+    BaselineFigure fig = from_fact(clean == retests.end() ? f : clean->second);
+    if (clean != retests.end()) fig.judged_on = retest_note(clean->second, f);
+    if (previous)
+      if (const auto it = previous->figures.find(key); it != previous->figures.end()) {
+        fig.history = it->second.history;
+        fig.history.push_back(it->second.value);
+        if (fig.history.size() > kMaxHistory) fig.history.erase(fig.history.begin(), fig.history.end() - static_cast<long>(kMaxHistory));
+      }
+    b.figures[key] = std::move(fig);
+  }
+  return b;
+}
+
+json baseline_to_json(const Baseline& b) {
+  json figures = json::object();
+  for (const auto& [key, f] : b.figures)
+    figures[key] = json{{"suite", f.suite},     {"test", f.test},       {"kind", f.kind},
+                        {"metric", f.metric},   {"subject", f.subject}, {"unit", f.unit},
+                        {"hosts", f.hosts},     {"higher_is_better", f.higher_is_better},
+                        {"value", f.value},     {"min", f.min},         {"samples", f.samples},
+                        {"samples_total", f.samples_total}, {"samples_from", f.samples_from}, {"history", f.history}};
+  return json{{"gpunet_baseline", kBaselineVersion},
+              {"created", b.created},
+              {"git_commit", b.git_commit},
+              {"hosts", b.hosts},
+              {"rule", rule_json(b.rule)},
+              {"figures", figures}};
+}
+
+Baseline baseline_from_json(const json& doc, const std::string& source) {
+  const BaselineReader rd(source);
+  if (!doc.is_object()) rd.fail("", "expected an object, got " + BaselineReader::got(doc));
+  const auto* version = json_field(doc, "gpunet_baseline");
+  if (!version) rd.fail("gpunet_baseline", "missing (this is not a gpunet-bench baseline; make one with --save-baseline)");
+  const auto file_version = rd.integer(*version, "gpunet_baseline", 0, INT64_MAX);
+  if (file_version < kBaselineVersion)
+    rd.fail("gpunet_baseline", BaselineReader::got(*version) +
+                                   " was written by an older gpunet-bench that keyed figures by the bytes a flow received; "
+                                   "re-save it from its run: gpunet-bench report RUN/report.json --save-baseline " + source);
+  if (file_version != kBaselineVersion)
+    rd.fail("gpunet_baseline", BaselineReader::got(*version) + " is not supported (this program reads version " +
+                                   std::to_string(kBaselineVersion) + ")");
+  rd.object(doc, "", {"gpunet_baseline", "created", "git_commit", "hosts", "rule", "figures"});
+  Baseline b;
+  if (const auto* v = json_field(doc, "created")) b.created = rd.string(*v, "created", true);
+  if (const auto* v = json_field(doc, "git_commit")) b.git_commit = rd.string(*v, "git_commit", true);
+  if (const auto* v = json_field(doc, "hosts")) {
+    const auto& arr = rd.array(*v, "hosts");
+    for (std::size_t i = 0; i < arr.size(); ++i) b.hosts.push_back(rd.string(arr[i], "hosts[" + std::to_string(i) + "]", true));
+  }
+  if (const auto* v = json_field(doc, "rule")) {
+    rd.object(*v, "rule", {"min_samples", "alpha", "min_effect_pct", "noise_factor", "default_rate_spread_pct",
+                           "default_time_spread_pct", "min_history", "time_band_quantile"});
+    if (const auto* x = json_field(*v, "min_samples")) b.rule.min_samples = static_cast<int>(rd.integer(*x, "rule.min_samples", 3, 1000000));
+    if (const auto* x = json_field(*v, "alpha")) b.rule.alpha = rd.number(*x, "rule.alpha", 0, 0.5, true);
+    if (const auto* x = json_field(*v, "min_effect_pct")) b.rule.min_effect_pct = rd.number(*x, "rule.min_effect_pct", 0, 1000, false);
+    if (const auto* x = json_field(*v, "noise_factor")) b.rule.noise_factor = rd.number(*x, "rule.noise_factor", 0, 100, false);
+    if (const auto* x = json_field(*v, "default_rate_spread_pct"))
+      b.rule.default_rate_spread_pct = rd.number(*x, "rule.default_rate_spread_pct", 0, 1000, false);
+    if (const auto* x = json_field(*v, "default_time_spread_pct"))
+      b.rule.default_time_spread_pct = rd.number(*x, "rule.default_time_spread_pct", 0, 1000, false);
+    if (const auto* x = json_field(*v, "time_band_quantile"))
+      b.rule.time_band_quantile = rd.number(*x, "rule.time_band_quantile", 0.5, 1, false);
+    if (const auto* x = json_field(*v, "min_history"))
+      b.rule.min_history = static_cast<int>(rd.integer(*x, "rule.min_history", 1, static_cast<int64_t>(kMaxHistory)));
+  }
+  const auto* figures = json_field(doc, "figures");
+  if (!figures) rd.fail("figures", "missing (required)");
+  if (!figures->is_object()) rd.fail("figures", "expected an object, got " + BaselineReader::got(*figures));
+  for (const auto& [key, f] : figures->items()) b.figures[key] = figure(rd, f, "figures." + key);
+  return b;
+}
+
+json rule_json(const CompareRule& r) {
+  return json{{"min_samples", r.min_samples},
+              {"alpha", r.alpha},
+              {"min_effect_pct", r.min_effect_pct},
+              {"noise_factor", r.noise_factor},
+              {"default_rate_spread_pct", r.default_rate_spread_pct},
+              {"default_time_spread_pct", r.default_time_spread_pct},
+              {"min_history", r.min_history},
+              {"time_band_quantile", r.time_band_quantile}};
+}
+
+Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule) {
+  if (static_cast<int>(f.history.size()) < rule.min_history) {
+    if (f.higher_is_better) return {rule.default_rate_spread_pct, false, false};
+    const double fast = percentile(f.samples, 1 - rule.time_band_quantile);
+    const double slow = percentile(f.samples, rule.time_band_quantile);
+    const double band = static_cast<int>(f.samples.size()) >= rule.min_samples && fast > 0 ? (slow / fast - 1) * 100 / 2 : 0;
+    if (band > rule.default_time_spread_pct) return {band, false, true};
+    return {rule.default_time_spread_pct, false, false};
+  }
+  std::vector<double> values = f.history;
+  values.push_back(f.value);
+  const double mid = median_of(values);
+  double worst = 0;
+  for (const double v : values)
+    if (mid > 0) worst = std::max(worst, std::abs(v - mid) / mid * 100);
+  return {worst, true, false};
+}
+
+Baseline load_baseline(const std::string& path) {
+  return baseline_from_json(read_json_file<BaselineError>(path, kBaselineInput), path);
+}
+
+void save_baseline(const std::string& path, const Baseline& b) {
+  try {
+    write_file_replacing(path, baseline_to_json(b).dump(1) + "\n");
+  } catch (const std::runtime_error& e) {
+    throw BaselineError("--save-baseline: " + std::string(e.what()));
+  }
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,149 @@
+// Baselines: a stored run, and tonight's run compared with it figure by figure, aware of noise.
+//
+// A figure is the typed figure of a passed record (report/judge/figure_select.hpp): a TCP flow's goodput
+// (higher is better, samples: its timeline intervals), a collective's or copy's bandwidth (samples:
+// the rate of each timed batch), or a median time (lower is better, samples: the iterations). Its key is its metric, subject and parameters (never the bytes
+// a TCP flow happened to receive), e.g. "tcp/bandwidth/matrix goodput_Gbps node0 -> node3".
+//
+// The comparison of one figure, with change = (now - base) / base of the figure's value:
+//   - fewer than rule.min_samples samples on either side (and no summary to fall back to) -> UNCERTAIN;
+//   - |change| within the noise threshold                                   -> SAME, where
+//       threshold = max(rule.min_effect_pct, rule.noise_factor x spread) and spread is the figure's
+//       run-to-run spread: the largest deviation from their median of the values in the figure's
+//       history (earlier baselines rolled forward with --baseline B --save-baseline B), once it holds
+//       rule.min_history values; until then rule.default_rate_spread_pct or rule.default_time_spread_pct,
+//       for a time at least half the relative width of its own p10-p90 band (run_to_run_spread);
+//   - beyond it, with samples on both sides: a two-sided Mann-Whitney U test at rule.alpha divided by
+//     the number of figures tested (Bonferroni) -> SLOWER or FASTER by the figure's direction, else
+//     UNCERTAIN; for a time, also tonight's median must leave the baseline's own band (above its
+//     samples' rule.time_band_quantile, or below 1 - it), else UNCERTAIN;
+//   - beyond it without samples: times must separate (tonight's fastest iteration slower than the
+//     baseline's median); rates are judged on the summary value alone, and the reason says so.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/model/record.hpp"
+
+namespace gpunet::report {
+
+inline constexpr int kBaselineVersion = 2;
+inline constexpr std::size_t kMaxHistory = 10;
+inline constexpr std::size_t kMaxStoredSamples = 256;
+
+class BaselineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CompareRule {
+  int min_samples = 5;                   // samples needed on each side for the U test
+  double alpha = 0.01;                   // family-wise significance level of the U tests of one comparison
+  double min_effect_pct = 5.0;           // smallest change that counts, whatever the noise
+  double noise_factor = 3.0;             // a change must exceed this many run-to-run spreads
+  double default_rate_spread_pct = 5.0;  // run-to-run spread of a rate (goodput) before history exists
+  double default_time_spread_pct = 15.0; // the same for times (latency, collective iterations)
+  int min_history = 2;                   // earlier values needed before the history's spread is used
+  // A time beyond the threshold is SLOWER only when tonight's median is also above the baseline's own
+  // samples at this quantile (FASTER: below them at 1 - it). A latency with two modes (a wake-up on
+  // the same core, a few us, or on another, tens of us) moves its median when the mix moves; the whole
+  // distribution moves when the path does.
+  double time_band_quantile = 0.9;
+};
+
+struct BaselineFigure {
+  std::string suite, test, kind, metric, subject, unit;
+  std::vector<std::string> hosts;  // the hosts the subject involves
+  bool higher_is_better = true;
+  double value = 0;                // the run's figure: goodput, or the median time
+  double min = 0;                  // the fastest iteration (times), for the summary rule
+  std::vector<double> samples;     // per-iteration times or timeline rates, as a quantile summary
+  int64_t samples_total = 0;       // samples the run took (>= samples.size())
+  std::string samples_from;        // "iterations", "timeline" or "summary" (none: the value alone)
+  std::vector<double> history;     // the values of earlier baselines, oldest first (at most kMaxHistory)
+  // Not stored: what the run's value is when it is not the figure's own measurement. A matrix pair
+  // direction whose re-test passed takes the re-test's figure, measured without the matrix's other
+  // flows ("the re-test of the pair alone, 0.94 Gb/s, not the matrix figure 0.41 Gb/s measured beside
+  // other flows"); the comparison says so in its reason.
+  std::string judged_on;
+};
+
+struct Baseline {
+  std::string created;     // ISO 8601 UTC
+  std::string git_commit;  // of the program that measured it
+  std::vector<std::string> hosts;
+  CompareRule rule;        // stored with the baseline; edit the file to tune it
+  std::map<std::string, BaselineFigure> figures;
+};
+
+// The figures of a run. A tcp matrix pair direction whose re-test passed (a re-test record, passed,
+// extra.confirmed false) is represented by the re-test's figure: the matrix measured it beside other
+// flows, the re-test on its own path. With `previous` (the baseline this run was compared with), each figure's
+// history is the previous one's plus its value: rolling a baseline forward accumulates the
+// run-to-run spread.
+Baseline make_baseline(const Report& report, const CompareRule& rule = {}, const Baseline* previous = nullptr);
+
+// The run-to-run spread of a figure in percent, and whether it came from its history. Before the
+// history holds rule.min_history values, a time's default is widened to half the relative width of
+// its own band, (p90 / p10 - 1) / 2 at rule.time_band_quantile: a latency with two modes flips between
+// them from run to run (measured on this VM: 11 and 25 us in unchanged reruns), and the band is the
+// only evidence of that a single run holds. A unimodal time's band is narrow and changes nothing.
+struct Spread {
+  double pct = 0;
+  bool from_history = false;
+  bool from_band = false;  // a time's default widened by its own band (see run_to_run_spread)
+};
+Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule);
+
+nlohmann::json baseline_to_json(const Baseline& b);
+nlohmann::json rule_json(const CompareRule& r);
+// Strict; throws BaselineError("SOURCE: field.path: problem").
+Baseline baseline_from_json(const nlohmann::json& doc, const std::string& source);
+Baseline load_baseline(const std::string& path);                   // throws BaselineError
+void save_baseline(const std::string& path, const Baseline& b);    // throws BaselineError
+
+enum class Change { same, faster, slower, uncertain };
+std::string to_string(Change c);  // "SAME", "FASTER", "SLOWER", "UNCERTAIN"
+
+struct Comparison {
+  std::string key;
+  Change change = Change::uncertain;
+  std::optional<double> base_value, now_value;  // in `unit`
+  std::string unit;
+  std::vector<std::string> hosts;    // the hosts the figure's subject involves
+  std::optional<double> change_pct;  // (now - base) / base, percent
+  std::optional<double> threshold_pct;  // the noise threshold it was judged against
+  std::optional<double> p_value;     // when the U test ran
+  std::string method;                // "U test", "min/median", "summary", "" when not compared
+  std::string reason;
+};
+
+struct BaselineComparison {
+  std::vector<Comparison> rows;  // figures of the baseline: suite, name, variant, then by size
+  std::size_t new_figures = 0;   // figures of this run that the baseline lacks
+};
+
+// Compares `now` with `base` under base.rule. Pure.
+BaselineComparison compare(const Baseline& base, const Baseline& now);
+
+// `base` with the value of every figure the comparison found SAME appended to its history (at most
+// kMaxHistory kept); values and every other figure unchanged. A night that failed elsewhere, or whose
+// other figures were UNCERTAIN on busy hosts, still teaches the baseline its noise. Pure.
+Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineComparison& c);
+
+// 1 when any figure is SLOWER, else 0.
+int regression_exit_code(const BaselineComparison& c);
+
+// report.extra["baseline"] = {file, rule, rows: [...], new_figures, summary}.
+void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c);
+
+std::string render_comparison_markdown(const BaselineComparison& c);
+std::string render_comparison_console(const BaselineComparison& c);
+
+}  // namespace gpunet::report

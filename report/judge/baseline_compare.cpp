@@ -1,0 +1,252 @@
+// The noise-aware comparison of a run with a baseline (rule in report/judge/baseline.hpp), and its tables.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <tuple>
+
+#include "report/judge/baseline.hpp"
+#include "report/judge/baseline_stats.hpp"
+#include "report/text/escape.hpp"
+#include "report/model/stats.hpp"
+#include "report/judge/verdicts_facts.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+std::string to_string(Change c) {
+  switch (c) {
+    case Change::same: return "SAME";
+    case Change::faster: return "FASTER";
+    case Change::slower: return "SLOWER";
+    case Change::uncertain: return "UNCERTAIN";
+  }
+  return "UNCERTAIN";
+}
+
+namespace {
+
+std::string pct(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f %%", v);
+  return buf;
+}
+
+std::string p_str(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, p < 1e-4 ? "p<1e-4" : "p=%.4f", p);
+  return buf;
+}
+
+bool testable(const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule) {
+  return static_cast<int>(b.samples.size()) >= rule.min_samples && static_cast<int>(n.samples.size()) >= rule.min_samples;
+}
+
+// `tests` is the number of figures compared with the U test: the significance level is divided by it
+// (Bonferroni), so that a night with hundreds of figures does not raise false alarms at rate alpha each.
+Comparison judge(const std::string& key, const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule,
+                 std::size_t tests) {
+  Comparison c;
+  c.key = key;
+  c.unit = b.unit;
+  c.hosts = b.hosts;
+  c.base_value = b.value;
+  c.now_value = n.value;
+  const bool with_samples = testable(b, n, rule);
+  const bool time = !b.higher_is_better;
+  const int64_t fewest = std::min(b.samples_total, n.samples_total);
+  if (time && fewest < rule.min_samples) {
+    c.reason = "only " + std::to_string(fewest) + " timed iteration" + (fewest == 1 ? "" : "s") + " (a verdict needs " +
+               std::to_string(rule.min_samples) + " on each side)";
+    return c;
+  }
+  if (b.value <= 0) {
+    c.reason = "the baseline value is zero";
+    return c;
+  }
+  const double rel = (n.value - b.value) / b.value * 100;
+  c.change_pct = rel;
+  const bool worse = b.higher_is_better ? rel < 0 : rel > 0;
+  const Change direction = worse ? Change::slower : Change::faster;
+  const Spread spread = run_to_run_spread(b, rule);
+  const double threshold = std::max(rule.min_effect_pct, rule.noise_factor * spread.pct);
+  c.threshold_pct = threshold;
+  const std::string noise = "run-to-run spread " + fmt_num(spread.pct) + " % (" +
+                            (spread.from_history ? "from " + std::to_string(b.history.size() + 1) + " baselines"
+                             : spread.from_band ? std::string("half the width of the baseline's own p10-p90 band; roll the baseline forward to learn it")
+                                                : std::string("default; roll the baseline forward to learn it")) + ")";
+  if (with_samples) {
+    c.method = "U test";
+    c.p_value = mann_whitney_p(b.samples, n.samples);
+  } else {
+    c.method = time ? "min/median" : "summary";
+  }
+  if (std::fabs(rel) <= threshold) {
+    c.change = Change::same;
+    c.reason = "within the noise threshold of " + fmt_num(threshold) + " %: " + noise;
+    return c;
+  }
+  if (with_samples) {
+    const double alpha = rule.alpha / static_cast<double>(std::max<std::size_t>(tests, 1));
+    const bool significant = *c.p_value < alpha;
+    c.change = significant ? direction : Change::uncertain;
+    c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "), " + (significant ? "significant (" : "not significant (") +
+               p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) + (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
+    if (significant && time) {
+      const double q = direction == Change::slower ? rule.time_band_quantile : 1 - rule.time_band_quantile;
+      const double edge = percentile(b.samples, q);
+      const bool outside = direction == Change::slower ? n.value > edge : n.value < edge;
+      if (!outside) {
+        c.change = Change::uncertain;
+        c.reason += "; but the median now " + fmt_num(n.value) + " us is within the baseline's own band (its p" +
+                    std::to_string(static_cast<int>(std::lround(q * 100))) + " " + fmt_num(edge) + " us): the mix of its fast and slow iterations moved, not the whole distribution";
+      }
+    }
+    return c;
+  }
+  if (!time) {
+    c.change = direction;
+    c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "); no samples: judged on the summary value alone";
+    return c;
+  }
+  // Times without samples: the distributions must separate, judged by their robust ends. Slower means
+  // tonight's fastest iteration is slower than the baseline's median (faster: the reverse).
+  const bool apart = direction == Change::slower ? n.min > b.value : b.min > n.value;
+  c.change = apart ? direction : Change::uncertain;
+  c.reason = direction == Change::slower
+                 ? "fastest iteration now " + fmt_num(n.min) + (apart ? " us > " : " us <= ") + "baseline median"
+                 : "baseline fastest " + fmt_num(b.min) + (apart ? " us > " : " us <= ") + "median now";
+  c.reason += std::string(apart ? "" : " (overlap)") + "; no per-iteration samples: judged on the summary";
+  return c;
+}
+
+std::size_t count(const BaselineComparison& c, Change which) {
+  return static_cast<std::size_t>(std::count_if(c.rows.begin(), c.rows.end(), [&](const Comparison& r) { return r.change == which; }));
+}
+
+std::string summary(const BaselineComparison& c) {
+  std::ostringstream os;
+  os << c.rows.size() << " figures: " << count(c, Change::same) << " SAME, " << count(c, Change::faster) << " FASTER, "
+     << count(c, Change::slower) << " SLOWER, " << count(c, Change::uncertain) << " UNCERTAIN";
+  if (c.new_figures) os << "; " << c.new_figures << " new without a baseline";
+  return os.str();
+}
+
+std::string opt_num(const std::optional<double>& v) { return v ? fmt_num(*v) : "-"; }
+
+struct Cells {
+  std::string key, base, now, change, test, verdict, reason;
+};
+
+Cells cells(const Comparison& r) {
+  const std::string unit = r.unit.empty() ? "" : " " + r.unit;
+  return {r.key,   opt_num(r.base_value) + unit, opt_num(r.now_value) + unit, r.change_pct ? pct(*r.change_pct) : "-",
+          r.method.empty() ? "-" : r.method, to_string(r.change), r.reason};
+}
+
+}  // namespace
+
+BaselineComparison compare(const Baseline& base, const Baseline& now) {
+  BaselineComparison out;
+  std::size_t tests = 0;
+  for (const auto& [key, b] : base.figures)
+    if (const auto it = now.figures.find(key); it != now.figures.end() && testable(b, it->second, base.rule)) ++tests;
+  // Rows in reading order: suite, name, variant, dtype, op, then sizes by number, ranks and host.
+  std::vector<const std::pair<const std::string, BaselineFigure>*> order;
+  for (const auto& entry : base.figures) order.push_back(&entry);
+  std::sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
+    const auto& a = x->second;
+    const auto& b = y->second;
+    return std::tie(a.suite, a.test, a.kind, a.metric, x->first) < std::tie(b.suite, b.test, b.kind, b.metric, y->first);
+  });
+  for (const auto* entry : order) {
+    const auto& [key, b] = *entry;
+    const auto it = now.figures.find(key);
+    if (it == now.figures.end()) {
+      Comparison c;
+      c.key = key;
+      c.base_value = b.value;
+      c.unit = b.unit;
+      c.hosts = b.hosts;
+      c.reason = "not measured in this run";
+      out.rows.push_back(c);
+      continue;
+    }
+    out.rows.push_back(judge(key, b, it->second, base.rule, tests));
+    if (!it->second.judged_on.empty()) out.rows.back().reason = "judged on " + it->second.judged_on + ": " + out.rows.back().reason;
+  }
+  for (const auto& [key, f] : now.figures)
+    if (!base.figures.count(key)) ++out.new_figures;
+  return out;
+}
+
+Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineComparison& c) {
+  Baseline out = base;
+  for (const auto& row : c.rows) {
+    if (row.change != Change::same) continue;
+    const auto from = now.figures.find(row.key);
+    const auto to = out.figures.find(row.key);
+    if (from == now.figures.end() || to == out.figures.end()) continue;
+    auto& h = to->second.history;
+    h.push_back(from->second.value);
+    if (h.size() > kMaxHistory) h.erase(h.begin(), h.end() - static_cast<long>(kMaxHistory));
+  }
+  return out;
+}
+
+int regression_exit_code(const BaselineComparison& c) { return count(c, Change::slower) ? 1 : 0; }
+
+void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c) {
+  json rows = json::array();
+  for (const auto& r : c.rows) {
+    json row{{"figure", r.key}, {"change", to_string(r.change)}, {"method", r.method}, {"reason", r.reason}};
+    row["base"] = r.base_value ? json(*r.base_value) : json(nullptr);
+    row["now"] = r.now_value ? json(*r.now_value) : json(nullptr);
+    row["unit"] = r.unit;
+    row["hosts"] = r.hosts;
+    row["threshold_pct"] = r.threshold_pct ? json(*r.threshold_pct) : json(nullptr);
+    row["change_pct"] = r.change_pct ? json(*r.change_pct) : json(nullptr);
+    row["p_value"] = r.p_value ? json(*r.p_value) : json(nullptr);
+    rows.push_back(row);
+  }
+  report.extra["baseline"] = json{
+      {"file", file},
+      {"rule", rule_json(rule)},
+      {"rows", rows},
+      {"new_figures", c.new_figures},
+      {"summary", summary(c)}};
+}
+
+std::string render_comparison_markdown(const BaselineComparison& c) {
+  std::ostringstream os;
+  os << "| Figure | Baseline | Now | Change | Test | Verdict | Reason |\n"
+        "|---|---|---|---|---|---|---|\n";
+  for (const auto& r : c.rows) {
+    const auto x = cells(r);
+    os << "| " << md_escape(x.key) << " | " << x.base << " | " << x.now << " | " << x.change << " | " << x.test << " | **"
+       << x.verdict << "** | " << md_escape(x.reason) << " |\n";
+  }
+  os << "\n" << summary(c) << "\n";
+  return os.str();
+}
+
+std::string render_comparison_console(const BaselineComparison& c) {
+  std::vector<Cells> rows{{"Figure", "Baseline", "Now", "Change", "Test", "Verdict", "Reason"}};
+  for (const auto& r : c.rows) rows.push_back(cells(r));
+  std::size_t w[6] = {0, 0, 0, 0, 0, 0};
+  for (const auto& x : rows) {
+    const std::string* f[6] = {&x.key, &x.base, &x.now, &x.change, &x.test, &x.verdict};
+    for (int i = 0; i < 6; ++i) w[i] = std::max(w[i], f[i]->size());
+  }
+  std::ostringstream os;
+  for (const auto& x : rows) {
+    const std::string* f[6] = {&x.key, &x.base, &x.now, &x.change, &x.test, &x.verdict};
+    for (int i = 0; i < 6; ++i) os << *f[i] << std::string(w[i] - f[i]->size() + 2, ' ');
+    os << x.reason << "\n";
+  }
+  os << summary(c) << "\n";
+  return os.str();
+}
+
+}  // namespace gpunet::report

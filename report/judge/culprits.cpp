@@ -1,0 +1,239 @@
+#include "report/judge/culprits.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <utility>
+
+#include "report/analysis/direction.hpp"
+#include "report/analysis/fabric_view.hpp"
+#include "report/analysis/flow_failures.hpp"
+#include "report/judge/networks.hpp"
+#include "report/judge/scheduler_lines.hpp"
+#include "report/judge/verdicts_outputs.hpp"
+#include "report/model/json_access.hpp"
+#include "report/text/escape.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+struct Problems {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_host;  // in order of first blame
+  std::vector<std::string> other;
+  std::set<std::pair<std::string, std::string>> explained;  // slow directed pairs a fabric link explains
+
+  void blame(const std::string& host, const std::string& sentence) {
+    auto it = std::find_if(by_host.begin(), by_host.end(), [&](const auto& e) { return e.first == host; });
+    if (it == by_host.end()) it = by_host.insert(by_host.end(), {host, {}});
+    if (std::find(it->second.begin(), it->second.end(), sentence) == it->second.end()) it->second.push_back(sentence);
+  }
+  void add(const std::string& sentence) {
+    if (std::find(other.begin(), other.end(), sentence) == other.end()) other.push_back(sentence);
+  }
+  bool blamed(const std::string& host) const {
+    return std::any_of(by_host.begin(), by_host.end(), [&](const auto& e) { return e.first == host; });
+  }
+};
+
+// "HOST: rest" -> {HOST, rest}; {"", s} when s does not start with a host.
+std::pair<std::string, std::string> split_host(const std::string& s, const std::vector<std::string>& hosts) {
+  const auto colon = s.find(": ");
+  if (colon == std::string::npos) return {"", s};
+  std::string head = s.substr(0, colon);
+  if (head.rfind("host ", 0) == 0) head = head.substr(5);
+  if (std::find(hosts.begin(), hosts.end(), head) == hosts.end()) return {"", s};
+  return {head, s.substr(colon + 2)};
+}
+
+void from_verdicts(const Report& rep, Problems& p) {
+  for (const auto& v : verdicts_of(rep)) {
+    if (v.status == VerdictStatus::warn) p.add(v.reason);
+    if (v.status != VerdictStatus::fail) continue;
+    const auto [host, rest] = split_host(v.culprit, v.hosts);
+    if (!host.empty()) p.blame(host, rest);
+    else p.add(v.promise.substr(0, v.promise.find(' ')) + " failed: " + v.reason);
+  }
+}
+
+std::string signed_pct(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.0f %%", v);
+  return buf;
+}
+
+// SLOWER figures: the host in most of them takes every one that involves it, and so on; a host that
+// only shares a flow with a culprit is never blamed.
+void from_baseline(const Report& rep, Problems& p) {
+  std::vector<Comparison> slower;
+  for (const auto& r : comparison_of(rep).rows)
+    if (r.change == Change::slower) slower.push_back(r);
+  while (!slower.empty()) {
+    std::vector<std::pair<std::string, int>> counts;
+    for (const auto& r : slower)
+      for (const auto& h : r.hosts) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == h; });
+        if (it == counts.end()) counts.push_back({h, 1});
+        else ++it->second;
+      }
+    const auto top = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto involves = [&](const Comparison& r) {
+      return top != counts.end() && std::find(r.hosts.begin(), r.hosts.end(), top->first) != r.hosts.end();
+    };
+    const auto mine = std::stable_partition(slower.begin(), slower.end(), involves);
+    const auto n = static_cast<std::size_t>(mine - slower.begin());
+    const auto take = n ? n : slower.size();
+    const Comparison* worst = &slower.front();
+    for (std::size_t i = 0; i < take; ++i)
+      if (slower[i].change_pct && worst->change_pct && std::abs(*slower[i].change_pct) > std::abs(*worst->change_pct)) worst = &slower[i];
+    const std::string text = std::to_string(take) + " figure" + (take == 1 ? "" : "s") + " SLOWER than the baseline (worst " +
+                             worst->key + " " + (worst->change_pct ? signed_pct(*worst->change_pct) : "") + ")";
+    if (n) p.blame(top->first, text);
+    else p.add(text);
+    slower.erase(slower.begin(), slower.begin() + static_cast<long>(take));
+  }
+}
+
+// Failed or timed-out pair records that all involve one host name it.
+void from_failures(const Report& rep, Problems& p) {
+  if (const auto f = one_host_failing(flow_outcomes(rep))) p.blame(f->host, failure_sentence(*f));
+}
+
+// A leaf's uplink that explains every slow pair (report/analysis/uplink_locate.hpp) is named instead of the
+// nodes; without a fabric file, one line says what it would have told.
+void from_fabric(const Report& rep, Problems& p) {
+  if (const auto s = fabric_suspect(rep)) {
+    p.add(uplink_sentence(*s));
+    p.explained.insert(s->explained.begin(), s->explained.end());
+  } else if (const auto note = fabric_unknown_note(rep)) {
+    p.add(*note);
+  }
+}
+
+// Whether every slow pair a host finding lists is explained by a fabric link.
+bool explained_by_fabric(const json& finding, const Problems& p) {
+  const json* pairs = jsonx::array_at(finding, "pairs");
+  if (!pairs || pairs->empty() || p.explained.empty()) return false;
+  return std::all_of(pairs->begin(), pairs->end(), [&](const json& d) {
+    return p.explained.count({jsonx::string(d, "src_host").value_or(""), jsonx::string(d, "dst_host").value_or("")}) > 0;
+  });
+}
+
+void from_findings(const Report& rep, Problems& p) {
+  std::vector<const Record*> pairs;
+  for (const auto& r : rep.results) {
+    if (r.name != "finding" || r.status != Status::failed) continue;
+    const json& f = jsonx::section(r.extra, "finding");
+    const auto subject = jsonx::string(f, "subject").value_or("");
+    if (subject == "host") {
+      if (explained_by_fabric(f, p)) continue;
+      const auto host = jsonx::string(f, "host").value_or(r.host);
+      p.blame(host, split_host(r.reason, {host}).second);
+    } else if (subject == "nic") {  // one NIC of a host (a rail run): named as host:iface
+      const auto end = end_name(jsonx::string(f, "host").value_or(r.host), jsonx::string(f, "iface").value_or(""));
+      p.blame(end, split_host(r.reason, {end}).second);
+    } else {
+      pairs.push_back(&r);
+    }
+  }
+  for (const auto* r : pairs) {
+    const json& f = jsonx::section(r->extra, "finding");
+    const auto src = jsonx::string(f, "src_host").value_or(""), dst = jsonx::string(f, "dst_host").value_or("");
+    if (p.explained.count({src, dst})) continue;
+    if (!p.blamed(src) && !p.blamed(dst)) p.add(r->reason);
+  }
+}
+
+Problems problems_of(const Report& rep) {
+  Problems p;
+  from_verdicts(rep, p);
+  from_failures(rep, p);
+  from_fabric(rep, p);
+  from_findings(rep, p);
+  from_baseline(rep, p);
+  if (const auto w = network_warning(rep)) p.add(w->reason);
+  return p;
+}
+
+std::string joined_sentences(const std::vector<std::string>& sentences) {
+  std::string s;
+  for (std::size_t i = 0; i < sentences.size(); ++i) s += (i ? "; " : "") + sentences[i];
+  return s;
+}
+
+std::vector<std::string> sentences_of(const Problems& p) {
+  std::vector<std::string> out;
+  for (const auto& [host, sentences] : p.by_host) out.push_back(host + ": " + joined_sentences(sentences));
+  out.insert(out.end(), p.other.begin(), p.other.end());
+  return out;
+}
+
+std::vector<BadNode> bad_nodes_of(const Problems& p) {
+  std::vector<BadNode> out;
+  for (const auto& [blamed, sentences] : p.by_host) {
+    // One NIC of a host is blamed as host:iface (a host name has no ':'): the node is listed, with the NIC.
+    const auto colon = blamed.find(':');
+    const std::string host = blamed.substr(0, colon);
+    const std::string reason = (colon == std::string::npos ? "" : blamed.substr(colon + 1) + ": ") + joined_sentences(sentences);
+    auto it = std::find_if(out.begin(), out.end(), [&](const BadNode& n) { return n.host == host; });
+    if (it == out.end()) out.push_back({host, reason});
+    else it->reason += "; " + reason;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> problem_sentences(const Report& rep) { return sentences_of(problems_of(rep)); }
+
+std::vector<BadNode> bad_nodes(const Report& rep) { return bad_nodes_of(problems_of(rep)); }
+
+BlamedPairs::BlamedPairs(const Report& rep) : results_(rep.results) {
+  const auto one_way = [&](const std::string& host) {
+    return std::any_of(rep.results.begin(), rep.results.end(), [&](const Record& r) {
+      if (r.name != "finding" || r.status != Status::failed) return false;
+      const auto& f = jsonx::section(r.extra, "finding");
+      const auto way = jsonx::string(f, "direction").value_or("both");
+      return jsonx::string(f, "subject") == "host" && jsonx::string(f, "host").value_or(r.host) == host && way != "both";
+    });
+  };
+  for (const auto& n : bad_nodes(rep))
+    if (!one_way(n.host)) both_ways_.push_back(n.host);
+}
+
+bool BlamedPairs::operator()(const Subject& pair) const {
+  if (pair.kind != SubjectKind::pair) return false;
+  const auto blamed = [&](const std::string& h) { return std::find(both_ways_.begin(), both_ways_.end(), h) != both_ways_.end(); };
+  return blamed(pair.host) || blamed(pair.dst_host) || named_slow(results_, pair);
+}
+
+std::string problems_console(const Report& rep) {
+  const auto all = problem_sentences(rep);
+  if (all.empty()) return "";
+  std::string out = "# What is wrong:\n";
+  for (const auto& s : all) out += "#   " + s + "\n";
+  return out;
+}
+
+// The sources are read once for the sentences and the scheduler's lines.
+std::string problems_markdown(const Report& rep) {
+  const Problems p = problems_of(rep);
+  const auto all = sentences_of(p);
+  if (all.empty()) return "";
+  std::string out = "\n## What is wrong\n\n";
+  for (const auto& s : all) out += "- " + md_escape(s) + "\n";
+  return out + scheduler_markdown(bad_nodes_of(p));
+}
+
+std::string problems_html(const Report& rep) {
+  const Problems p = problems_of(rep);
+  const auto all = sentences_of(p);
+  if (all.empty()) return "";
+  std::string out = "<div class=\"problems\"><h2>What is wrong</h2><ul>";
+  for (const auto& s : all) out += "<li>" + html_escape(s) + "</li>";
+  return out + "</ul>" + scheduler_html(bad_nodes_of(p)) + "</div>";
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,49 @@
+// The culprit first: one sentence per problem, grouped by host, for the end of the console output,
+// the top of report.md and the HTML banner. Read from what the report already holds: failed verdicts
+// (report.extra.verdicts), SLOWER figures (report.extra.baseline), failed flows that all involve one
+// host (report/analysis/flow_failures.hpp), a switch uplink that explains every slow pair of the matrix given
+// --fabric (report/analysis/fabric_view.hpp) and the findings that name a host or, on several rails, one NIC of
+// a host as host:iface (tcp "finding" records, docs/rails.md). A host
+// is blamed only where a source names it alone; a pair finding whose hosts include a blamed host is
+// left out (the pair shares a flow with the culprit), and so is a host or pair finding whose slow pairs
+// the uplink explains. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/model/figure.hpp"
+#include "report/model/record.hpp"
+
+namespace gpunet::report {
+
+// "fc-node3: every directed pair with it (6) is below 0.9 Gb/s (...); 6 goodput figures SLOWER than
+// the baseline (-50 %)", then the problems that name no host. Empty when nothing is wrong.
+std::vector<std::string> problem_sentences(const Report& rep);
+
+// The hosts those sentences blame, each with its sentences joined (a blamed NIC, host:iface, lists its
+// host with "iface: " before the reason): what bad-nodes.txt lists.
+struct BadNode {
+  std::string host;
+  std::string reason;
+};
+std::vector<BadNode> bad_nodes(const Report& rep);
+
+// The directed pairs "What is wrong" blames, for colouring them as failing whatever their efficiency:
+// a pair whose direction a finding names slow (report/analysis/direction.hpp, named_slow), or with a host that
+// bad_nodes lists and no finding limits to one direction (a node slow sending is not slow receiving).
+class BlamedPairs {
+ public:
+  explicit BlamedPairs(const Report& rep);
+  bool operator()(const Subject& pair) const;
+
+ private:
+  const std::vector<Record>& results_;
+  std::vector<std::string> both_ways_;
+};
+
+std::string problems_console(const Report& rep);   // "# What is wrong:\n#   ...\n", or ""
+std::string problems_markdown(const Report& rep);  // "## What is wrong\n\n- ...\n", or ""
+std::string problems_html(const Report& rep);      // <div class="problems">...</div>, or ""
+
+}  // namespace gpunet::report

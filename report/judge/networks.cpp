@@ -1,0 +1,128 @@
+#include "report/judge/networks.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "report/text/escape.hpp"
+#include "report/model/json_access.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+// The --tcp-if value of the run, or "" when it was not given.
+std::string tcp_if_of(const Provenance& p) {
+  for (std::size_t i = 0; i < p.argv.size(); ++i) {
+    if (p.argv[i] == "--tcp-if" && i + 1 < p.argv.size()) return p.argv[i + 1];
+    if (p.argv[i].rfind("--tcp-if=", 0) == 0) return p.argv[i].substr(9);
+  }
+  return "";
+}
+
+// The per-node topology section of `host` ({HOST: NODE} or {"nodes": [NODE, ...]}), or null.
+const json* node_of(const json& topology, const std::string& host) {
+  if (!topology.is_object()) return nullptr;
+  if (const auto it = topology.find(host); it != topology.end() && it->is_object()) return &*it;
+  const auto* nodes = jsonx::array_at(topology, "nodes");
+  if (!nodes) return nullptr;
+  for (const auto& n : *nodes)
+    if (jsonx::string(n, "hostname").value_or(jsonx::string(n, "host").value_or("")) == host) return &n;
+  return nullptr;
+}
+
+bool default_route(const Report& rep, const std::string& host, const std::string& iface) {
+  const json* node = node_of(rep.topology, host);
+  const auto* routes = node ? jsonx::array_at(*node, "default_route_interfaces") : nullptr;
+  return routes && std::any_of(routes->begin(), routes->end(), [&](const json& r) { return r.is_string() && r.get<std::string>() == iface; });
+}
+
+void add_role(InterfaceUse& u, const std::string& role) {
+  if (std::find(u.roles.begin(), u.roles.end(), role) == u.roles.end()) u.roles.push_back(role);
+}
+
+}  // namespace
+
+std::vector<InterfaceUse> interfaces_used(const Report& rep) {
+  std::vector<InterfaceUse> out;
+  const std::string tcp_if = tcp_if_of(rep.provenance);
+  const auto use = [&](const std::string& host, const std::string& iface) -> InterfaceUse& {
+    auto it = std::find_if(out.begin(), out.end(), [&](const InterfaceUse& u) { return u.host == host && u.iface == iface; });
+    if (it == out.end()) it = out.insert(out.end(), InterfaceUse{host, iface, {}, 0});
+    return *it;
+  };
+  for (const auto& r : rep.results) {
+    if (r.status == Status::skipped) continue;
+    const auto iface = jsonx::string(jsonx::section(r.extra, "link"), "iface");
+    const Transport transport = transport_of(record_kind(r));
+    if (transport == Transport::tcp && iface) {
+      const std::string host = jsonx::string(r.extra, "src_host").value_or(r.host);
+      auto& u = use(host, *iface);
+      ++u.figures;
+      add_role(u, tcp_if.empty() ? "tcp: chosen by default (the first IPv4 interface that is up; no --tcp-if)"
+                                 : "tcp: the chosen data network (--tcp-if " + tcp_if + ")");
+      if (default_route(rep, host, *iface)) add_role(u, "default route");
+    }
+    if (transport == Transport::rdma)
+      if (const auto dev = jsonx::string(jsonx::section(r.extra, "rdma"), "device")) {
+        auto& u = use(r.host, *dev);
+        ++u.figures;
+        add_role(u, "RDMA");
+      }
+  }
+  return out;
+}
+
+std::optional<Verdict> network_warning(const Report& rep) {
+  if (!tcp_if_of(rep.provenance).empty()) return std::nullopt;
+  std::set<std::string> hosts, ifaces;
+  for (const auto& r : rep.results)
+    if (transport_of(record_kind(r)) == Transport::tcp && r.status == Status::passed && jsonx::string(r.extra, "src_host") && jsonx::string(r.extra, "dst_host")) {
+      hosts.insert(*jsonx::string(r.extra, "src_host"));
+      hosts.insert(*jsonx::string(r.extra, "dst_host"));
+      if (const auto i = jsonx::string(jsonx::section(r.extra, "link"), "iface")) ifaces.insert(*i);
+    }
+  if (hosts.size() < 2 || ifaces.empty()) return std::nullopt;
+  std::string list;
+  for (const auto& i : ifaces) list += (list.empty() ? "" : ", ") + i;
+  bool routed = false;
+  for (const auto& u : interfaces_used(rep)) routed = routed || std::find(u.roles.begin(), u.roles.end(), "default route") != u.roles.end();
+  return Verdict{"network", VerdictStatus::warn, list, "the data network, chosen with --tcp-if",
+                 "the tcp suite measured " + list + ", chosen by default (no --tcp-if): the first IPv4 interface that is up, " +
+                     (routed ? "here the default route, " : "") +
+                     "usually the management or MPI control network, not the data network; choose it with --tcp-if NAME or CIDR",
+                 "", {}};
+}
+
+namespace {
+
+std::string roles_text(const InterfaceUse& u) {
+  std::string roles;
+  for (const auto& r : u.roles) roles += (roles.empty() ? "" : "; ") + r;
+  return roles;
+}
+
+}  // namespace
+
+std::string networks_markdown(const Report& rep) {
+  const auto all = interfaces_used(rep);
+  if (all.empty()) return "";
+  std::string out = "\n## Networks measured\n\n| host | interface | role | figures |\n|---|---|---|---|\n";
+  for (const auto& u : all)
+    out += "| " + md_escape(u.host) + " | " + md_escape(u.iface) + " | " + md_escape(roles_text(u)) + " | " +
+           std::to_string(u.figures) + " |\n";
+  return out;
+}
+
+std::string networks_html(const Report& rep) {
+  const auto all = interfaces_used(rep);
+  if (all.empty()) return "";
+  std::string out = "<h2>Networks measured</h2><table><tr><th>host</th><th>interface</th><th>role</th><th>figures</th></tr>";
+  for (const auto& u : all)
+    out += "<tr><td>" + html_escape(u.host) + "</td><td>" + html_escape(u.iface) + "</td><td>" +
+           html_escape(roles_text(u)) + "</td><td class=\"n\">" + std::to_string(u.figures) + "</td></tr>";
+  return out + "</table>";
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,136 @@
+#include "report/judge/verdict_subjects.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "report/judge/verdicts_facts.hpp"
+
+namespace gpunet::report {
+
+namespace {
+
+bool same_subject(const FactSubject& a, const FactSubject& b) {
+  return a.kind == b.kind && a.src_host == b.src_host && a.dst_host == b.dst_host && a.host == b.host && a.gpu == b.gpu;
+}
+
+bool involves(const FactSubject& s, const std::string& host) {
+  const auto h = subject_hosts(s);
+  return std::find(h.begin(), h.end(), host) != h.end();
+}
+
+// The host of a subject's end: "node2" of "node2:eth1" (an end on a rail), else the end itself.
+std::string host_of_end(const std::string& end) { return end.substr(0, end.find(':')); }
+
+bool involves_node(const FactSubject& s, const std::string& node) {
+  const auto h = subject_hosts(s);
+  return std::any_of(h.begin(), h.end(), [&](const std::string& e) { return host_of_end(e) == node; });
+}
+
+// On several rails the ends are host:iface: one host whose NICs on every rail are in every failure,
+// every subject with it failed ("" when there is none).
+std::string failing_node(const std::vector<FactSubject>& failed, const std::vector<SubjectValue>& per_subject) {
+  if (failed.empty()) return "";
+  std::vector<std::string> nodes;
+  for (const auto& e : subject_hosts(failed.front())) nodes.push_back(host_of_end(e));
+  nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [&](const std::string& n) {
+    return !std::all_of(failed.begin(), failed.end(), [&](const FactSubject& f) { return involves_node(f, n); });
+  }), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  if (nodes.size() != 1) return "";
+  const auto with_node = std::count_if(per_subject.begin(), per_subject.end(), [&](const SubjectValue& v) { return involves_node(v.subject, nodes[0]); });
+  return static_cast<std::size_t>(with_node) == failed.size() ? nodes[0] : "";
+}
+
+bool worse(double a, double b, bool higher_is_better) { return higher_is_better ? a < b : a > b; }
+
+std::string with_ceiling(const SubjectValue& v, const std::string& unit) {
+  std::string s = subject_label(v.subject) + " " + fmt_num(v.value) + " " + unit;
+  if (v.ceiling) s += " (ceiling " + fmt_num(*v.ceiling) + " " + unit + ")";
+  return s;
+}
+
+}  // namespace
+
+std::vector<SubjectValue> worst_per_subject(const std::vector<SubjectValue>& values, bool higher_is_better) {
+  std::vector<SubjectValue> out;
+  for (const auto& v : values) {
+    const auto it = std::find_if(out.begin(), out.end(), [&](const SubjectValue& o) { return same_subject(o.subject, v.subject); });
+    if (it == out.end()) out.push_back(v);
+    else if (worse(v.value, it->value, higher_is_better)) *it = v;
+  }
+  return out;
+}
+
+std::vector<std::string> hosts_in_all(const std::vector<FactSubject>& subjects) {
+  if (subjects.empty()) return {};
+  std::vector<std::string> common = subject_hosts(subjects.front());
+  for (const auto& s : subjects)
+    common.erase(std::remove_if(common.begin(), common.end(), [&](const std::string& h) { return !involves(s, h); }),
+                 common.end());
+  common.erase(std::unique(common.begin(), common.end()), common.end());
+  return common;
+}
+
+SubjectOutcome finish_outcome(SubjectOutcome o, const std::vector<SubjectValue>& per_subject, bool higher_is_better) {
+  const auto order = [&](const SubjectValue& a, const SubjectValue& b) { return worse(a.value, b.value, higher_is_better); };
+  std::stable_sort(o.failed.begin(), o.failed.end(), order);
+  for (const auto& v : per_subject)
+    if (!o.worst || worse(v.value, o.worst->value, higher_is_better)) o.worst = v;
+  std::vector<FactSubject> failed;
+  for (const auto& v : o.failed) failed.push_back(v.subject);
+  o.common_hosts = hosts_in_all(failed);
+  // A culprit: one host in every failure, every subject with it failed, and more than one subject
+  // involved (a single failed pair does not tell which of its two ends is at fault).
+  if (o.common_hosts.size() == 1 && o.failed.size() > 1 && o.failed.size() < o.total) {
+    const std::string& h = o.common_hosts.front();
+    const auto with_h = std::count_if(per_subject.begin(), per_subject.end(), [&](const SubjectValue& v) { return involves(v.subject, h); });
+    if (static_cast<std::size_t>(with_h) == o.failed.size()) o.culprit = h, o.culprit_subjects = o.failed.size();
+  } else if (o.common_hosts.empty() && o.failed.size() > 1 && o.failed.size() < o.total) {
+    const std::string node = failing_node(failed, per_subject);  // one host slow on every rail
+    if (!node.empty()) o.common_hosts = {node}, o.culprit = node, o.culprit_subjects = o.failed.size();
+  } else if (o.failed.size() == 1 && subject_hosts(o.failed.front().subject).size() == 1) {
+    o.culprit = subject_hosts(o.failed.front().subject).front(), o.culprit_subjects = 1;
+  }
+  return o;
+}
+
+std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& extreme,
+                             const std::string& unit) {
+  if (o.total == 0 || !o.worst) return "nothing to judge";
+  const FactSubjectKind kind = o.worst->subject.kind;
+  const std::string noun = subject_noun(kind, o.total != 1);
+  std::string s;
+  if (o.failed.empty()) {
+    s = o.total == 1 ? "the " + noun + " meets it" : "all " + std::to_string(o.total) + " " + noun + " meet it";
+  } else {
+    s = std::to_string(o.failed.size()) + " of " + std::to_string(o.total) + " " + noun + " " + breach;
+    if (o.failed.size() > 1 && o.failed.size() < o.total && !o.common_hosts.empty()) {
+      std::string hosts;
+      for (const auto& h : o.common_hosts) hosts += (hosts.empty() ? "" : " and ") + h;
+      s += kind == FactSubjectKind::pair || kind == FactSubjectKind::link ? ", all involving " + hosts : ", all on " + hosts;
+    }
+  }
+  if (o.total > 1 || !o.failed.empty()) s += "; " + extreme + " " + with_ceiling(o.failed.empty() ? *o.worst : o.failed.front(), unit);
+  return s;
+}
+
+std::string culprit_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& unit) {
+  if (o.culprit.empty() || o.failed.empty()) return "";
+  const SubjectValue& w = o.failed.front();
+  const FactSubjectKind kind = w.subject.kind;
+  std::string s = o.culprit + ": ";
+  if (kind == FactSubjectKind::pair || kind == FactSubjectKind::link)
+    s += (o.culprit_subjects > 1 ? "every " + subject_noun(kind, false) + " with it (" + std::to_string(o.culprit_subjects) + ") is "
+                                 : "its " + subject_noun(kind, false) + " " + subject_label(w.subject) + " is ") + breach;
+  else
+    s += subject_label(w.subject) + " is " + breach;
+  s += " (worst " + fmt_num(w.value) + " " + unit;
+  if (w.ceiling) {
+    s += " of a " + fmt_num(*w.ceiling) + " " + unit + " ceiling";
+    if (w.value >= 0.8 * *w.ceiling && (kind == FactSubjectKind::pair || kind == FactSubjectKind::link))
+      s += ": its link is the bottleneck";
+  }
+  return s + ")";
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,183 @@
+#include "report/judge/verdicts_outputs.hpp"
+
+#include <cstdio>
+#include <optional>
+
+#include "report/text/escape.hpp"
+#include "report/model/json_access.hpp"
+#include "report/judge/verdicts_facts.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+std::string str(const json& j, const char* key) { return jsonx::string(j, key).value_or(""); }
+
+std::optional<Change> change_from(const std::string& s) {
+  for (const Change c : {Change::same, Change::faster, Change::slower, Change::uncertain})
+    if (to_string(c) == s) return c;
+  return std::nullopt;
+}
+
+std::string spec_title(const Report& rep) {
+  const auto& spec = jsonx::section(rep.extra, "spec");
+  const auto name = str(spec, "name");
+  return name.empty() ? str(spec, "file") : name;
+}
+
+std::string baseline_file(const Report& rep) { return str(jsonx::section(rep.extra, "baseline"), "file"); }
+
+std::string opt(const std::optional<double>& v) { return v ? fmt_num(*v) : "-"; }
+
+std::string change_text(const Comparison& c) {
+  if (!c.change_pct) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f %%", *c.change_pct);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<Verdict> verdicts_of(const Report& rep) {
+  std::vector<Verdict> out;
+  const auto* all = jsonx::array_at(rep.extra, "verdicts");
+  if (!all) return out;
+  for (const auto& v : *all) {
+    try {
+      out.push_back(v.get<Verdict>());
+    } catch (const std::exception&) {
+    }
+  }
+  return out;
+}
+
+BaselineComparison comparison_of(const Report& rep) {
+  BaselineComparison c;
+  const auto& base = jsonx::section(rep.extra, "baseline");
+  if (const auto n = jsonx::number(base, "new_figures"); n && *n > 0) c.new_figures = static_cast<std::size_t>(*n);
+  const auto* rows = jsonx::array_at(base, "rows");
+  if (!rows) return c;
+  for (const auto& r : *rows) {
+    if (!r.is_object()) continue;
+    const auto change = change_from(str(r, "change"));
+    if (!change) continue;
+    Comparison x;
+    x.key = str(r, "figure");
+    x.change = *change;
+    x.base_value = jsonx::number(r, "base");
+    x.now_value = jsonx::number(r, "now");
+    x.unit = str(r, "unit");
+    x.threshold_pct = jsonx::number(r, "threshold_pct");
+    if (const auto* h = jsonx::array_at(r, "hosts"))
+      for (const auto& name : *h)
+        if (name.is_string()) x.hosts.push_back(name.get<std::string>());
+    x.change_pct = jsonx::number(r, "change_pct");
+    x.p_value = jsonx::number(r, "p_value");
+    x.method = str(r, "method");
+    x.reason = str(r, "reason");
+    c.rows.push_back(x);
+  }
+  return c;
+}
+
+std::string acceptance_markdown(const Report& rep) {
+  std::string out;
+  if (const auto v = verdicts_of(rep); !v.empty())
+    out += "\n## Acceptance: " + md_escape(spec_title(rep)) + "\n\n" + render_verdicts_markdown(v);
+  if (const auto c = comparison_of(rep); !c.rows.empty())
+    out += "\n## Baseline: " + md_escape(baseline_file(rep)) + "\n\n" + render_comparison_markdown(c);
+  return out;
+}
+
+std::string acceptance_html(const Report& rep) {
+  std::string out;
+  const auto td = [](const std::string& s) { return "<td>" + html_escape(s) + "</td>"; };
+  if (const auto verdicts = verdicts_of(rep); !verdicts.empty()) {
+    out += "<h2>Acceptance: " + html_escape(spec_title(rep)) +
+           "</h2><table><tr><th>Promise</th><th>Verdict</th><th>Measured</th><th>Limit</th><th>Reason</th></tr>";
+    for (const auto& v : verdicts) {
+      const char* cls = v.status == VerdictStatus::fail ? "failed" : v.status == VerdictStatus::skip ? "skipped" : "passed";
+      out += std::string("<tr class=\"") + cls + "\">" + td(v.promise) + "<td><b>" + to_string(v.status) + "</b></td>" +
+             td(v.measured) + td(v.limit) + "<td class=\"w\">" + html_escape(v.reason) + "</td></tr>";
+    }
+    out += "</table>";
+  }
+  if (const auto c = comparison_of(rep); !c.rows.empty()) {
+    out += "<h2>Baseline: " + html_escape(baseline_file(rep)) +
+           "</h2><table><tr><th>Figure</th><th>Baseline</th><th>Now</th><th>Change</th><th>Test</th>"
+           "<th>Verdict</th><th>Reason</th></tr>";
+    for (const auto& r : c.rows) {
+      const char* cls = r.change == Change::slower ? "failed" : r.change == Change::uncertain ? "skipped" : "passed";
+      out += std::string("<tr class=\"") + cls + "\">" + td(r.key) + td(opt(r.base_value) + " " + r.unit) + td(opt(r.now_value) + " " + r.unit) +
+             td(change_text(r)) + td(r.method.empty() ? "-" : r.method) + "<td><b>" + to_string(r.change) + "</b></td>" +
+             "<td class=\"w\">" + html_escape(r.reason) + "</td></tr>";
+    }
+    out += "</table>";
+  }
+  return out;
+}
+
+namespace {
+
+// One <testcase> of the acceptance or baseline testsuite: failed (a <failure> of that type),
+// skipped (a <skipped> with that message), or passed (the detail as <system-out>).
+struct JunitCase {
+  std::string name, detail;
+  std::string failure;                 // the <failure type>; empty when not failed
+  std::optional<std::string> skipped;  // the <skipped message>; none when not skipped
+};
+
+void put_suite(std::string& out, JunitCounts& n, const std::string& suite, const std::vector<JunitCase>& cases) {
+  if (cases.empty()) return;
+  int failures = 0, skipped = 0;
+  std::string body;
+  for (const auto& c : cases) {
+    body += "    <testcase classname=" + xml_attr("gpunet-bench." + suite) + " name=" + xml_attr(c.name) + " time=\"0\">\n";
+    if (!c.failure.empty()) {
+      ++failures;
+      body += "      <failure type=" + xml_attr(c.failure) + " message=" + xml_attr(c.detail) + ">" + xml_escape(c.detail) + "</failure>\n";
+    } else if (c.skipped) {
+      ++skipped;
+      body += "      <skipped message=" + xml_attr(*c.skipped) + "/>\n";
+    } else {
+      body += "      <system-out>" + xml_escape(c.detail) + "</system-out>\n";
+    }
+    body += "    </testcase>\n";
+  }
+  const int tests = static_cast<int>(cases.size());
+  out += "  <testsuite name=" + xml_attr(suite) + " tests=" + xml_attr(std::to_string(tests)) + " failures=" +
+         xml_attr(std::to_string(failures)) + " errors=\"0\" skipped=" + xml_attr(std::to_string(skipped)) + " time=\"0\">\n" +
+         body + "  </testsuite>\n";
+  n.tests += tests;
+  n.failures += failures;
+  n.skipped += skipped;
+}
+
+}  // namespace
+
+AcceptanceJunit acceptance_junit(const Report& rep) {
+  AcceptanceJunit a;
+  std::vector<JunitCase> verdicts;
+  for (const auto& v : verdicts_of(rep)) {
+    JunitCase c{v.promise, (v.culprit.empty() ? "" : v.culprit + ". ") + "measured " + v.measured + ", limit " + v.limit + ": " + v.reason,
+                "", std::nullopt};
+    if (v.status == VerdictStatus::fail) c.failure = "verdict";
+    if (v.status == VerdictStatus::skip) c.skipped = v.reason;
+    verdicts.push_back(std::move(c));
+  }
+  put_suite(a.xml, a.counts, "acceptance", verdicts);
+  std::vector<JunitCase> rows;
+  for (const auto& r : comparison_of(rep).rows) {
+    JunitCase c{r.key, to_string(r.change) + ": " + opt(r.base_value) + " -> " + opt(r.now_value) + " " + r.unit + " (" + change_text(r) + "); " + r.reason,
+                "", std::nullopt};
+    if (r.change == Change::slower) c.failure = "regression";
+    if (r.change == Change::uncertain) c.skipped = c.detail;
+    rows.push_back(std::move(c));
+  }
+  put_suite(a.xml, a.counts, "baseline", rows);
+  return a;
+}
+
+}  // namespace gpunet::report

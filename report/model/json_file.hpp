@@ -1,0 +1,30 @@
+// Reads a user-supplied JSON file (spec, baseline) through the bounded reader (common/input_file.hpp:
+// regular files only, at most kind.max_bytes) and the bounded parser (json_parse.hpp: at most
+// kMaxJsonDepth levels). Every problem becomes one Error whose message starts with the path:
+// "PATH: no such file (check the path)", "PATH: not valid JSON: parse error at line 1, column 9: ...",
+// "PATH: not valid JSON: spec_version: the number 1e999 is too large (...) at line 1, column 20",
+// "PATH: duplicate key "bandwidth" at bandwidth (a key may appear once per object; ...)".
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/input_file.hpp"
+#include "common/strings.hpp"
+#include "report/model/json_parse.hpp"
+
+namespace gpunet::report {
+
+template <class Error>
+nlohmann::json read_json_file(const std::string& path, const InputKind& kind) {
+  const std::string text = read_input_file<Error>(path, kind);
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(path + ": the " + kind.what + " is empty (give a JSON " + kind.what + ")");
+  JsonParsed parsed = parse_json_text(text);
+  if (parsed.duplicate_key) throw Error(printable(path + ": " + parsed.error));
+  if (!parsed.ok()) throw Error(printable(path + ": not valid JSON: " + parsed.error));
+  return std::move(parsed.value);
+}
+
+}  // namespace gpunet::report

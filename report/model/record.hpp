@@ -1,0 +1,144 @@
+// The result model: typed records in SI units, and the report document that carries them.
+// Everything that measures produces Records; everything that renders consumes a Report.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/model/figure.hpp"
+
+namespace gpunet::report {
+
+// 2: every record that measured something carries a typed `figure` (report/model/figure.hpp).
+// Version 1 files are read through report/model/legacy_figure.hpp.
+inline constexpr int kSchemaVersion = 2;
+
+enum class Status { passed, failed, skipped, timed_out };
+
+std::string to_string(Status s);
+Status status_from_string(const std::string& s);  // throws std::invalid_argument
+
+// What a record is, as its suite states it (Record::kind, "kind" in the JSON). The report picks a
+// record's table, subject, network and training role by it, never by the suite's name. Adding a
+// kind of measurement adds a value here and a case where a reader needs it (report/document/table_model.hpp).
+enum class RecordKind {
+  unstated,           // a record written before suites stated it: record_kind() derives it
+  collective_point,   // one size of a collective sweep or scaling sweep (mpi, nccl)
+  collective_other,   // another record of a collective suite: transport, topology, scaling summary, error
+  tcp_flow,           // a TCP flow between two ends (neighbours, matrix, one-to-many, ... re-tests)
+  tcp_group,          // the aggregate of one-to-many or many-to-one flows
+  tcp_matrix,         // the summary record of a TCP matrix
+  tcp_latency,        // a TCP ping-pong
+  tcp_congestion,     // a congestion impact factor: a victim's figure alone and under load
+  tcp_fabric,         // one leaf uplink's oversubscription (the fabric test)
+  tcp_other,          // TCP set-up and checks
+  rdma_bandwidth,     // an RDMA WRITE bandwidth (one way or both)
+  rdma_latency,       // an RDMA WRITE latency
+  rdma_other,         // RDMA devices, rails, connections, GPUDirect checks
+  pcie_copy,          // a host<->device copy
+  host_memory,        // a host memory bandwidth kernel
+  topology_node,      // one node's topology
+  topology_compare,   // how the nodes' topologies differ
+  training_step,      // an emulated training step
+  other,              // anything else: counters, checks, descriptions
+};
+std::string to_string(RecordKind k);
+RecordKind record_kind_from_string(const std::string& s);  // throws std::invalid_argument
+
+enum class Transport { none, tcp, rdma };
+// The network a record of that kind measured over (tcp: every tcp_* kind; rdma: every rdma_* kind).
+Transport transport_of(RecordKind k);
+
+// Statistics of per-iteration times, in microseconds.
+struct TimeStats {
+  double min = 0, p50 = 0, mean = 0, p99 = 0, max = 0, stddev = 0;
+  double cv = 0;      // stddev / mean (a fraction, not percent)
+  int64_t samples = 0;
+};
+
+// One measured (or skipped) result. What it measured is its `figure` (absent for records that only
+// describe: setup, devices, topology, findings); suite-specific data goes in `extra`, with units in
+// key names (for example rtt_us), and the path facts the ceiling models read (report/analysis/analysis.hpp).
+struct Record {
+  std::string suite;   // mpi, topo, tcp, rdma, nccl, pcie, node
+  std::string name;    // allreduce, bandwidth, latency, ...
+  std::string variant; // out-of-place, in-place, pair label, ...
+  int64_t bytes = 0;
+  int64_t count = 0;
+  std::string dtype;
+  std::string op;
+  int ranks = 0;       // ranks that took part
+  int rank = 0;        // rank that produced the record
+  std::string host;    // host that produced the record
+  Status status = Status::passed;
+  std::string reason;  // why skipped / failed / timed out
+  TimeStats time_us;
+  double algbw_GBps = 0;
+  double busbw_GBps = 0;
+  std::string check = "off";  // ok, wrong, off
+  int64_t wrong = 0;          // wrong elements found by verification
+  nlohmann::json extra = nlohmann::json::object();
+  std::optional<Figure> figure;
+  RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
+};
+
+// The record's kind: the one its suite stated, else (a file written before suites stated it)
+// derived from its suite and test names by report/model/legacy_figure.cpp, the one reader that knows them.
+RecordKind record_kind(const Record& r);
+
+// How busy one node's CPUs were with other work while one suite ran (from the counters records,
+// report/judge/host_load.hpp): the run's provenance keeps one per suite and node.
+struct HostLoadEntry {
+  std::string suite, host;
+  double others_pct = 0;  // of all CPU time: other work than this run's processes
+  double steal_pct = 0;   // of all CPU time: taken by the hypervisor
+  bool busy = false;      // --host-busy-pct exceeded (or steal above a third of it)
+};
+
+struct Provenance {
+  std::vector<std::string> argv;
+  std::vector<std::string> hosts;      // one per rank, by rank
+  std::vector<int> ranks_per_node;     // in order of first appearance of each host
+  std::string reduction = "max";
+  std::string version;
+  std::string git_commit;
+  std::string mpi_version;
+  std::string hwloc_version;
+  std::string cuda_version;            // empty when absent
+  std::string nccl_version;            // empty when absent
+  std::string start_time;              // ISO 8601 UTC
+  std::string end_time;
+  std::vector<HostLoadEntry> host_load;  // per suite and node; empty: not measured (or an older file)
+};
+
+struct Report {
+  int schema_version = kSchemaVersion;
+  Provenance provenance;
+  std::vector<Record> results;
+  nlohmann::json topology = nlohmann::json::object();  // per-node sections, filled by topo
+  nlohmann::json findings = nlohmann::json::array();   // {severity, message, ...}
+  nlohmann::json extra = nlohmann::json::object();      // verdicts, baseline, ... (later stages)
+};
+
+void to_json(nlohmann::json& j, const TimeStats& t);
+void from_json(const nlohmann::json& j, TimeStats& t);
+void to_json(nlohmann::json& j, const Record& r);
+void from_json(const nlohmann::json& j, Record& r);
+void to_json(nlohmann::json& j, const Provenance& p);
+void from_json(const nlohmann::json& j, Provenance& p);
+void to_json(nlohmann::json& j, const Report& r);
+
+// The hosts the run spanned: the provenance's (one per rank); for a file without it, the records'
+// hosts, both ends of every pair figure and the topology's hosts.
+std::set<std::string> run_hosts(const Report& rep);
+void from_json(const nlohmann::json& j, Report& r);
+
+// ISO 8601 UTC timestamp of now, second resolution.
+std::string utc_now_iso8601();
+
+}  // namespace gpunet::report

@@ -1,0 +1,50 @@
+#include "report/render/outputs.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+
+#include "report/model/file_write.hpp"
+#include "report/render/renderers.hpp"
+#include "report/judge/scheduler_lines.hpp"
+
+namespace gpunet::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Renders into memory, then writes through a temporary name and a rename (report/model/file_write.hpp).
+void write_file(const fs::path& path, const std::function<void(std::ostream&)>& render) {
+  std::ostringstream text;
+  render(text);
+  write_file_replacing(path.string(), text.str());
+}
+
+}  // namespace
+
+void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir))
+    throw std::runtime_error("cannot create the output directory " + out_dir + ": " +
+                             (ec ? ec.message() : std::string("a file of that name exists")));
+  const fs::path dir(out_dir);
+  write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, o); });
+  write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(rep); });
+  write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep); });
+  write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, o); });
+  write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
+  write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, o); });
+  write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(bad_nodes(rep)));  // for the scheduler
+  for (const auto& [name, text] : render_table_csvs(rep)) write_file_replacing((dir / name).string(), text);
+}
+
+void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {
+  Report copy = rep;
+  analyze(copy, opt);
+  write_analysed_outputs(copy, out_dir);
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,204 @@
+// report.html: one self-contained page. No script, no external resource (a Content-Security-Policy
+// forbids both), inline SVG charts, the overall verdict at the top. Every string is escaped.
+#include <map>
+
+#include "report/judge/culprits.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/text/escape.hpp"
+#include "report/render/chart_pairs.hpp"
+#include "report/render/chart_timeline.hpp"
+#include "report/render/html_charts.hpp"
+#include "report/model/json_access.hpp"
+#include "report/judge/host_load.hpp"
+#include "report/judge/networks.hpp"
+#include "report/render/renderers.hpp"
+#include "report/analysis/sections.hpp"
+#include "report/document/suite_times.hpp"
+#include "report/render/svg_fabric.hpp"
+#include "report/document/table_model.hpp"
+#include "report/render/table_render.hpp"
+#include "report/text/text_format.hpp"
+#include "report/render/topology_render.hpp"
+#include "report/render/training_render.hpp"
+#include "report/judge/run_verdict.hpp"
+#include "report/judge/verdicts_outputs.hpp"
+
+namespace gpunet::report {
+
+namespace {
+
+constexpr const char* kStyle = R"(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
+main{max-width:1200px;margin:0 auto;padding:0 20px 40px}
+header.verdict{padding:18px 20px;color:#fff}
+header.PASS{background:#2e7d32}header.WARN{background:#b26a00}header.FAIL{background:#b00020}
+header.INCOMPLETE{background:#555}
+header h1{margin:0;font-size:28px}header p{margin:4px 0 0;font-size:15px}
+h2{margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
+table{border-collapse:collapse;margin:8px 0;background:#fff;font-size:13px}
+table{display:block;max-width:100%;overflow-x:auto}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td:last-child{overflow-wrap:anywhere}
+td.n{white-space:nowrap}
+td.w{white-space:normal;min-width:12em;max-width:32em;overflow-wrap:anywhere}
+p.note{margin:2px 0;color:#555;font-size:13px}
+p.footer{margin:0;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+tr.failed td,tr.timed_out td{background:#fdecea}tr.skipped td{color:#777}
+.low{color:#b00020;font-weight:600}.ok{color:#2e7d32}.above{color:#6a1b9a;font-weight:600}
+.charts{display:flex;flex-wrap:wrap;gap:14px}
+svg.chart{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}
+svg .plot{fill:#fff;stroke:#999}svg .grid{stroke:#eee}svg .tick{font-size:11px;fill:#444}
+svg .axis{font-size:12px;fill:#222}svg .legend{font-size:11px;fill:#222}svg .ct{font-size:14px;font-weight:600}
+svg .cell{font-size:10px;fill:#000}svg .cell.eff{font-size:9px;fill:#222}
+.charts.small{gap:8px}h4{margin:14px 0 6px}
+p.chart-note{margin:4px 0 8px;color:#333}p.omitted{margin:2px 0;color:#555;font-size:13px}
+svg .dip{fill:#b00020;fill-opacity:.2}svg .ceiling{stroke:#b00020;stroke-width:1.2;stroke-dasharray:5 3}
+svg .rate{fill:none;stroke:#1f77b4;stroke-width:1.6}
+details{margin:6px 0}summary{cursor:pointer;font-weight:600}
+ol.ceil li{margin:2px 0}
+pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
+)";
+
+std::string td(const std::string& text) { return "<td>" + html_escape(text) + "</td>"; }
+
+// The run's one verdict (report/judge/run_verdict.hpp): its colour and its reasons, first on the page.
+std::string verdict_header(const Report& rep) {
+  const auto v = run_verdict_of(rep);
+  const std::string verdict = to_string(v.outcome);
+  std::string out = "<header class=\"verdict " + verdict + "\"><h1>gpunet-bench: " + html_escape(verdict) + "</h1>";
+  for (const auto& reason : v.reasons) out += "<p>" + html_escape(reason) + "</p>";
+  return out + "</header>";
+}
+
+std::string provenance(const Report& rep) {
+  const auto& p = rep.provenance;
+  std::string argv;
+  for (const auto& a : p.argv) argv += (argv.empty() ? "" : " ") + a;
+  std::vector<std::string> hosts;
+  for (const auto& h : p.hosts)
+    if (hosts.empty() || hosts.back() != h) hosts.push_back(h);
+  std::string host_text;
+  for (size_t i = 0; i < hosts.size() && i < 32; ++i) host_text += (i ? ", " : "") + hosts[i];
+  if (hosts.size() > 32) host_text += ", ... (" + std::to_string(hosts.size()) + " in all)";
+  std::string out = "<h2>Run</h2><table>";
+  auto row = [&](const std::string& k, const std::string& v) { out += "<tr><th>" + html_escape(k) + "</th>" + td(v) + "</tr>"; };
+  row("version", p.version + (p.git_commit.empty() ? "" : " (" + p.git_commit + ")"));
+  row("command", argv);
+  row("ranks", std::to_string(p.hosts.size()) + " on " + std::to_string(p.ranks_per_node.size()) + " nodes");
+  row("hosts", host_text);
+  row("time", p.start_time + (p.end_time.empty() ? "" : " to " + p.end_time));
+  row("libraries", "MPI " + p.mpi_version + "; hwloc " + p.hwloc_version +
+                       (p.cuda_version.empty() ? "" : "; CUDA " + p.cuda_version) +
+                       (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version));
+  row("reduction", p.reduction + " across ranks");
+  if (const auto load = host_load_text(rep); !load.empty()) row("other work on the hosts", load);
+  if (const auto took = suite_times_text(suite_times_of(rep)); !took.empty()) row("time per suite", took);
+  row("units", "GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds, CV in % of the mean; efficiency = figure / ceiling");
+  return out + "</table>";
+}
+
+std::string html_findings(const Report& rep) {
+  std::string items;
+  const auto explain = records_to_explain(rep);
+  for (size_t i = 0; i < explain.size() && i < kFindingsShown; ++i) {
+    const Record* r = explain[i];
+    items += "<li><b>" + html_escape(r->suite + " " + r->name + (r->variant.empty() ? "" : " " + r->variant)) +
+             "</b>" + html_escape((r->bytes > 0 ? " at " + format_bytes(r->bytes) : "") + " on " + r->host) + ": " +
+             html_escape(ceiling_view(*r).explanation) + "</li>";
+  }
+  if (explain.size() > kFindingsShown)
+    items += "<li>... and " + std::to_string(explain.size() - kFindingsShown) +
+             " more (every explanation is in report.json)</li>";
+  return items.empty() ? "" : "<h2>Why figures are below their ceiling</h2><ul>" + items + "</ul>";
+}
+
+// The charts, each kind under its own heading (ids for links and the browser tests), then one line
+// for every chart left out and why.
+std::string charts(const Report& rep) {
+  std::string out;
+  std::vector<std::string> omitted;
+  auto section = [&](const char* id, const std::string& title, const std::string& body) {
+    if (!body.empty()) out += "<h3 id=\"" + std::string(id) + "\">" + html_escape(title) + "</h3>" + body;
+  };
+  auto row = [](const std::vector<std::string>& svgs, const char* extra_class = "") {
+    std::string r;
+    for (const auto& s : svgs) r += s;
+    return r.empty() ? r : "<div class=\"charts" + std::string(extra_class) + "\">" + r + "</div>";
+  };
+  auto note = [](const std::string& text) { return "<p class=\"chart-note\">" + html_escape(text) + "</p>"; };
+  auto lines = [&](const Drawn<LineChart>& d) {
+    std::vector<std::string> v;
+    for (const auto& c : d.charts) v.push_back(svg_line_chart(c));
+    omitted.insert(omitted.end(), d.omitted.begin(), d.omitted.end());
+    return row(v);
+  };
+  section("chart-sizes", "Bandwidth vs message size", lines(size_charts(rep)));
+  section("chart-scaling", "Scaling with node count", lines(scaling_charts(rep)));
+  const auto pairs = pair_heatmaps(rep);
+  std::vector<std::string> v;
+  for (const auto& h : pairs.charts) v.push_back(svg_heatmap(h));
+  omitted.insert(omitted.end(), pairs.omitted.begin(), pairs.omitted.end());
+  section("pair-matrix", "Host pair matrix", row(v));
+  if (const auto fabric = fabric_drawing(rep)) section("fabric-picture", "The fabric", row({svg_fabric(*fabric)}));
+  const auto timelines = timeline_charts(rep);
+  std::string groups;
+  for (const auto& g : timelines.groups) {
+    v.clear();
+    for (const auto& p : g.panels) v.push_back(svg_timeline_panel(p));
+    groups += "<h4>" + html_escape(g.title) + "</h4>" + row(v, " small") + (g.note.empty() ? "" : note(g.note));
+  }
+  omitted.insert(omitted.end(), timelines.omitted.begin(), timelines.omitted.end());
+  section("timeline", "Stability timeline", groups.empty() ? groups : note(timelines.legend) + groups);
+  v.clear();
+  for (const auto& m : topology_charts(rep)) v.push_back(svg_category_matrix(m));
+  section("chart-paths", "GPU and NIC path classes", row(v));
+  for (const auto& o : omitted) out += "<p class=\"omitted\">Not drawn: " + html_escape(o) + ".</p>";
+  return out.empty() ? "" : "<h2 id=\"charts\">Charts</h2>" + out;
+}
+
+// Every table of the model after the summary; a kind's tables under one heading.
+std::string tables(const Report& rep, CeilingNotes& notes, double threshold) {
+  std::string out, section;
+  for (const auto& t : report_tables(rep, false)) {
+    const std::string body = table_html(t, notes, threshold);
+    if (body.empty()) continue;
+    const std::string heading = section_title(t.kind);
+    if (section != heading) {
+      section = heading;
+      out += "<h2>" + html_escape(heading) + "</h2>";
+    }
+    out += body;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_html(const Report& rep) {
+  const auto* a = jsonx::object_at(rep.extra, "analysis");
+  const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
+  CeilingNotes notes;
+  std::string body = verdict_header(rep) + problems_html(rep) + "<main>";
+  body += acceptance_html(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
+  body += table_html(summary_table(rep), notes, threshold, "h2") + provenance(rep);
+  body += networks_html(rep);  // the interfaces measured and their roles
+  body += training::training_html(rep);  // training impact (report/render/training_render.hpp)
+  body += html_findings(rep) + charts(rep);
+  body += tables(rep, notes, threshold);
+  body += topology_html(rep);  // <section id="topology">, every kind of node (report/render/topology_render.hpp)
+  if (!notes.empty()) {
+    body += "<h2>Ceilings</h2><ol class=\"ceil\">";
+    for (size_t i = 0; i < notes.all().size(); ++i)
+      body += "<li id=\"c" + std::to_string(i + 1) + "\">" + html_escape(notes.all()[i]) + "</li>";
+    body += "</ol>";
+  }
+  return std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                     "style-src 'unsafe-inline'\">"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                     "<title>gpunet-bench report</title><style>") +
+         kStyle + "</style></head><body>" + body + "</main></body></html>\n";
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,37 @@
+// The output formats. Each renderer is a pure function of an analysed Report (see analysis.hpp) and
+// lives in its own file: render_json.cpp, render_md.cpp, render_html.cpp, render_junit.cpp,
+// render_csv.cpp. The formats that grow with every record (JSON, JUnit, CSV) also stream to an
+// ostream, record by record, so a large run is never held twice in memory.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/model/record.hpp"
+
+namespace gpunet::report {
+
+// report.json: the complete Report, checked against report/schema/report.schema.json.
+std::string render_json(const Report& rep);
+void render_json(const Report& rep, std::ostream& out);
+// report.md: verdict, provenance, nccl-tests-like sweep tables with p50/p99/cv and ceiling/efficiency.
+std::string render_markdown(const Report& rep);
+// report.html: one self-contained page (no scripts, no network) with inline SVG charts.
+std::string render_html(const Report& rep);
+// junit.xml: one testcase per record; failed/timed_out -> failure, skipped -> skipped.
+std::string render_junit(const Report& rep);
+void render_junit(const Report& rep, std::ostream& out);
+// sweeps.csv: every collective sweep record (MPI, NCCL), one row each.
+std::string render_csv(const Report& rep);
+void render_csv(const Report& rep, std::ostream& out);
+// metrics.prom: the analysed figures, their ceilings and efficiencies in the Prometheus text format
+// (render_prom.cpp); pair series up to kPromPairSeriesMaxNodes hosts, per-host aggregates beyond.
+inline constexpr int kPromPairSeriesMaxNodes = 16;
+std::string render_prom(const Report& rep);
+void render_prom(const Report& rep, std::ostream& out);
+// One CSV per table kind of the other records: (file name, text), every file even without rows.
+std::vector<std::pair<std::string, std::string>> render_table_csvs(const Report& rep);
+
+}  // namespace gpunet::report

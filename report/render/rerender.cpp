@@ -1,0 +1,158 @@
+// Offline re-rendering: a saved report.json or results.jsonl back into every output, without MPI.
+// The file is read whole through the bounded reader (common/input_file.hpp). A report.json is read
+// with a SAX parser straight into Records (report_reader.hpp); a results.jsonl line by line, moving
+// each record's extra out of its parsed line. Both refuse nesting past kMaxJsonDepth.
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+
+#include "common/input_file.hpp"
+#include "common/strings.hpp"
+#include "report/model/json_fields.hpp"
+#include "report/model/json_parse.hpp"
+#include "report/model/legacy_figure.hpp"
+#include "report/render/outputs.hpp"
+#include "report/model/report_reader.hpp"
+#include "report/judge/run_verdict.hpp"
+#include "report/training/training_section.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kHint = " (give a report.json or a results.jsonl written by gpunet-bench)";
+
+LoadedResults fail(const std::string& msg) {
+  LoadedResults r;
+  r.error = printable(msg);  // one line, whatever the file holds
+  return r;
+}
+
+std::string first_line(const std::string& what) { return what.substr(0, what.find('\n')); }
+
+// A record from its JSON object, moving `extra` instead of copying it.
+Record take_record(json& j) {
+  json extra = json::object();
+  if (j.is_object()) {
+    if (const auto it = j.find("extra"); it != j.end()) {
+      extra = std::move(*it);
+      j.erase(it);
+    }
+  }
+  Record r = j.get<Record>();
+  r.extra = std::move(extra);
+  return r;
+}
+
+// A report.json, read with the SAX reader; nullopt when the text is not one (then it is read as
+// JSON lines).
+std::optional<LoadedResults> load_report_json(const std::string& path, std::string_view text) {
+  ReportText r = read_report_json(text);
+  if (r.kind == ReportText::Kind::not_report) return std::nullopt;
+  if (r.schema_version > kSchemaVersion)
+    return fail(path + ": written by a newer gpunet-bench (schema " + std::to_string(r.schema_version) +
+                "; this one reads up to " + std::to_string(kSchemaVersion) + ")");
+  if (r.duplicate_key) return fail(path + ": " + r.error);
+  if (r.kind == ReportText::Kind::invalid) return fail(path + ": not a valid report.json: " + r.error + kHint);
+  LoadedResults out;
+  out.report = std::move(r.report);
+  upgrade_legacy_report(*out.report);
+  return out;
+}
+
+// One line of a results.jsonl: a record, or the provenance/topology line. Empty on success, else what
+// is wrong: "is not ..." for the line, ": field: problem" for a field.
+std::string take_line(json& j, Report& rep) {
+  if (!j.is_object()) return "is not a JSON object";
+  try {
+    if (j.contains("suite")) {
+      rep.results.push_back(take_record(j));
+    } else if (j.contains("provenance") || j.contains("topology")) {
+      if (j.contains("provenance")) rep.provenance = j.at("provenance").get<Provenance>();
+      if (j.contains("topology")) rep.topology = std::move(j.at("topology"));
+    } else {
+      return "is not a result record (no \"suite\")";
+    }
+  } catch (const FieldError& e) {
+    return ": " + std::string(e.what());
+  } catch (const std::exception& e) {
+    return "is not a valid result record: " + first_line(e.what());
+  }
+  return "";
+}
+
+LoadedResults load_jsonl(const std::string& path, std::string_view text) {
+  LoadedResults out;
+  Report rep;
+  size_t line_no = 0;
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t newline = text.find('\n', begin);
+    const bool has_newline = newline != std::string_view::npos;
+    const std::string_view line = text.substr(begin, has_newline ? newline - begin : std::string_view::npos);
+    begin = has_newline ? newline + 1 : text.size();
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    JsonParsed parsed = parse_json_text(line);
+    if (parsed.duplicate_key) return fail(path + ": line " + std::to_string(line_no) + ": " + parsed.error);
+    if (!parsed.ok()) {
+      // Cut off by a dying run: the last line, without its newline, after at least one good record.
+      if (!has_newline && !rep.results.empty()) {
+        out.warnings.push_back(path + ": line " + std::to_string(line_no) +
+                               " is incomplete (the run stopped while writing it); skipped it");
+        break;
+      }
+      return fail(path + ": line " + std::to_string(line_no) + " is not valid JSON: " + parsed.error + kHint);
+    }
+    if (const auto problem = take_line(parsed.value, rep); !problem.empty())  // "is not ..." or ": field: ..."
+      return fail(path + ": line " + std::to_string(line_no) + (problem.front() == ':' ? "" : " ") + problem + kHint);
+  }
+  if (rep.results.empty()) return fail(path + ": holds no result records" + kHint);
+  // Lines carry no schema version: records without a figure may be from version 1.
+  const bool legacy = std::none_of(rep.results.begin(), rep.results.end(), [](const Record& r) { return r.figure.has_value(); });
+  if (legacy) rep.schema_version = 1;
+  upgrade_legacy_report(rep);
+  out.report = std::move(rep);
+  return out;
+}
+
+struct ResultsFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace
+
+LoadedResults load_results(const std::string& path) {
+  std::string text;
+  try {
+    text = read_input_file<ResultsFileError>(path, kResultsInput);
+  } catch (const ResultsFileError& e) {
+    return fail(e.what());
+  }
+  if (text.empty()) return fail(path + " is empty" + std::string(kHint));
+  // A report.json is one object with schema_version; anything else is read as JSON lines.
+  if (auto report = load_report_json(path, text)) return std::move(*report);
+  return load_jsonl(path, text);
+}
+
+int rerender(const std::string& path, const std::string& out_dir, std::ostream& err,
+             const std::optional<training::TrainingParams>& training) {
+  LoadedResults loaded = load_results(path);
+  for (const auto& w : loaded.warnings) err << "gpunet-bench report: " << w << "\n";
+  if (!loaded.report) {
+    err << "gpunet-bench report: " << loaded.error << "\n";
+    return 2;
+  }
+  analyze(*loaded.report);
+  training::add_training_section(*loaded.report, training.value_or(training::stored_params(*loaded.report)));
+  try {
+    write_analysed_outputs(*loaded.report, out_dir);
+  } catch (const std::exception& e) {
+    err << "gpunet-bench report: " << first_line(e.what()) << " (choose a writable directory with -o)\n";
+    return 2;
+  }
+  return run_verdict_of(*loaded.report).exit_code();  // the run's own exit code for this verdict
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,135 @@
+#include "report/render/table_render.hpp"
+
+#include "common/strings.hpp"
+#include "report/text/escape.hpp"
+#include "report/render/md_table.hpp"
+
+namespace gpunet::report {
+
+namespace {
+
+std::vector<MdTable::Align> aligns(const Table& t) {
+  std::vector<MdTable::Align> a;
+  for (const auto& c : t.columns) a.push_back(c.number ? MdTable::Align::right : MdTable::Align::left);
+  return a;
+}
+
+std::vector<std::string> headers(const Table& t, bool escape) {
+  std::vector<std::string> h;
+  for (const auto& c : t.columns) h.push_back(escape ? md_escape(c.header()) : c.header());
+  return h;
+}
+
+std::string row_class(Status s) { return to_string(s); }
+
+}  // namespace
+
+int CeilingNotes::cite(const std::string& derivation) {
+  auto [it, fresh] = index_.try_emplace(derivation, static_cast<int>(order_.size()) + 1);
+  if (fresh) order_.push_back(derivation);
+  return it->second;
+}
+
+std::string table_markdown(const Table& t, CeilingNotes& notes, const std::string& heading) {
+  if (t.rows.empty() && t.bullets.empty()) return "";
+  std::string out = "\n" + heading + " " + md_escape(t.title) + "\n\n";
+  if (!t.note.empty()) out += md_escape(t.note) + "\n\n";
+  if (!t.rows.empty()) {
+    MdTable md(headers(t, true), aligns(t));
+    for (const auto& row : t.rows) {
+      std::vector<std::string> cells;
+      for (const auto& c : row.cells)
+        cells.push_back(md_escape(c.text) + (c.derivation.empty() ? "" : " [" + std::to_string(notes.cite(c.derivation)) + "]"));
+      md.add_row(std::move(cells));
+    }
+    out += md.render();
+  }
+  if (!t.footer.empty()) {
+    out += "\n";
+    for (const auto& line : t.footer) out += "    " + line + "\n";  // an indented code block
+  }
+  if (!t.bullets.empty()) {
+    out += "\n";
+    for (const auto& b : t.bullets) out += "- " + md_escape(b) + "\n";
+  }
+  return out;
+}
+
+std::string table_html(const Table& t, CeilingNotes& notes, double threshold, const std::string& heading) {
+  if (t.rows.empty() && t.bullets.empty()) return "";
+  std::string out = "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
+  if (!t.note.empty()) out += "<p class=\"note\">" + html_escape(t.note) + "</p>";
+  if (!t.rows.empty()) {
+    out += "<table class=\"" + html_escape(to_string(t.kind)) + "\"><tr>";
+    for (const auto& c : t.columns) out += "<th>" + html_escape(c.header()) + "</th>";
+    out += "</tr>";
+    for (const auto& row : t.rows) {
+      out += "<tr class=\"" + row_class(row.status) + "\">";
+      for (size_t i = 0; i < row.cells.size(); ++i) {
+        const Cell& c = row.cells[i];
+        std::string cls = i < t.columns.size() && t.columns[i].number ? "n" : "";
+        if (c.wrap) cls += cls.empty() ? "w" : " w";
+        const std::string tone = c.efficiency ? efficiency_tone(c, threshold) : "";
+        if (!tone.empty()) cls += (cls.empty() ? "" : " ") + tone;
+        out += "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"");
+        if (tone == "above" && c.derivation.empty())
+          out += " title=\"above its ceiling beyond noise (over 102 %): a ceiling to explain (see why figures are below their ceiling), not a good figure\"";
+        if (!c.derivation.empty()) {
+          const std::string n = std::to_string(notes.cite(c.derivation));
+          out += " title=\"" + html_escape(c.derivation) + "\">" + html_escape(c.text) + " <a href=\"#c" + n + "\">[" + n +
+                 "]</a></td>";
+        } else {
+          out += ">" + html_escape(c.text) + "</td>";
+        }
+      }
+      out += "</tr>";
+    }
+    out += "</table>";
+  }
+  for (const auto& line : t.footer) out += "<p class=\"footer\">" + html_escape(line) + "</p>";
+  if (!t.bullets.empty()) {
+    out += "<ul>";
+    for (const auto& b : t.bullets) out += "<li>" + html_escape(b) + "</li>";
+    out += "</ul>";
+  }
+  return out;
+}
+
+std::string table_console(const Table& t) {
+  if (t.rows.empty()) return "";
+  MdTable md(headers(t, false), aligns(t));
+  for (const auto& row : t.rows) {
+    std::vector<std::string> cells;
+    for (const auto& c : row.cells) cells.push_back(c.text);
+    md.add_row(std::move(cells));
+  }
+  std::string out = "# " + t.title + (t.note.empty() ? "" : ": " + t.note) + "\n" + md.render();
+  for (const auto& line : t.footer) out += line + "\n";
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> table_csv_files(const std::vector<Table>& tables) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::map<std::string, size_t> index;
+  std::map<std::string, size_t> width;
+  for (const auto& t : tables) {
+    if (t.csv.empty()) continue;
+    auto [it, fresh] = index.try_emplace(t.csv, out.size());
+    if (fresh) {
+      std::vector<std::string> keys;
+      for (const auto& c : t.columns) keys.push_back(csv_field(c.key()));
+      out.emplace_back(t.csv, join(keys, ",") + "\n");
+      width[t.csv] = keys.size();
+    }
+    std::string& text = out[it->second].second;
+    for (const auto& row : t.rows) {
+      std::vector<std::string> cells;
+      for (const auto& c : row.cells) cells.push_back(csv_field(c.raw.empty() ? c.text : c.raw));
+      cells.resize(width[t.csv]);
+      text += join(cells, ",") + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace gpunet::report

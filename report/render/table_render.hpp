@@ -1,0 +1,37 @@
+// Renders the table model (report/document/table_model.hpp) as Markdown, HTML, console text and CSV. Every
+// renderer shows the same columns and cells; only the markup differs. Pure.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/document/table_model.hpp"
+
+namespace gpunet::report {
+
+// Ceiling derivations are long: tables cite them as [n], and the list follows the tables.
+class CeilingNotes {
+ public:
+  int cite(const std::string& derivation);  // 1-based, the same number for the same text
+  const std::vector<std::string>& all() const { return order_; }
+  bool empty() const { return order_.empty(); }
+
+ private:
+  std::map<std::string, int> index_;
+  std::vector<std::string> order_;
+};
+
+// "### title", the note, the table, nccl-tests' footer as a code block, the bullets. Empty for a
+// table without rows or bullets. `heading` is the Markdown heading prefix ("###").
+std::string table_markdown(const Table& t, CeilingNotes& notes, const std::string& heading = "###");
+// <h3>, the note, a <table> (efficiency cells coloured against `threshold`), footer and bullets.
+std::string table_html(const Table& t, CeilingNotes& notes, double threshold, const std::string& heading = "h3");
+// "# title", then the table padded as in report.md (without citations). Empty without rows.
+std::string table_console(const Table& t);
+// The CSV files of the tables (name, RFC 4180 text), in report order. Tables that share a file
+// share its header (the first one's columns). Every file is there even when it has no rows.
+std::vector<std::pair<std::string, std::string>> table_csv_files(const std::vector<Table>& tables);
+
+}  // namespace gpunet::report

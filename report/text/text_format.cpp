@@ -1,0 +1,50 @@
+#include "report/text/text_format.hpp"
+
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+
+namespace gpunet::report {
+
+std::string format_bytes(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  auto v = static_cast<double>(bytes);
+  int u = 0;
+  while (std::fabs(v) >= 1024 && u < 5) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  if (v == std::floor(v))
+    std::snprintf(buf, sizeof buf, "%.0f %s", v, kUnits[u]);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g %s", v, kUnits[u]);
+  return buf;
+}
+
+std::string format_percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", fraction * 100);
+  return buf;
+}
+
+std::string format_fixed(double x, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+std::string format_duration(double seconds) {
+  const auto s = static_cast<int64_t>(std::llround(std::max(0.0, seconds)));
+  char buf[32];
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%llds", static_cast<long long>(s));
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%lldm%02llds", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
+  else
+    std::snprintf(buf, sizeof buf, "%lldh%02lldm", static_cast<long long>(s / 3600),
+                  static_cast<long long>((s % 3600) / 60));
+  return buf;
+}
+
+}  // namespace gpunet::report
