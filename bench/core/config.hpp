@@ -31,6 +31,7 @@ struct TcpConfig {
   bool bidir = false;         // neighbour pairs in both directions at once
   bool matrix_one_way = false;  // --tcp-matrix-direction one-way: the matrix's directions one after the other
   double interval_s = 0.1;    // timeline interval
+  bool latency_every_pair = false;  // set after the parse: --spec promises tcp latency for every pair
   int64_t lat_bytes = 14;     // ping-pong message size
   double lat_time_s = 1.0;    // seconds of ping-pong per pair
   double timeout_s = 5.0;     // connect and silence timeout of every socket

@@ -6,9 +6,10 @@
 
 #include "report/analysis/bond_streams.hpp"
 #include "report/analysis/direction.hpp"
-#include "report/model/json_access.hpp"
+#include "report/analysis/load_during.hpp"
 #include "report/analysis/path_ceilings.hpp"
 #include "report/analysis/tcp_flow_cpu.hpp"
+#include "report/model/json_access.hpp"
 #include "report/text/text_format.hpp"
 
 namespace gpunet::report {
@@ -196,6 +197,7 @@ RecordAnalysis analyze_record(const Record& r, const Report& rep, const Topology
 }
 
 void analyze(Report& rep, const AnalysisOptions& opt) {
+  attach_host_load(rep);  // the counters' loads in the provenance and on the records measured then
   const TopologyView topo(rep.topology);
   std::vector<RecordAnalysis> results;
   results.reserve(rep.results.size());

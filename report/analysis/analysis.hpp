@@ -46,9 +46,13 @@
 
 namespace gpunet::report {
 
+// An efficiency above this is beyond the ceiling by more than a measurement's noise (a tbf burst, the
+// rounding of a rate): the model or the link data is off. It is explained, and never coloured green.
+inline constexpr double kOverCeiling = 1.02;
+
 struct AnalysisOptions {
   double threshold = 0.8;     // efficiency below this gets an explanation and a WARN
-  double over_ceiling = 1.02;  // efficiency above this is explained too (the model or the link data is off)
+  double over_ceiling = kOverCeiling;  // efficiency above this is explained too
 };
 
 // The record's figure when it is a rate (better = higher), the kind a ceiling bounds; else null.

@@ -1,8 +1,9 @@
 // Latency per pair: TCP ping-pong percentiles and jitter; RDMA WRITE ping-pong in perftest's
 // ib_write_lat columns (t_min, t_max, t_typical, t_avg, t_stdev, 99 % and 99.9 % percentiles).
+#include "report/document/table_model.hpp"
+#include "report/judge/figure_select.hpp"
 #include "report/model/json_access.hpp"
 #include "report/model/stats.hpp"
-#include "report/document/table_model.hpp"
 
 namespace gpunet::report {
 
@@ -23,7 +24,7 @@ Table tcp_latency(const std::vector<const Record*>& recs) {
   t.kind = TableKind::latency;
   t.title = "TCP latency";
   t.csv = "tcp_latency.csv";
-  t.note = "half the round trip of a ping-pong, as sockperf and osu_latency report it; jitter: the mean absolute "
+  t.note = std::string(kLatencyMeasure) + " of a ping-pong, as sockperf and osu_latency report it; jitter: the mean absolute "
            "difference of consecutive samples";
   t.columns = {{"pair", "", false},   {"size", "B", true},   {"samples", "", true}, {"p50", "us", true},
                {"p90", "us", true},   {"p99", "us", true},   {"p99.9", "us", true}, {"max", "us", true},
@@ -61,7 +62,7 @@ Table rdma_latency(const std::vector<const Record*>& recs) {
   t.kind = TableKind::latency;
   t.title = "RDMA latency";
   t.csv = "rdma_latency.csv";
-  t.note = "half the round trip of a WRITE-with-immediate ping-pong, in perftest's ib_write_lat columns";
+  t.note = std::string(kLatencyMeasure) + " of a WRITE-with-immediate ping-pong, in perftest's ib_write_lat columns";
   t.columns = {{"pair", "", false},         {"memory", "", false},      {"size", "B", true},
                {"iterations", "", true},    {"t_min", "us", true},      {"t_max", "us", true},
                {"t_typical", "us", true},   {"t_avg", "us", true},      {"t_stdev", "us", true},

@@ -88,6 +88,12 @@ Cell efficiency_cell(const CeilingView& c) {
   return cell;
 }
 
+const char* efficiency_tone(const Cell& c, double threshold) {
+  if (c.flagged || (c.efficiency && *c.efficiency < threshold)) return "low";
+  if (c.efficiency && *c.efficiency > kOverCeiling) return "above";
+  return "ok";
+}
+
 Cell status_cell(const Record& r) {
   return wrap_cell(to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason));
 }

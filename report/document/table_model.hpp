@@ -90,6 +90,10 @@ Cell fixed_cell(double v, int decimals);
 Cell percent_cell(double fraction);             // "87.3", raw = 87.3...: the column says %
 Cell ceiling_cell(const CeilingView& c);        // value, with its derivation; blank when unknown
 Cell efficiency_cell(const CeilingView& c);     // percent of the ceiling; blank when unknown
+// How an efficiency cell is coloured: "low" (below the threshold, or named slow by a finding, whatever
+// its efficiency), "above" (above its ceiling beyond noise, kOverCeiling: a ceiling to explain, never
+// green) or "ok".
+const char* efficiency_tone(const Cell& c, double threshold);
 Cell status_cell(const Record& r);              // "passed", or "failed: why"
 
 // "a:0 -> b:1" (the rank left out where it is not known, the destination where there is none).

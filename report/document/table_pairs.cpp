@@ -8,9 +8,10 @@
 
 #include "report/analysis/analysis.hpp"
 #include "report/analysis/direction.hpp"
-#include "report/model/json_access.hpp"
-#include "report/document/table_model.hpp"
 #include "report/analysis/tcp_flow_cpu.hpp"
+#include "report/document/table_model.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/model/json_access.hpp"
 #include "report/text/text_format.hpp"
 
 namespace gpunet::report {
@@ -59,7 +60,8 @@ std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
 }
 
 // Rows = senders, columns = receivers; each cell the flow's rate and its share of its ceiling.
-Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows) {
+Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows,
+                   const BlamedPairs& blamed) {
   const auto ends = endpoints(flows);
   const EndpointLabels label(ends);
   Table t;
@@ -94,6 +96,7 @@ Table matrix_table(const std::string& title, const std::string& csv, const std::
       const auto c = ceiling_view(r);
       Cell x = number_cell(f->value, format_figure(f->value) + (c.efficiency ? " (" + format_fixed(*c.efficiency * 100, 0) + ")" : ""));
       x.efficiency = c.efficiency;
+      x.flagged = blamed(f->subject);
       row.cells.push_back(std::move(x));
     }
     t.rows.push_back(std::move(row));
@@ -129,7 +132,7 @@ std::vector<Cell> iperf3_end_cells(const Record& r) {
   return cells;
 }
 
-Table flows_table(const std::vector<const Record*>& flows, const std::vector<Record>& results) {
+Table flows_table(const std::vector<const Record*>& flows, const BlamedPairs& blamed) {
   const EndpointLabels label(endpoints(flows));
   Table t;
   t.kind = TableKind::flows;
@@ -163,7 +166,7 @@ Table flows_table(const std::vector<const Record*>& flows, const std::vector<Rec
     row.cells.insert(row.cells.end(), ends.begin(), ends.end());
     row.cells.push_back(text_cell(flow_cpu_text(*r)));
     row.cells.push_back(status_cell(*r));
-    if (f) row.cells[6].flagged = named_slow(results, f->subject);  // the efficiency cell
+    if (f) row.cells[6].flagged = blamed(f->subject);  // the efficiency cell
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -202,7 +205,7 @@ std::map<int, std::vector<std::string>> matrix_notes(const std::vector<Record>& 
 // (eth1)" by the rail's interface or port and written to STEM_rail1.csv. Empty for a run on one
 // interface or port (its one matrix keeps its title and file).
 std::vector<std::pair<int, Table>> per_rail_matrices(const std::vector<const Record*>& recs, const std::string& title,
-                                                     const std::string& stem) {
+                                                     const std::string& stem, const BlamedPairs& blamed) {
   std::map<int, std::vector<const Record*>> by_rail;
   for (const Record* r : recs) by_rail[rail_of(*r)].push_back(r);
   std::vector<std::pair<int, Table>> out;
@@ -210,7 +213,7 @@ std::vector<std::pair<int, Table>> per_rail_matrices(const std::vector<const Rec
   for (const auto& [rail, on_rail] : by_rail) {
     const std::string iface = on_rail.front()->figure ? on_rail.front()->figure->subject.iface : "";
     out.emplace_back(rail, matrix_table(title + ", rail " + std::to_string(rail) + (iface.empty() ? "" : " (" + iface + ")"),
-                                        stem + "_rail" + std::to_string(rail) + ".csv", on_rail));
+                                        stem + "_rail" + std::to_string(rail) + ".csv", on_rail, blamed));
   }
   return out;
 }
@@ -218,6 +221,7 @@ std::vector<std::pair<int, Table>> per_rail_matrices(const std::vector<const Rec
 }  // namespace
 
 std::vector<Table> pair_tables(const Report& rep) {
+  const BlamedPairs blamed(rep);
   std::vector<const Record*> flows, matrix, rdma;
   for (const auto& r : rep.results) {
     const auto kind = record_table_kind(r);
@@ -231,19 +235,19 @@ std::vector<Table> pair_tables(const Report& rep) {
   }
   std::vector<Table> out;
   auto notes = matrix_notes(rep.results);
-  const auto tcp = per_rail_matrices(matrix, "TCP pair matrix", "tcp_matrix");
+  const auto tcp = per_rail_matrices(matrix, "TCP pair matrix", "tcp_matrix", blamed);
   if (tcp.empty()) {
-    out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix));
+    out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix, blamed));
     if (!matrix.empty()) out.back().bullets = notes[-1];
   }
   for (const auto& [rail, t] : tcp) {
     out.push_back(t);
     out.back().bullets = notes[rail];
   }
-  const auto rdma_rails = per_rail_matrices(rdma, "RDMA pair matrix", "rdma_matrix");
-  if (rdma_rails.empty()) out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma));
+  const auto rdma_rails = per_rail_matrices(rdma, "RDMA pair matrix", "rdma_matrix", blamed);
+  if (rdma_rails.empty()) out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma, blamed));
   for (const auto& [rail, t] : rdma_rails) out.push_back(t);
-  out.push_back(flows_table(flows, rep.results));
+  out.push_back(flows_table(flows, blamed));
   return out;
 }
 

@@ -8,9 +8,10 @@
 
 #include "report/analysis/analysis.hpp"
 #include "report/analysis/direction.hpp"
-#include "report/model/json_access.hpp"
 #include "report/analysis/summary_nvlink.hpp"
 #include "report/document/table_model.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/model/json_access.hpp"
 #include "report/text/text_format.hpp"
 
 namespace gpunet::report {
@@ -155,6 +156,7 @@ void memory_rows(const Report& rep, std::vector<Row>& out) {
 }  // namespace
 
 Table summary_table(const Report& rep) {
+  const BlamedPairs blamed(rep);
   std::vector<Row> rows;
   network_rows(rep, rows);
   collective_rows(rep, rows);
@@ -177,7 +179,7 @@ Table summary_table(const Report& rep) {
     else
       row.cells = {text_cell(r.path), text_cell(r.figure), text_cell(r.subject), figure_cell(r.value),
                    ceiling_cell(c),   text_cell(r.unit),   efficiency_cell(c)};
-    if (!r.failed && r.record->figure) row.cells.back().flagged = named_slow(rep.results, r.record->figure->subject);
+    if (!r.failed && r.record->figure) row.cells.back().flagged = blamed(r.record->figure->subject);
     t.rows.push_back(std::move(row));
   }
   for (const auto& nv : nvlink_summary_rows(rep)) {  // inside a node, after the measured rows

@@ -8,10 +8,12 @@
 #include <unordered_map>
 
 #include "report/judge/baseline_stats.hpp"
-#include "report/model/file_write.hpp"
 #include "report/judge/figure_select.hpp"
-#include "report/model/json_file.hpp"
 #include "report/judge/spec_reader.hpp"
+#include "report/judge/verdicts_facts.hpp"
+#include "report/model/file_write.hpp"
+#include "report/model/json_access.hpp"
+#include "report/model/json_file.hpp"
 #include "report/model/stats.hpp"
 
 namespace gpunet::report {
@@ -73,6 +75,25 @@ BaselineFigure from_fact(const FigureFact& f) {
   return b;
 }
 
+// The directed pairs whose re-test passed, by the key their matrix figure has: a passed re-test
+// record the suite did not confirm slow (extra.confirmed false).
+std::map<std::string, FigureFact> clean_retests(const Report& report) {
+  std::map<std::string, FigureFact> out;
+  for (const auto& r : report.results) {
+    if (r.status != Status::passed || !r.figure || r.figure->value <= 0) continue;
+    FigureFact f = figure_fact_of(r);
+    if (f.kind != "retest" || jsonx::boolean(r.extra, "confirmed").value_or(true)) continue;
+    f.kind = "matrix";
+    out[figure_key(f)] = std::move(f);
+  }
+  return out;
+}
+
+std::string retest_note(const FigureFact& retest, const FigureFact& matrix) {
+  return "the re-test of the pair, " + fmt_num(*retest.value) + " " + retest.unit + ", not the matrix figure " +
+         fmt_num(*matrix.value) + " " + matrix.unit + " measured beside other flows";
+}
+
 }  // namespace
 
 Baseline make_baseline(const Report& report, const CompareRule& rule, const Baseline* previous) {
@@ -84,12 +105,15 @@ Baseline make_baseline(const Report& report, const CompareRule& rule, const Base
   // Figures with equal keys become "KEY #2", "KEY #3", ...: each key remembers how many it numbered, so
   // 20,000 equal figures cost 20,000 look-ups rather than 200 million.
   std::unordered_map<std::string, int> numbered;
+  const auto retests = clean_retests(report);
   for (const auto& f : baseline_figures(report)) {
     const std::string base = figure_key(f);
     int& n = numbered[base];
     std::string key = base;
     while (b.figures.count(key)) key = base + " #" + std::to_string(++n + 1);
-    BaselineFigure fig = from_fact(f);
+    const auto clean = f.kind == "matrix" ? retests.find(key) : retests.end();
+    BaselineFigure fig = from_fact(clean == retests.end() ? f : clean->second);
+    if (clean != retests.end()) fig.judged_on = retest_note(clean->second, f);
     if (previous)
       if (const auto it = previous->figures.find(key); it != previous->figures.end()) {
         fig.history = it->second.history;

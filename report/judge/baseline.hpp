@@ -68,6 +68,11 @@ struct BaselineFigure {
   std::string samples_from;        // "iterations", "timeline" or "summary" (none: the value alone)
   std::vector<double> history;     // the values of earlier baselines, oldest first (at most kMaxHistory)
   int rail = -1;                   // the rail of a figure of a run on several rails, else -1 ("rail" in the file)
+  // Not stored: what the run's value is when it is not the figure's own measurement. A matrix pair
+  // direction whose re-test passed takes the re-test's figure, measured without the matrix's other
+  // flows ("the re-test of the pair alone, 0.94 Gb/s, not the matrix figure 0.41 Gb/s measured beside
+  // other flows"); the comparison says so in its reason.
+  std::string judged_on;
 };
 
 struct Baseline {
@@ -78,7 +83,9 @@ struct Baseline {
   std::map<std::string, BaselineFigure> figures;
 };
 
-// The figures of a run. With `previous` (the baseline this run was compared with), each figure's
+// The figures of a run. A tcp matrix pair direction whose re-test passed (a re-test record, passed,
+// extra.confirmed false) is represented by the re-test's figure: the matrix measured it beside other
+// flows, the re-test on its own path. With `previous` (the baseline this run was compared with), each figure's
 // history is the previous one's plus its value: rolling a baseline forward accumulates the
 // run-to-run spread.
 Baseline make_baseline(const Report& report, const CompareRule& rule = {}, const Baseline* previous = nullptr);

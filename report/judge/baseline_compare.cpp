@@ -217,6 +217,7 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
       continue;
     }
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));
+    if (!it->second.judged_on.empty()) out.rows.back().reason = "judged on " + it->second.judged_on + ": " + out.rows.back().reason;
     if (it->first != key) out.rows.back().reason += (out.rows.back().reason.empty() ? "" : "; ") + ("compared with " + it->first);
     matched.insert(it->first);
   }

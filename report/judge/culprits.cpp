@@ -5,14 +5,15 @@
 #include <set>
 #include <utility>
 
-#include "report/text/escape.hpp"
+#include "report/analysis/direction.hpp"
 #include "report/analysis/fabric_view.hpp"
 #include "report/analysis/flow_failures.hpp"
-#include "report/model/json_access.hpp"
 #include "report/analysis/link_sentences.hpp"
 #include "report/judge/networks.hpp"
 #include "report/judge/scheduler_lines.hpp"
 #include "report/judge/verdicts_outputs.hpp"
+#include "report/model/json_access.hpp"
+#include "report/text/escape.hpp"
 
 namespace gpunet::report {
 
@@ -207,6 +208,25 @@ std::vector<BadNode> bad_nodes_of(const Problems& p) {
 std::vector<std::string> problem_sentences(const Report& rep) { return sentences_of(problems_of(rep)); }
 
 std::vector<BadNode> bad_nodes(const Report& rep) { return bad_nodes_of(problems_of(rep)); }
+
+BlamedPairs::BlamedPairs(const Report& rep) : results_(rep.results) {
+  const auto one_way = [&](const std::string& host) {
+    return std::any_of(rep.results.begin(), rep.results.end(), [&](const Record& r) {
+      if (r.name != "finding" || r.status != Status::failed) return false;
+      const auto& f = jsonx::section(r.extra, "finding");
+      const auto way = jsonx::string(f, "direction").value_or("both");
+      return jsonx::string(f, "subject") == "host" && jsonx::string(f, "host").value_or(r.host) == host && way != "both";
+    });
+  };
+  for (const auto& n : bad_nodes(rep))
+    if (!one_way(n.host)) both_ways_.push_back(n.host);
+}
+
+bool BlamedPairs::operator()(const Subject& pair) const {
+  if (pair.kind != SubjectKind::pair) return false;
+  const auto blamed = [&](const std::string& h) { return std::find(both_ways_.begin(), both_ways_.end(), h) != both_ways_.end(); };
+  return blamed(pair.host) || blamed(pair.dst_host) || named_slow(results_, pair);
+}
 
 std::string problems_console(const Report& rep) {
   const auto all = problem_sentences(rep);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "report/model/figure.hpp"
 #include "report/model/record.hpp"
 
 namespace gpunet::report {
@@ -27,6 +28,19 @@ struct BadNode {
   std::string reason;
 };
 std::vector<BadNode> bad_nodes(const Report& rep);
+
+// The directed pairs "What is wrong" blames, for colouring them as failing whatever their efficiency:
+// a pair whose direction a finding names slow (report/analysis/direction.hpp, named_slow), or with a host that
+// bad_nodes lists and no finding limits to one direction (a node slow sending is not slow receiving).
+class BlamedPairs {
+ public:
+  explicit BlamedPairs(const Report& rep);
+  bool operator()(const Subject& pair) const;
+
+ private:
+  const std::vector<Record>& results_;
+  std::vector<std::string> both_ways_;
+};
 
 std::string problems_console(const Report& rep);   // "# What is wrong:\n#   ...\n", or ""
 std::string problems_markdown(const Report& rep);  // "## What is wrong\n\n- ...\n", or ""

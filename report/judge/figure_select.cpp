@@ -193,9 +193,11 @@ std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& 
 std::vector<FigureFact> baseline_figures(const Report& report) {
   std::vector<FigureFact> out;
   for (const auto& r : report.results)
-    if (r.status == Status::passed && r.figure && r.figure->value > 0) out.push_back(fact(r, figure_path(*r.figure)));
+    if (r.status == Status::passed && r.figure && r.figure->value > 0) out.push_back(figure_fact_of(r));
   return out;
 }
+
+FigureFact figure_fact_of(const Record& r) { return r.figure ? fact(r, figure_path(*r.figure)) : fact(r, ""); }
 
 std::string figure_path(const Figure& f) {
   if (f.better == Better::lower) return "time_us.p50";

@@ -81,8 +81,14 @@ struct FigureQuery {
 // the re-tests of suspects).
 std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& q);
 
+// What a latency test's times are (the tcp and rdma ping-pongs' time_us, their tables, the latency
+// promises), in the words every output uses.
+inline constexpr const char* kLatencyMeasure = "half the round trip";
+
 // Every figure a baseline keeps: per passed record with a figure, that figure with its samples.
 std::vector<FigureFact> baseline_figures(const Report& report);
+// The one figure of a record that baseline_figures keeps (the record's own figure, samples included).
+FigureFact figure_fact_of(const Record& r);
 
 // The spec's name of a figure's value (ci/SPEC.md, "Figures"): extra.goodput_Gbps for tcp.goodput,
 // extra.bw_Gbps for rdma.write.bw, busbw_GBps for a collective, algbw_GBps for another GB/s rate,

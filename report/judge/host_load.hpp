@@ -19,6 +19,7 @@ struct BusyHost {
 
 // In report order.
 std::vector<BusyHost> busy_hosts(const Report& rep);
+// (The analysis puts the same loads in the provenance and on each record: report/analysis/load_during.hpp.)
 
 // SLOWER rows of a suite during which one of the row's hosts (any host, for a figure of the whole
 // cluster) was busy become UNCERTAIN; the reason names the host and the load.

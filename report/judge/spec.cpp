@@ -121,10 +121,17 @@ BandwidthPromise bandwidth(const Reader& r, const json& j, const std::string& pa
 }
 
 LatencyPromise latency(const Reader& r, const json& j, const std::string& path, const spec_selector_rules& rules) {
-  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_p99_us", "rail", "interface"});
-  LatencyPromise p{selector(r, j, path, "time_us.p99", rules), 0};
-  const auto& v = r.required(j, path, "max_p99_us");
-  p.max_us = r.number(v, Reader::join(path, "max_p99_us"), 0, 1e9, true);
+  r.object(j, path, {"suite", "name", "variant", "test", "bytes", "figure", "max_p99_us", "max_p99_rtt_us", "rail", "interface"});
+  LatencyPromise p{selector(r, j, path, "time_us.p99", rules), 0, false};
+  const auto* half = field(j, "max_p99_us");
+  const auto* whole = field(j, "max_p99_rtt_us");
+  if (half && whole) r.fail(path, "give one of max_p99_us (half the round trip) and max_p99_rtt_us (the round trip), not both");
+  if (!half && !whole) (void)r.required(j, path, "max_p99_us");
+  p.round_trip = whole != nullptr;
+  const char* key = whole ? "max_p99_rtt_us" : "max_p99_us";
+  p.max_us = r.number(whole ? *whole : *half, Reader::join(path, key), 0, 1e9, true);
+  if (p.round_trip && (p.sel.name != "latency" || p.sel.figure.rfind("time_us.", 0) != 0))
+    r.fail(Reader::join(path, key), "only a latency test's times (time_us) have a round trip; use max_p99_us");
   return p;
 }
 

@@ -12,7 +12,8 @@
 //     "bandwidth": [{"suite": "nccl", "name": "allreduce", "bytes": 67108864, "min": 180},
 //                   {"suite": "tcp", "name": "bandwidth", "figure": "extra.goodput_Gbps",
 //                    "min_efficiency_pct": 90}],
-//     "latency":   [{"suite": "tcp", "name": "latency", "max_p99_us": 50}],
+//     "latency":   [{"suite": "tcp", "name": "latency", "max_p99_us": 50}],   half the round trip;
+//                                                      or "max_p99_rtt_us": 100, the whole round trip
 //     "stability": [{"suite": "tcp", "name": "bandwidth", "max_dip_pct": 20}],
 //     "homogeneity": {"topology": true,
 //                     "figures": [{"suite": "pcie", "name": "h2d", "max_spread_pct": 10}]},
@@ -83,6 +84,9 @@ struct BandwidthPromise {
 struct LatencyPromise {
   FigureSelector sel;  // figure defaults to time_us.p99, bytes to the smallest size
   double max_us = 0;
+  // max_p99_us limits the figure as measured: a latency test's times are half the round trip
+  // (kLatencyMeasure). max_p99_rtt_us limits the whole round trip: twice the figure.
+  bool round_trip = false;
 };
 
 struct StabilityPromise {

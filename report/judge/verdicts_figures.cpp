@@ -159,17 +159,26 @@ Verdict judge_bandwidth(const Report& report, const BandwidthPromise& b, std::si
   return finish(p, limit, o, "below " + limit.substr(3), "lowest", vunit, measured);
 }
 
+std::string latency_measure_words(const LatencyPromise& l) {
+  if (l.sel.name != "latency" || l.sel.figure.rfind("time_us.", 0) != 0) return "";
+  return l.sel.figure.substr(8) + " of " + (l.round_trip ? std::string("the round trip") : kLatencyMeasure);
+}
+
 Verdict judge_latency(const Report& report, const LatencyPromise& l, std::size_t i) {
   const std::string unit = figure_unit(l.sel.figure);
-  const std::string limit = "<= " + fmt_num(l.max_us) + " " + unit;
+  const std::string measure = latency_measure_words(l);
+  const std::string limit = "<= " + fmt_num(l.max_us) + " " + unit + (measure.empty() ? "" : ", " + measure);
   auto p = pick(report, l.sel, false, "latency[" + std::to_string(i) + "]", limit);
   if (p.verdict) return *p.verdict;
   p.label += " " + l.sel.figure;
   std::vector<SubjectValue> values;
-  for (const auto& f : p.ok) values.push_back({f.subject, *f.value, std::nullopt});
+  const double factor = l.round_trip ? 2 : 1;  // the records hold half the round trip
+  for (const auto& f : p.ok) values.push_back({f.subject, *f.value * factor, std::nullopt});
   const auto per = worst_per_subject(values, false);
   const auto o = judge_subjects(per, false, [&](double v) { return v > l.max_us; });
-  return finish(p, limit, o, "above " + fmt_num(l.max_us) + " " + unit, "highest", unit, at(*o.worst, unit));
+  const std::string measured = measure.empty() ? at(*o.worst, unit)
+                                               : fmt_num(o.worst->value) + " " + unit + ", " + measure + " (" + subject_label(o.worst->subject) + ")";
+  return finish(p, limit, o, "above " + fmt_num(l.max_us) + " " + unit, "highest", unit, measured);
 }
 
 Verdict judge_stability(const Report& report, const StabilityPromise& s, std::size_t i) {

@@ -95,6 +95,11 @@ void to_json(json& j, const Provenance& p) {
            {"nccl_version", p.nccl_version},
            {"start_time", p.start_time},
            {"end_time", p.end_time}};
+  if (p.host_load.empty()) return;
+  json loads = json::array();
+  for (const auto& l : p.host_load)
+    loads.push_back({{"suite", l.suite}, {"host", l.host}, {"others_pct", l.others_pct}, {"steal_pct", l.steal_pct}, {"busy", l.busy}});
+  j["host_load"] = loads;
 }
 
 void from_json(const json& j, Provenance& p) {
@@ -111,6 +116,17 @@ void from_json(const json& j, Provenance& p) {
   p.nccl_version = f.text_or("nccl_version", "");
   p.start_time = f.text_or("start_time", "");
   p.end_time = f.text_or("end_time", "");
+  p.host_load.clear();
+  if (const auto it = j.find("host_load"); it != j.end() && it->is_array())
+    for (const auto& e : *it) {
+      if (!e.is_object()) continue;
+      HostLoadEntry l;
+      l.suite = e.value("suite", std::string{}), l.host = e.value("host", std::string{});
+      l.others_pct = e.contains("others_pct") && e["others_pct"].is_number() ? e["others_pct"].get<double>() : 0;
+      l.steal_pct = e.contains("steal_pct") && e["steal_pct"].is_number() ? e["steal_pct"].get<double>() : 0;
+      l.busy = e.contains("busy") && e["busy"].is_boolean() && e["busy"].get<bool>();
+      p.host_load.push_back(std::move(l));
+    }
 }
 
 void to_json(json& j, const Report& r) {

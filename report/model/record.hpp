@@ -91,6 +91,15 @@ struct Record {
 // derived from its suite and test names by report/model/legacy_figure.cpp, the one reader that knows them.
 RecordKind record_kind(const Record& r);
 
+// How busy one node's CPUs were with other work while one suite ran (from the counters records,
+// report/judge/host_load.hpp): the run's provenance keeps one per suite and node.
+struct HostLoadEntry {
+  std::string suite, host;
+  double others_pct = 0;  // of all CPU time: other work than this run's processes
+  double steal_pct = 0;   // of all CPU time: taken by the hypervisor
+  bool busy = false;      // --host-busy-pct exceeded (or steal above a third of it)
+};
+
 struct Provenance {
   std::vector<std::string> argv;
   std::vector<std::string> hosts;      // one per rank, by rank
@@ -104,6 +113,7 @@ struct Provenance {
   std::string nccl_version;            // empty when absent
   std::string start_time;              // ISO 8601 UTC
   std::string end_time;
+  std::vector<HostLoadEntry> host_load;  // per suite and node; empty: not measured (or an older file)
 };
 
 struct Report {

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "report/analysis/analysis.hpp"
+#include "report/judge/culprits.hpp"
 #include "report/model/json_access.hpp"
 #include "report/model/stats.hpp"
 #include "report/render/svg_common.hpp"
@@ -108,6 +110,7 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < n; ++i) index[h.labels[i]] = i;
   h.cells.assign(n, std::vector<HeatmapCell>(n));
+  const BlamedPairs is_blamed(rep);
   std::vector<std::vector<std::optional<double>>> values(n, std::vector<std::optional<double>>(n));
   const Figure& first = *flows.front().figure;
   h.unit = first.unit;
@@ -120,6 +123,7 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
     if (p.record->status == Status::passed) {
       c.value = p.figure->value;
       c.efficiency = p.figure->efficiency;
+      c.blamed = is_blamed(s);
       values[i][j] = p.figure->value;
     } else {
       c.note = p.record->reason;
@@ -129,14 +133,17 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
   h.threshold = analysis ? jsonx::number(*analysis, "threshold").value_or(0.8) : 0.8;
   const auto promised = promised_in_unit(rep, h.unit);
   h.reference = promised ? *promised : typical_pair(values).value_or(0);
-  size_t measured = 0, bad = 0;
+  size_t measured = 0, bad = 0, blamed_cells = 0, above = 0;
   for (auto& row : h.cells)
     for (auto& c : row) {
       if (!c.measured) continue;
       ++measured;
       c.vs_reference = c.value && h.reference > 0 ? *c.value / h.reference : 0;
-      c.good = c.value && c.vs_reference >= h.threshold;
+      c.above_ceiling = c.value && c.efficiency && *c.efficiency > kOverCeiling;
+      c.good = c.value && c.vs_reference >= h.threshold && !c.blamed && !c.above_ceiling;
       if (!c.good) ++bad;
+      blamed_cells += c.blamed;
+      above += c.above_ceiling && !c.blamed;
     }
   const std::string bytes = kind.metric == std::string("rdma.write.bw") ? " at " + format_bytes(figure_bytes(first)) : "";
   h.title = std::string(kind.name) + " " + metric_label(first) + " of the matrix flows" + bytes + ", per " +
@@ -153,7 +160,12 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
                        " (the median over hosts of each host's median pair; no spec promises a link rate), so a slow "
                        "node's row and column stand out.");
   h.legend.push_back(std::to_string(bad) + " of " + std::to_string(measured) + " pairs below " +
-                     format_percent(h.threshold) + " of it.");
+                     format_percent(h.threshold) + " of it" + (blamed_cells + above ? ", named slow or above their ceiling" : "") + ".");
+  if (blamed_cells)
+    h.legend.push_back(std::to_string(blamed_cells) + " named slow in What is wrong: coloured as failing, whatever their rate.");
+  if (above)
+    h.legend.push_back(std::to_string(above) + " above their own path's ceiling (over " + format_percent(kOverCeiling) +
+                       ", purple): a ceiling to explain, not a good figure.");
   return h;
 }
 

@@ -45,7 +45,7 @@ p.note{margin:2px 0;color:#555;font-size:13px}
 p.footer{margin:0;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 tr.failed td,tr.timed_out td{background:#fdecea}tr.skipped td{color:#777}
-.low{color:#b00020;font-weight:600}.ok{color:#2e7d32}
+.low{color:#b00020;font-weight:600}.ok{color:#2e7d32}.above{color:#6a1b9a;font-weight:600}
 .charts{display:flex;flex-wrap:wrap;gap:14px}
 svg.chart{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}
 svg .plot{fill:#fff;stroke:#999}svg .grid{stroke:#eee}svg .tick{font-size:11px;fill:#444}

@@ -46,8 +46,10 @@ struct HeatmapCell {
   std::optional<double> value;       // its figure; nullopt when the flow did not pass
   std::optional<double> efficiency;  // against the ceiling of its own path
   double vs_reference = 0;           // value / the heatmap's reference: the colour
-  bool good = false;                 // vs_reference >= the heatmap's threshold
+  bool good = false;                 // vs_reference >= the threshold, not blamed, not above its ceiling
   std::string note;                  // why a flow did not pass
+  bool blamed = false;               // "What is wrong" names this direction slow: coloured as failing
+  bool above_ceiling = false;        // efficiency above kOverCeiling: a ceiling to explain, never green
 };
 
 struct Heatmap {
@@ -61,7 +63,8 @@ struct Heatmap {
   std::vector<std::string> legend;  // what the colours are measured against, in sentences
 };
 std::string svg_heatmap(const Heatmap& h);
-// The fill of a cell: green from the threshold up, orange to red below it (red at 50 % or less).
+// The fill of a cell: green from the threshold up, orange to red below it (red at 50 % or less); a
+// blamed cell orange to red whatever its rate, a cell above its own ceiling purple.
 std::string heat_colour(const HeatmapCell& c, double threshold, bool diagonal);
 
 // The rate of one flow per interval, as a small panel among many.

@@ -16,6 +16,7 @@ constexpr double kHeatLeft = 124, kHeatTop = 124, kHeatMinWidth = 540;
 constexpr const char* kNotMeasured = "#f3f3f3";
 constexpr const char* kDiagonal = "#dddddd";
 constexpr const char* kFailed = "#9e9e9e";
+constexpr const char* kAboveCeiling = "hsl(275,45%,70%)";
 
 std::string label_cut(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "~"; }
 
@@ -37,6 +38,7 @@ std::string swatch(double x, double y, const char* fill, const std::string& text
 std::string heat_colour(const HeatmapCell& c, double threshold, bool diagonal) {
   if (!c.measured) return diagonal ? kDiagonal : kNotMeasured;
   if (!c.value) return kFailed;
+  if (c.above_ceiling && !c.blamed) return kAboveCeiling;
   const double r = c.vs_reference;
   double hue;
   if (c.good)  // 90 (yellow-green) at the threshold to 125 (green) at the reference
@@ -92,7 +94,9 @@ std::string svg_heatmap(const Heatmap& h) {
       } else {
         tip += "did not complete" + (c.note.empty() ? std::string() : ": " + c.note);
       }
-      const char* verdict = !c.value ? "failed" : c.good ? "good" : "bad";
+      if (c.blamed) tip += "; named slow in What is wrong";
+      else if (c.above_ceiling) tip += "; above its ceiling: a ceiling to explain, not a good figure";
+      const char* verdict = !c.value ? "failed" : c.good ? "good" : c.above_ceiling && !c.blamed ? "above" : "bad";
       out += std::string("<g class=\"pair ") + verdict + "\"" + attrs + "><title>" + html_escape(tip) + "</title>" + rect;
       if (c.value && value_only) {
         out += "<text x=\"" + num(x + cell / 2) + "\" y=\"" + num(y + cell / 2 + (two_lines && c.efficiency ? -2 : 4)) +
@@ -107,7 +111,7 @@ std::string svg_heatmap(const Heatmap& h) {
       out += "</g>";
     }
   }
-  HeatmapCell good{true, 1.0, std::nullopt, 1.0, true, {}}, bad{true, 0.3, std::nullopt, 0.3, false, {}};
+  HeatmapCell good{true, 1.0, std::nullopt, 1.0, true, {}, false, false}, bad{true, 0.3, std::nullopt, 0.3, false, {}, false, false};
   const std::string good_fill = heat_colour(good, h.threshold, false), bad_fill = heat_colour(bad, h.threshold, false);
   const std::string pct = format_percent(h.threshold);
   out += swatch(10, swatches_y, good_fill.c_str(), "good: >= " + pct + " of the reference");

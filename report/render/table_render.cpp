@@ -69,8 +69,11 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
         const Cell& c = row.cells[i];
         std::string cls = i < t.columns.size() && t.columns[i].number ? "n" : "";
         if (c.wrap) cls += cls.empty() ? "w" : " w";
-        if (c.efficiency) cls += std::string(cls.empty() ? "" : " ") + (c.flagged || *c.efficiency < threshold ? "low" : "ok");
+        const std::string tone = c.efficiency ? efficiency_tone(c, threshold) : "";
+        if (!tone.empty()) cls += (cls.empty() ? "" : " ") + tone;
         out += "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"");
+        if (tone == "above" && c.derivation.empty())
+          out += " title=\"above its ceiling beyond noise (over 102 %): a ceiling to explain (see why figures are below their ceiling), not a good figure\"";
         if (!c.derivation.empty()) {
           const std::string n = std::to_string(notes.cite(c.derivation));
           out += " title=\"" + html_escape(c.derivation) + "\">" + html_escape(c.text) + " <a href=\"#c" + n + "\">[" + n +

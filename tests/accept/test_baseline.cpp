@@ -186,6 +186,39 @@ TEST(Baseline, FallingGoodputIsSlowerOnlyOnItsPairs) {
   EXPECT_EQ(count(up, Change::slower), 0u);
 }
 
+TEST(Baseline, APairsCleanRetestOutranksItsContendedMatrixFigure) {
+  // Tonight n0 -> n1 ran at 0.40 Gb/s in the matrix (beside other flows) and at 0.94 when re-tested
+  // alone, which passed: the comparison judges 0.94 and says so. A re-test that confirmed the pair
+  // slow changes nothing: its matrix figure stays the one judged.
+  const auto base = make_base(flows(0.95, 1));
+  Report tonight = flows(0.95, 1);
+  for (auto& r : tonight.results)
+    if (r.extra["src_host"] == "n0" && (r.extra["dst_host"] == "n1" || r.extra["dst_host"] == "n2")) {
+      r.extra["goodput_Gbps"] = 0.40;
+      r.extra["timeline_Gbps"] = std::vector<double>(20, 0.40);
+    }
+  auto clean = flow("n0", "n1", 0.94, 1, "retest");
+  clean.extra["confirmed"] = false;
+  auto confirmed = flow("n0", "n2", 0.41, 1, "retest");
+  confirmed.extra["confirmed"] = true;
+  tonight.results.insert(tonight.results.end(), {clean, confirmed});
+  const auto now = make_base(tonight);
+  const auto c = compare(base, now);
+  const auto row = [&](const std::string& key) {
+    const auto it = std::find_if(c.rows.begin(), c.rows.end(), [&](const Comparison& x) { return x.key == key; });
+    return it == c.rows.end() ? Comparison{} : *it;
+  };
+  const auto n01 = row("tcp/bandwidth/matrix goodput_Gbps n0 -> n1");
+  EXPECT_EQ(n01.change, Change::same) << n01.reason;
+  EXPECT_DOUBLE_EQ(n01.now_value.value_or(0), 0.94);
+  EXPECT_EQ(n01.reason.rfind("judged on the re-test of the pair, 0.94 Gb/s, not the matrix figure 0.4 Gb/s measured beside other flows: ", 0), 0u)
+      << n01.reason;
+  const auto n02 = row("tcp/bandwidth/matrix goodput_Gbps n0 -> n2");
+  EXPECT_EQ(n02.change, Change::slower) << n02.reason;
+  EXPECT_EQ(n02.reason.find("re-test"), std::string::npos) << n02.reason;
+  EXPECT_EQ(count(c, Change::slower), 1u);
+}
+
 TEST(Baseline, NoiseThresholdComesFromTheHistory) {
   // Without history the default spread (5 % for rates, x3) hides a 10 % drop; once rolled forward
   // over steady nights the learned spread is small and the same drop is SLOWER.

@@ -2,6 +2,7 @@
 // other work become UNCERTAIN with the reason, and the run verdict says which hosts were busy.
 #include <gtest/gtest.h>
 
+#include "report/analysis/load_during.hpp"
 #include "report/judge/host_load.hpp"
 #include "report/judge/run_verdict.hpp"
 
@@ -60,4 +61,50 @@ TEST(HostLoad, SlowerWhileItsHostWasBusyIsUncertain) {
   rep.provenance.hosts = {"node-1", "node-2", "node-3", "node-4"};
   const auto v = run_verdict_of(rep);  // said among the reasons, judging nothing
   EXPECT_EQ(v.reasons.back().rfind("hosts: node-1 and node-3 were busy", 0), 0u) << v.reasons.back();
+}
+
+TEST(HostLoad, TheLoadIsInTheProvenanceAndOnTheRecordsMeasuredThen) {
+  Report rep;
+  rep.results = {load_record("node-1", "tcp", true), load_record("node-2", "tcp", false), load_record("node-3", "tcp", false),
+                 load_record("node-1", "mpi", false)};
+  rep.results[0].extra["host_load"]["steal_pct"] = 4.0;
+  Record flow;  // a tcp flow node-2 -> node-3: the load of those two hosts during tcp
+  flow.suite = "tcp", flow.name = "bandwidth", flow.host = "node-3";
+  flow.figure = rate_figure("tcp.goodput", 0.9, "Gb/s", pair_subject("node-2", 1, "node-3", 2), PathModel::tcp_flow);
+  Record allreduce;  // a figure of the whole cluster: every node's load during mpi
+  allreduce.suite = "mpi", allreduce.name = "allreduce", allreduce.host = "node-1";
+  allreduce.figure = time_figure("mpi.allreduce.time", 12, cluster_subject(3));
+  Record topo;  // a suite without a load: nothing added
+  topo.suite = "topo", topo.name = "node", topo.host = "node-1";
+  rep.results.insert(rep.results.end(), {flow, allreduce, topo});
+  attach_host_load(rep);
+  attach_host_load(rep);  // idempotent
+
+  ASSERT_EQ(rep.provenance.host_load.size(), 4u);
+  EXPECT_EQ(rep.provenance.host_load[0].suite, "tcp");
+  EXPECT_EQ(rep.provenance.host_load[0].host, "node-1");
+  EXPECT_DOUBLE_EQ(rep.provenance.host_load[0].others_pct, 97.0);
+  EXPECT_DOUBLE_EQ(rep.provenance.host_load[0].steal_pct, 4.0);
+  EXPECT_TRUE(rep.provenance.host_load[0].busy);
+  EXPECT_EQ(rep.results[4].extra["host_load_during"],
+            json::parse(R"([{"host": "node-2", "others_pct": 2.0, "steal_pct": 0.0, "busy": false},
+                            {"host": "node-3", "others_pct": 2.0, "steal_pct": 0.0, "busy": false}])"));
+  ASSERT_EQ(rep.results[5].extra["host_load_during"].size(), 1u);
+  EXPECT_EQ(rep.results[5].extra["host_load_during"][0]["host"], "node-1");
+  EXPECT_FALSE(rep.results[6].extra.contains("host_load_during"));
+  EXPECT_FALSE(rep.results[0].extra.contains("host_load_during")) << "the counters record keeps its own host_load";
+
+  // The provenance's summary survives report.json, and a file without one (an older version) reads as none.
+  json j = rep.provenance;
+  ASSERT_TRUE(j.contains("host_load"));
+  EXPECT_EQ(j["host_load"][0], json::parse(R"({"suite": "tcp", "host": "node-1", "others_pct": 97.0, "steal_pct": 4.0, "busy": true})"));
+  EXPECT_EQ(j.get<Provenance>().host_load.size(), 4u);
+  j.erase("host_load");
+  EXPECT_TRUE(j.get<Provenance>().host_load.empty());
+  Report old;
+  old.results = {flow};
+  attach_host_load(old);
+  EXPECT_TRUE(old.provenance.host_load.empty());
+  EXPECT_FALSE(json(old.provenance).contains("host_load"));
+  EXPECT_FALSE(old.results[0].extra.contains("host_load_during"));
 }

@@ -112,6 +112,11 @@ TEST(Spec, MissingAndContradictoryFields) {
             "spec.json: latency[0].suite: missing (required)");
   EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency"}])")),
             "spec.json: latency[0].max_p99_us: missing (required)");
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 3, "max_p99_rtt_us": 6}])")),
+            "spec.json: latency[0]: give one of max_p99_us (half the round trip) and max_p99_rtt_us (the round trip), not both");
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "node", "name": "BM_copy", "max_p99_rtt_us": 3}])")),
+            "spec.json: latency[0].max_p99_rtt_us: only a latency test's times (time_us) have a round trip; use max_p99_us");
+  EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_rtt_us": 6}])")), "(no error)");
   EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "min": 1, "min_efficiency_pct": 80}])")),
             "spec.json: bandwidth[0]: give exactly one of min and min_efficiency_pct");
   EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce"}])")),

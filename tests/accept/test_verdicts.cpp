@@ -189,9 +189,16 @@ TEST(Verdicts, Latency) {
   auto v = one(r, R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 50}])");
   EXPECT_EQ(v.status, VerdictStatus::fail);
   EXPECT_EQ(v.promise, "latency[0] tcp/latency 8 B time_us.p99");
-  EXPECT_EQ(v.measured, "60.0 us (node-b)");
-  EXPECT_EQ(v.limit, "<= 50.0 us");
+  // The limit and the figure name their measure in the words of the latency tables (kLatencyMeasure).
+  EXPECT_EQ(v.measured, "60.0 us, p99 of half the round trip (node-b)");
+  EXPECT_EQ(v.limit, "<= 50.0 us, p99 of half the round trip");
   EXPECT_EQ(one(r, R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 100}])").status, VerdictStatus::pass);
+  // A limit on the whole round trip judges twice the figure.
+  v = one(r, R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_rtt_us": 100}])");
+  EXPECT_EQ(v.status, VerdictStatus::fail);
+  EXPECT_EQ(v.measured, "120 us, p99 of the round trip (node-b)");
+  EXPECT_EQ(v.limit, "<= 100 us, p99 of the round trip");
+  EXPECT_EQ(one(r, R"("latency": [{"suite": "tcp", "name": "latency", "max_p99_rtt_us": 130}])").status, VerdictStatus::pass);
   v = one(r, R"("latency": [{"suite": "rdma", "name": "latency", "max_p99_us": 5}])");
   EXPECT_EQ(v.status, VerdictStatus::skip);
   EXPECT_TRUE(has(v.reason, "no RDMA device")) << v.reason;

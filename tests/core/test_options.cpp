@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include <CLI/CLI.hpp>
 
 #include "bench/core/options.hpp"
@@ -85,6 +88,22 @@ TEST(Options, TheSuiteListDrivesSuitesAndHelp) {
   ASSERT_TRUE(graphs.config) << graphs.message;
   EXPECT_EQ(graphs.config->cuda_graph_launches, 4);
   EXPECT_EQ(ok.config->rdma_mode, "matrix");
+}
+
+TEST(Options, ASpecThatPromisesTcpLatencyAsksForEveryPair) {
+  const std::string dir = ::testing::TempDir();
+  const std::string with = dir + "/latency-spec.json", without = dir + "/bandwidth-spec.json";
+  std::ofstream(with) << R"({"spec_version": 1, "latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 500}]})";
+  std::ofstream(without) << R"({"spec_version": 1, "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.5}]})";
+  const auto a = parse({"--suites", "tcp", "--spec", with});
+  const auto b = parse({"--suites", "tcp", "--spec", without});
+  const auto none = parse({"--suites", "tcp"});
+  std::filesystem::remove(with);
+  std::filesystem::remove(without);
+  ASSERT_TRUE(a.config && b.config && none.config) << a.message << b.message << none.message;
+  EXPECT_TRUE(a.config->tcp.latency_every_pair);
+  EXPECT_FALSE(b.config->tcp.latency_every_pair);
+  EXPECT_FALSE(none.config->tcp.latency_every_pair);
 }
 
 // The core knows no suite of its own: --suites, --help and the suites' options come from the list it

@@ -49,5 +49,19 @@ TEST(Plan, TheTcpPartCostsEachRoundItsFlowTimeAndSetUp) {
   EXPECT_LT(tcp::tcp_plan(c, 16, 16).seconds, 0) << "--duration is not estimated";
 }
 
+TEST(Plan, ASpecPromisingTcpLatencyMeasuresEveryPairAndTheLineSaysSo) {
+  Config c;
+  c.tcp.tests = {"latency"};
+  EXPECT_EQ(tcp::tcp_steps(c.tcp, 4).latency, 2) << "ring neighbours of 4: 2 rounds of 2 pairs";
+  EXPECT_EQ(tcp::tcp_plan(c, 4, 4).what.find("every pair"), std::string::npos);
+  c.tcp.latency_every_pair = true;
+  EXPECT_EQ(tcp::tcp_steps(c.tcp, 4).latency, 3) << "every pair of 4: 3 rounds of 2 pairs";
+  EXPECT_EQ(pair_count(tcp::latency_rounds(true, 4)), 6);
+  EXPECT_EQ(pair_count(tcp::latency_rounds(false, 4)), 4);
+  const PlanPart p = tcp::tcp_plan(c, 4, 4);
+  EXPECT_NE(p.what.find(", latency on every pair (the spec promises it for every pair)"), std::string::npos) << p.what;
+  EXPECT_DOUBLE_EQ(p.seconds, 3 * (1.0 + 0.2));
+}
+
 }  // namespace
 }  // namespace gpunet::bench

@@ -70,6 +70,32 @@ grep -qF -- '- contract fc contract: 1 of 3 promises failed (bandwidth\[0\] tcp/
   { head -8 "$OUT/a-strict/report.md"; fail "report.md does not give the failed contract as the reason"; }
 grep -q '^# Verdict: FAIL' "$OUT/a-strict.log" || fail "the console does not end with the verdict"
 
+# Run A judged again offline (no cluster): a nic speed promise judges the interface that carried the
+# traffic (each namespace's eth0, with its own speed), never a PCI NIC of the machine; a latency limit
+# names its measure in the words of the latency table (half the round trip), and the round-trip limit
+# judges twice the figure.
+cat >"$OUT/truths.json" <<'J'
+{"spec_version": 1, "nic": {"speed_Gbps": 1},
+ "latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 100000},
+             {"suite": "tcp", "name": "latency", "max_p99_rtt_us": 100000}]}
+J
+"$bin" report "$OUT/a/report.json" --spec "$OUT/truths.json" -o "$OUT/a-truths" >"$OUT/a-truths.log" 2>&1 || true
+python3 - "$OUT/a-truths" "$PFX" <<'PY' || { cat "$OUT/a-truths.log"; fail "run A re-judged: the nic or latency promises do not judge what they should"; }
+import json, sys
+d, pfx = sys.argv[1], sys.argv[2]
+v = json.load(open(f"{d}/report.json"))["extra"]["verdicts"]
+nic, half, whole = v
+print("nic promise:", nic["status"], nic["measured"], "|", nic["reason"][:160])
+assert nic["status"] == "PASS" and nic["reason"].startswith(f"the interfaces that carried the run's traffic ({pfx}-node0 eth0"), nic
+assert half["limit"] == "<= 100000 us, p99 of half the round trip" and ", p99 of half the round trip (" in half["measured"], half
+assert whole["limit"] == "<= 100000 us, p99 of the round trip", whole
+h = float(half["measured"].split()[0]); w = float(whole["measured"].split()[0])
+assert abs(w - 2 * h) <= 0.01 * w + 0.01, (half["measured"], whole["measured"])
+md = open(f"{d}/report.md").read()
+assert "half the round trip of a ping-pong" in md, "the latency table does not name its measure"
+print("latency promise:", half["measured"], "|", whole["measured"])
+PY
+
 rc=0; fc_mpirun 180 "${args[@]}" --baseline "$OUT/base.json" -o "$OUT/b" >"$OUT/b.log" 2>&1 || rc=$?
 [[ $rc == 0 ]] || { cat "$OUT/b.log"; fail "unchanged rerun B: exit $rc, expected 0"; }
 

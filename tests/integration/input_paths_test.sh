@@ -56,6 +56,15 @@ grep -q "^# plan: .*tcp 1024 participants: 1027 bandwidth rounds x (1s + 0.2s).*
   { cat "$work/out"; fail "--check --nodes 1024 --time-budget 30m: no plan line with what it gave up"; }
 expect 2 "--time-budget 10s cannot be met: the cheapest plan \(.*\) takes up to .*; give a larger --time-budget" --check --nodes 512 --time-budget 10s
 expect 2 "--time-budget: 'soon' is not a duration" --check --time-budget soon
+# A spec with a tcp latency promise (it names no pair: every pair) makes the latency test measure every
+# pair: 3 rounds of 4 nodes' 6 pairs instead of the ring's 2, and the plan line says why.
+echo '{"spec_version": 1, "latency": [{"suite": "tcp", "name": "latency", "max_p99_us": 500}]}' >"$work/latency-spec.json"
+expect 0 "" --check --nodes 4 --suites tcp --tcp-tests latency --spec "$work/latency-spec.json"
+grep -q "^# plan: tcp 4 participants: 0 bandwidth rounds x (2s + 0.2s) + 3 latency rounds x (1s + 0.2s), latency on every pair (the spec promises it for every pair)" "$work/out" ||
+  { cat "$work/out"; fail "--check with a latency promise: the plan does not measure every pair"; }
+expect 0 "" --check --nodes 4 --suites tcp --tcp-tests latency
+grep -q "^# plan: tcp 4 participants: 0 bandwidth rounds x (2s + 0.2s) + 2 latency rounds x (1s + 0.2s) = " "$work/out" ||
+  { cat "$work/out"; fail "--check without a spec: the latency test's pairs changed"; }
 expect 2 "--tcp-pairs: 'random:0' is not all, ring or random:K" --check --tcp-pairs random:0
 expect 2 "--budget: 'nan' is not a finite number" --check --budget nan
 expect 2 "--tcp-timeout: 'inf' is not a finite number" --check --tcp-timeout inf

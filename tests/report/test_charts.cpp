@@ -134,6 +134,34 @@ TEST(Charts, HeatmapIsColouredAgainstThePromisedRateWhenTheSpecGivesOne) {
   EXPECT_NE(h.legend[1].find("promised link rate, 0.200 Gb/s (the spec \"contract\")"), std::string::npos) << h.legend[1];
 }
 
+TEST(Charts, NoCellAboveItsCeilingOrBlamedInWhatIsWrongIsGreen) {
+  Report rep = four_nodes_one_slow();
+  for (auto& r : rep.results)  // n1 -> n2 at 130 % of a ceiling that does not fit its path
+    if (r.figure->parameters.at("test") == "matrix" && r.figure->subject.host == "n1" && r.figure->subject.dst_host == "n2")
+      r.figure->efficiency = 1.3;
+  Record finding;  // n0 named slow sending: its rows are failing, at whatever rate
+  finding.suite = "tcp", finding.name = "finding", finding.status = Status::failed, finding.host = "n0";
+  finding.extra = {{"finding", {{"subject", "host"}, {"host", "n0"}, {"direction", "sending"}}}};
+  rep.results.push_back(finding);
+  const auto h = pair_heatmaps(rep).charts.at(0);
+  for (const char* dst : {"n1", "n2"}) {
+    EXPECT_TRUE(heat_cell(h, "n0", dst).blamed) << dst;
+    EXPECT_FALSE(heat_cell(h, "n0", dst).good) << dst;
+  }
+  EXPECT_TRUE(heat_cell(h, "n1", "n0").good) << "into n0 is not named slow";
+  const auto& above = heat_cell(h, "n1", "n2");
+  EXPECT_TRUE(above.above_ceiling);
+  EXPECT_FALSE(above.good);
+  EXPECT_EQ(heat_colour(above, h.threshold, false), "hsl(275,45%,70%)");
+  const std::string svg = svg_heatmap(h);
+  EXPECT_EQ(occurrences(svg, "class=\"pair above\""), 1u);
+  EXPECT_EQ(occurrences(svg, "class=\"pair good\""), 3u);  // n1 -> n0, n2 -> n0, n2 -> n1
+  std::string legend;
+  for (const auto& l : h.legend) legend += l + "\n";
+  EXPECT_NE(legend.find("1 above their own path's ceiling (over 102%, purple): a ceiling to explain"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("3 named slow in What is wrong: coloured as failing"), std::string::npos) << legend;  // n0 -> n1, n2, n3
+}
+
 TEST(Charts, TypicalPairIgnoresOneSlowNode) {
   // Half of all cells involve node 3: their plain median would fall between the fast and slow rates.
   std::vector<std::vector<std::optional<double>>> v(4, std::vector<std::optional<double>>(4));
@@ -145,7 +173,8 @@ TEST(Charts, TypicalPairIgnoresOneSlowNode) {
 }
 
 TEST(Charts, HeatmapColours) {
-  HeatmapCell good{true, 1.0, 0.99, 1.0, true, {}}, bad{true, 0.3, 0.99, 0.3, false, {}}, failed{true, {}, {}, 0, false, "x"};
+  HeatmapCell good{true, 1.0, 0.99, 1.0, true, {}, false, false}, bad{true, 0.3, 0.99, 0.3, false, {}, false, false},
+      failed{true, {}, {}, 0, false, "x", false, false};
   EXPECT_EQ(heat_colour(good, 0.8, false), "hsl(125.0,70%,55%)");
   EXPECT_EQ(heat_colour(bad, 0.8, false), "hsl(0.0,70%,55%)");
   EXPECT_EQ(heat_colour(failed, 0.8, false), "#9e9e9e");

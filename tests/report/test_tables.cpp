@@ -344,3 +344,19 @@ TEST(Tables, DefaultOneMachineRunHasNoColumnThatDoesNotApply) {
   EXPECT_EQ(html.find("carries no bandwidth figure"), std::string::npos);
   EXPECT_EQ(html.find("Other figures"), std::string::npos);
 }
+
+TEST(Tables, AnEfficiencyAboveItsCeilingIsNeverGreenAndANamedSlowPathIsLow) {
+  Cell c = percent_cell(1.3);
+  c.efficiency = 1.3;
+  EXPECT_STREQ(efficiency_tone(c, 0.8), "above");
+  c.flagged = true;
+  EXPECT_STREQ(efficiency_tone(c, 0.8), "low");
+  c.efficiency = 0.95;
+  EXPECT_STREQ(efficiency_tone(c, 0.8), "low") << "named slow: low whatever its efficiency";
+  c.flagged = false;
+  EXPECT_STREQ(efficiency_tone(c, 0.8), "ok");
+  c.efficiency = 0.5;
+  EXPECT_STREQ(efficiency_tone(c, 0.8), "low");
+  c.efficiency = 1.0002;  // at the ceiling within a measurement's noise (a tbf burst): not a defect
+  EXPECT_STREQ(efficiency_tone(c, 0.8), "ok");
+}

@@ -12,6 +12,7 @@
 #include "bench/core/sizes.hpp"
 #include "bench/suites/tcp/rails.hpp"
 #include "common/strings.hpp"
+#include "report/judge/spec.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -130,6 +131,24 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
   add_float_option(app, "--tcp-live-interval", t.live_interval_s, 0.1, 3600.0, "Seconds per live interval line")->group(g);
 }
 
+namespace {
+
+// Whether --spec promises tcp latency: a latency promise names no pair, so it covers every pair, and
+// the latency test must then measure every pair, not the ring's neighbours. A spec that cannot be
+// read is reported once, by the acceptance inputs, before anything is measured.
+bool spec_promises_tcp_latency(const Config& c) {
+  if (c.spec_path.empty()) return false;
+  try {
+    const auto spec = report::load_spec(c.spec_path, c.spec_names);
+    return std::any_of(spec.latency.begin(), spec.latency.end(),
+                       [](const report::LatencyPromise& l) { return l.sel.suite == "tcp" && l.sel.name == "latency"; });
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 std::string finish_options(Config& c, const OptionText& text, const CLI::App& app) {
   auto& t = c.tcp;
   if (app.count("--tcp-tests")) {
@@ -173,6 +192,7 @@ std::string finish_options(Config& c, const OptionText& text, const CLI::App& ap
     if (std::find(c.suites.begin(), c.suites.end(), "tcp") != c.suites.end())
       return "--timeout " + std::to_string(c.timeout_s) + " s is too short for --tcp-time plus two --tcp-timeout";
   }
+  t.latency_every_pair = spec_promises_tcp_latency(c);
   if (const std::string why = parse_pairs(text.get("--tcp-pairs"), t); !why.empty()) return why;
   if (!app.count("--tcp-pairs-seed")) t.pairs_seed = std::random_device{}() % 1000000;
   t.live_lines = !c.quiet && (t.live == "on" || (t.live == "auto" && t.duration_s > 0));

@@ -15,6 +15,10 @@ constexpr double kSetup_s = 0.2;  // per round: connect, barrier, records (0.06-
 
 int tcp_participants(int nodes, int ranks) { return nodes > 1 ? nodes : ranks; }
 
+std::vector<Round> latency_rounds(bool every_pair, int n) {
+  return every_pair ? all_pairs_rounds(n) : disjoint_rounds(neighbour_pairs(n));
+}
+
 TcpSteps tcp_steps(const TcpConfig& cfg, int n) {
   TcpSteps s;
   const int neighbour_rounds = static_cast<int>(disjoint_rounds(neighbour_pairs(n)).size());
@@ -26,7 +30,7 @@ TcpSteps tcp_steps(const TcpConfig& cfg, int n) {
     if (test == "matrix")
       s.bandwidth += static_cast<int>(strategy_rounds(n, cfg.pairs, cfg.pairs_k, cfg.pairs_seed).size()) * (cfg.matrix_one_way ? 2 : 1) * rail_turns;
     if ((test == "one-to-many" || test == "many-to-one") && n >= 3) s.bandwidth += rail_turns;
-    if (test == "latency") s.latency += neighbour_rounds * rail_turns;
+    if (test == "latency") s.latency += static_cast<int>(latency_rounds(cfg.latency_every_pair, n).size()) * rail_turns;
     if (test == "congestion" && n >= 4) {  // latency alone and under load, bandwidth alone and under load
       s.bandwidth += 3;
       s.latency += 1;
@@ -54,6 +58,8 @@ PlanPart tcp_plan(const Config& cfg, int nodes, int ranks) {
   p.what = std::to_string(n) + " participants: " + std::to_string(s.bandwidth) + " bandwidth rounds x (" + sec(cfg.tcp.time_s) +
            " + 0.2s) + " + std::to_string(s.latency) + " latency rounds x (" + sec(cfg.tcp.lat_time_s) + " + 0.2s)";
   p.seconds = s.bandwidth * tcp_bandwidth_step_s(cfg.tcp) + s.latency * tcp_latency_step_s(cfg.tcp);
+  const bool latency = std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "latency") != cfg.tcp.tests.end();
+  if (latency && cfg.tcp.latency_every_pair) p.what += ", latency on every pair (the spec promises it for every pair)";
   const bool matrix = std::find(cfg.tcp.tests.begin(), cfg.tcp.tests.end(), "matrix") != cfg.tcp.tests.end();
   if (matrix) {
     if (cfg.tcp.pairs != "all")

@@ -5,6 +5,7 @@
 
 #include "bench/core/config.hpp"
 #include "bench/core/plan.hpp"
+#include "bench/engines/pair_schedule.hpp"
 
 namespace gpunet::bench::tcp {
 
@@ -16,6 +17,9 @@ struct TcpSteps {
 // The participants: one per node, or every rank when all are on one node.
 int tcp_participants(int nodes, int ranks);
 TcpSteps tcp_steps(const TcpConfig& cfg, int participants);
+// The latency test's pairs in rounds: ring neighbours, or every pair when the spec promises latency
+// for every pair (TcpConfig::latency_every_pair).
+std::vector<Round> latency_rounds(bool every_pair, int participants);
 // A bandwidth round: --tcp-time and its set-up (connect, barrier, the records' exchange).
 double tcp_bandwidth_step_s(const TcpConfig& cfg);
 double tcp_latency_step_s(const TcpConfig& cfg);

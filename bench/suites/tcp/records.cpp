@@ -9,6 +9,7 @@
 #include "report/analysis/analysis.hpp"
 #include "report/analysis/direction.hpp"
 #include "report/analysis/path_ceilings.hpp"
+#include "report/judge/figure_select.hpp"
 #include "report/model/stats.hpp"
 
 namespace gpunet::bench::tcp {
@@ -234,7 +235,7 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   rec.reason = o.reason;
   rec.time_us = o.time_us;
   rec.extra["latency_us"] = o.half_rtt_us;
-  rec.extra["latency_is"] = "half the round trip of a ping-pong, as sockperf and osu_latency report";
+  rec.extra["latency_is"] = std::string(report::kLatencyMeasure) + " of a ping-pong, as sockperf and osu_latency report";
   rec.extra["rtt_p50_us"] = o.rtt_p50_us;
   rec.extra["msg_bytes"] = cfg.lat_bytes;
   rec.extra["duration_s"] = cfg.lat_time_s;

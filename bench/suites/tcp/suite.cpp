@@ -188,7 +188,9 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
 }
 
 void TcpSuite::latency() {
-  const auto rounds = disjoint_rounds(neighbour_pairs(size()));
+  // Rank 0 read the spec (the file may be on its node only): its answer decides for every rank.
+  const bool every_pair = bcast_json(json(cfg_.latency_every_pair), ctx_.mpi.world, 0).get<bool>();
+  const auto rounds = latency_rounds(every_pair, size());
   for (size_t i = 0; i < rounds.size(); ++i)
     latency_round(rounds[i], "tcp latency round " + std::to_string(i + 1) + "/" + std::to_string(rounds.size()));
 }
