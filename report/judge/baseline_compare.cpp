@@ -10,6 +10,7 @@
 #include "report/judge/baseline.hpp"
 #include "report/judge/baseline_stats.hpp"
 #include "report/text/escape.hpp"
+#include "report/model/json_unique_keys.hpp"
 #include "report/model/stats.hpp"
 #include "report/judge/verdicts_facts.hpp"
 
@@ -255,7 +256,9 @@ void attach_comparison(Report& report, const std::string& file, const CompareRul
     row["hosts"] = r.hosts;
     row["threshold_pct"] = r.threshold_pct ? json(*r.threshold_pct) : json(nullptr);
     row["change_pct"] = r.change_pct ? json(*r.change_pct) : json(nullptr);
-    row["p_value"] = r.p_value ? json(*r.p_value) : json(nullptr);
+    // A U test over long sweeps can give p far below 1e-100 (or a denormal), which no reader of the
+    // file accepts (kSmallestFileNumber): written as that bound, the same verdict either way.
+    row["p_value"] = r.p_value ? json(*r.p_value > 0 ? std::max(*r.p_value, kSmallestFileNumber) : 0.0) : json(nullptr);
     rows.push_back(row);
   }
   report.extra["baseline"] = json{

@@ -11,6 +11,8 @@
 
 #include "report/judge/baseline.hpp"
 #include "report/judge/baseline_stats.hpp"
+#include "report/model/json_parse.hpp"
+#include "report/model/json_unique_keys.hpp"
 #include "report/model/stats.hpp"
 
 using namespace gpunet::report;
@@ -507,4 +509,26 @@ TEST(Baseline, LearnNoiseAddsOnlyTheSameFiguresToTheHistory) {
     b = learn_noise(b, n, compare(b, n));
   }
   for (const auto& [key, f] : b.figures) EXPECT_LE(f.history.size(), kMaxHistory) << key;
+}
+
+// Two long sweeps that do not overlap give a p value far below what a reader accepts (1e-100): the
+// comparison written into report.json must still read back.
+TEST(BaselineCompare, AVanishingPValueIsWrittenAsANumberTheReadersAccept) {
+  std::vector<double> low, high;
+  for (int i = 0; i < 2000; ++i) {
+    low.push_back(1.0 + i * 1e-6);
+    high.push_back(2.0 + i * 1e-6);
+  }
+  const double p = mann_whitney_p(low, high);
+  ASSERT_LT(p, kSmallestFileNumber);
+  BaselineComparison c;
+  Comparison row;
+  row.key = "pair:a->b tcp goodput_Gbps";
+  row.change = Change::slower;
+  row.p_value = p;
+  c.rows.push_back(row);
+  Report rep;
+  attach_comparison(rep, "base.json", CompareRule{}, c);
+  const JsonParsed back = parse_json_text(json(rep.extra).dump());
+  EXPECT_TRUE(back.ok()) << back.error;
 }
