@@ -284,7 +284,7 @@ TEST(Baseline, MalformedFilesGiveOneLine) {
             R"(base.json: figures.k.value: expected a number, got "fast")");
   EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 2, "figures": {"k": {"suite": "mpi", "test": "x", "colour": 1}}})"),
             "base.json: figures.k.colour: unknown key (known here: suite, test, kind, metric, subject, unit, hosts, "
-            "higher_is_better, value, min, samples, samples_total, samples_from, history)");
+            "higher_is_better, value, min, samples, samples_total, samples_from, history, rail)");
   EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 2, "rule": {"alpha": 2}, "figures": {}})"),
             "base.json: rule.alpha: 2 is out of range (expected > 0 and <= 0.5)");
   EXPECT_EQ(baseline_error_of(R"({"gpunet_baseline": 2, "rule": {"min_samples": 1}, "figures": {}})"),
