@@ -23,7 +23,8 @@ struct Where {
   const std::string& path;
   int line;
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(path + ":" + std::to_string(line) + ": " + what);
+    // A hostile line (a 6,000-character hostlist) is quoted only in part: the error stays one short line.
+    throw InputError(path + ":" + std::to_string(line) + ": " + clipped(what, 300));
   }
 };
 

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/quote.hpp"
 #include "common/strings.hpp"
 #include "report/model/json_unique_keys.hpp"
 
@@ -128,7 +129,8 @@ std::string describe_json_error(std::string_view text, std::size_t position, con
   const std::string what = without_exception_prefix(e.what());
   const std::string at = field.empty() ? "" : shortened(field) + ": ";
   // "parse error at line L, column C: ...": the field read last may not be where the syntax broke.
-  if (dynamic_cast<const nlohmann::detail::parse_error*>(&e) != nullptr) return what;
+  // nlohmann's "last read: '...'" can quote kilobytes of the file: clipped to 120 characters.
+  if (dynamic_cast<const nlohmann::detail::parse_error*>(&e) != nullptr) return clip_quoted(what, 120);
   std::string problem = what;
   if (const auto quote = what.find('\''); what.rfind("number overflow", 0) == 0 && quote != std::string::npos)
     problem = "the number " + what.substr(quote + 1, what.size() - quote - 2) +

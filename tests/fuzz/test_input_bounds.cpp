@@ -255,5 +255,15 @@ TEST(XmlBounds, PciObjectWithAnUnreadableBusIdIsAFinding) {
   EXPECT_HAS(it->message, "zz:garbage");
 }
 
+// nlohmann's syntax error quotes what it read last ("last read: '...'"), which can be kilobytes.
+TEST(JsonBounds, ASyntaxErrorQuotesLittleOfTheFile) {
+  ScratchDir dir("syntax");
+  const std::string spec = (dir.path / "spec.json").string();
+  write_text(spec, "{\"spec_version\": 2,\n\"spec_versi" + std::string(2000, '[') + "\n");
+  const std::string e = spec_error(spec);
+  EXPECT_HAS(e, "not valid JSON");
+  EXPECT_LT(e.size(), 500u) << e.size();
+}
+
 }  // namespace
 }  // namespace gpunet::fuzz

@@ -124,5 +124,12 @@ TEST(Fabric, MissingFileSaysSo) {
   }
 }
 
+// A hostile line quotes only its start: a 6,000-character hostlist made a 6,158-character error line.
+TEST(Fabric, AHugeLineIsQuotedInPart) {
+  const std::string e = error_of("SwitchName=a Nodes=node[0" + std::string(6000, '[') + "\n");
+  EXPECT_EQ(e.rfind("t.conf:1: Nodes=node[0[[", 0), 0u) << e;
+  EXPECT_LT(e.size(), 400u);
+}
+
 }  // namespace
 }  // namespace gpunet::topo
