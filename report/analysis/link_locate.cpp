@@ -148,12 +148,6 @@ std::vector<std::vector<size_t>> smallest_covers(const std::vector<PlacedPair>& 
   return cs.found;
 }
 
-std::string names_of(const LinkCulprit& c) {
-  std::string s;
-  for (size_t i = 0; i < c.links.size(); ++i) s += (i ? " or " : "") + link_name(c.links[i]);
-  return s;
-}
-
 // The leaves whose inside pairs show that a fabric link, not its nodes' NICs, is slow: an uplink's
 // leaf, or every leaf below a spine that the pairs reach.
 std::vector<std::string> leaves_inside(const FabricLink& l, const std::vector<FabricLeaf>& leaves,
@@ -180,7 +174,7 @@ std::vector<double> fine_inside(const std::vector<std::string>& inside, const st
 std::string settle_culprit(LinkCulprit& c, const std::vector<PlacedPair>& placed, const std::vector<FabricLeaf>& leaves) {
   const bool fabric = std::any_of(c.links.begin(), c.links.end(), is_fabric);
   const bool mixed = fabric && !std::all_of(c.links.begin(), c.links.end(), is_fabric);
-  if (mixed || (!fabric && c.links.size() > 1)) return "too few pairs to tell: " + names_of(c) + " carry the same measured pairs";
+  if (mixed || (!fabric && c.links.size() > 1)) return "too few pairs to tell: " + link_names(c) + " carry the same measured pairs";
   if (!fabric) return "";
   std::vector<std::string> all;
   for (const auto& l : c.links) {
@@ -198,6 +192,12 @@ std::string settle_culprit(LinkCulprit& c, const std::vector<PlacedPair>& placed
 }
 
 }  // namespace
+
+std::string link_names(const LinkCulprit& c) {
+  std::string s;
+  for (size_t i = 0; i < c.links.size(); ++i) s += (i ? " or " : "") + link_name(c.links[i]);
+  return s;
+}
 
 std::string link_name(const FabricLink& l) {
   switch (l.kind) {
@@ -249,7 +249,7 @@ LinkLocation locate_slow_links(const std::vector<PairGoodput>& pairs, const std:
   if (covers.size() > 1) {
     const auto text = [&](const std::vector<size_t>& cover) {
       std::string s;
-      for (size_t i = 0; i < cover.size(); ++i) s += (i ? " and " : "") + names_of(groups[cover[i]]);
+      for (size_t i = 0; i < cover.size(); ++i) s += (i ? " and " : "") + link_names(groups[cover[i]]);
       return s;
     };
     loc.why = "too few pairs to tell: the slow pairs are explained as well by " + text(covers[0]) + " as by " + text(covers[1]);

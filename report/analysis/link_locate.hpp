@@ -71,5 +71,7 @@ std::set<HostPair> fabric_explained(const LinkLocation& loc);
 
 // "leaf1 ↔ spine", "leaf0 → spine", "spine → leaf1", "switch spine", "n7's NIC", "n7's NIC (sending)"
 std::string link_name(const FabricLink& l);
+// A culprit's links by name, "leaf0 ↔ spine or leaf1 ↔ spine" when the pairs cannot tell them apart.
+std::string link_names(const LinkCulprit& c);
 
 }  // namespace gpunet::report

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "report/text/text_format.hpp"
+
 namespace gpunet::report {
 
 namespace {
@@ -12,20 +14,14 @@ std::string locate_gbps(double v) {
   return buf;
 }
 
-std::string locate_fraction(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-
 std::string pairs_at(const LinkCulprit& c, const LinkLocation& loc) {
-  return locate_gbps(c.gbps) + " (" + locate_fraction(c.fraction) + (loc.against_ceiling ? " of their ceiling)" : " of the best pair)");
+  return locate_gbps(c.gbps) + " (" + format_fixed(c.fraction, 2) + (loc.against_ceiling ? " of their ceiling)" : " of the best pair)");
 }
 
 // How sure: how fast the pairs that no named link carries are.
 std::string others_fine(const LinkLocation& loc) {
   if (loc.fine == 0) return "";
-  return "; the " + std::to_string(loc.fine) + " pairs through no named link at " + locate_fraction(loc.fine_worst) + " or better";
+  return "; the " + std::to_string(loc.fine) + " pairs through no named link at " + format_fixed(loc.fine_worst, 2) + " or better";
 }
 
 std::string leaves_of(const LinkCulprit& c) {
@@ -38,8 +34,7 @@ std::string leaves_of(const LinkCulprit& c) {
 }  // namespace
 
 std::string fabric_culprit_sentence(const LinkCulprit& c, const LinkLocation& loc) {
-  std::string names;
-  for (size_t i = 0; i < c.links.size(); ++i) names += (i ? " or " : "") + link_name(c.links[i]);
+  const std::string names = link_names(c);
   const auto n = std::to_string(c.pairs.size());
   if (c.links[0].kind == LinkKind::spine)
     return names + ": " + n + " of " + n + " pairs between its leaves at " + pairs_at(c, loc) + ", pairs within its leaves at " +
