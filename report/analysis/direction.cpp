@@ -58,22 +58,25 @@ std::string one_way_slowness(const std::string& host, const std::vector<Directed
   return s;
 }
 
-bool named_slow(const std::vector<Record>& results, const Subject& pair) {
-  if (pair.kind != SubjectKind::pair) return false;
+NamedSlow::NamedSlow(const std::vector<Record>& results) {
   for (const auto& r : results) {
     if (r.name != "finding" || r.status != Status::failed) continue;
     const auto& f = jsonx::section(r.extra, "finding");
     const auto subject = jsonx::string(f, "subject").value_or("");
     if (subject == "pair") {
-      if (jsonx::string(f, "src_host") == pair.host && jsonx::string(f, "dst_host") == pair.dst_host) return true;
-      continue;
+      pairs_.emplace(jsonx::string(f, "src_host").value_or(""), jsonx::string(f, "dst_host").value_or(""));
+    } else if (subject == "host") {
+      const auto host = jsonx::string(f, "host").value_or(r.host);
+      const auto way = jsonx::string(f, "direction").value_or("both");
+      if (way != "receiving") sending_.insert(host);
+      if (way != "sending") receiving_.insert(host);
     }
-    if (subject != "host") continue;
-    const auto host = jsonx::string(f, "host").value_or(r.host);
-    const auto way = jsonx::string(f, "direction").value_or("both");
-    if ((way != "receiving" && pair.host == host) || (way != "sending" && pair.dst_host == host)) return true;
   }
-  return false;
+}
+
+bool NamedSlow::operator()(const Subject& pair) const {
+  if (pair.kind != SubjectKind::pair) return false;
+  return sending_.count(pair.host) || receiving_.count(pair.dst_host) || pairs_.count({pair.host, pair.dst_host});
 }
 
 }  // namespace gpunet::report

@@ -38,9 +38,18 @@ struct DirectedRate {
 std::string one_way_slowness(const std::string& host, const std::vector<DirectedRate>& slow,
                              const std::vector<DirectedRate>& all);
 
-// Whether a tcp finding names this pair's direction slow: a host finding on its sender (slow sending
-// or both ways) or its receiver (slow receiving or both ways), or a pair finding on it. Tables colour
-// such a figure by that verdict, not by its efficiency against a ceiling the fault itself sets.
-bool named_slow(const std::vector<Record>& results, const Subject& pair);
+// Whether a tcp finding names a pair's direction slow: a host finding on its sender (slow sending or
+// both ways) or its receiver (slow receiving or both ways), or a pair finding on it. Tables colour such
+// a figure by that verdict, not by its efficiency against a ceiling the fault itself sets. The findings
+// are read once, when it is built; asking costs a lookup (a million pairs are asked at 1,024 hosts).
+class NamedSlow {
+ public:
+  explicit NamedSlow(const std::vector<Record>& results);
+  bool operator()(const Subject& pair) const;
+
+ private:
+  std::set<std::pair<std::string, std::string>> pairs_;  // (sender, receiver)
+  std::set<std::string> sending_, receiving_;            // a host slow both ways is in both
+};
 
 }  // namespace gpunet::report

@@ -209,7 +209,7 @@ std::vector<std::string> problem_sentences(const Report& rep) { return sentences
 
 std::vector<BadNode> bad_nodes(const Report& rep) { return bad_nodes_of(problems_of(rep)); }
 
-BlamedPairs::BlamedPairs(const Report& rep) : results_(rep.results) {
+BlamedPairs::BlamedPairs(const Report& rep) : named_slow_(rep.results) {
   const auto one_way = [&](const std::string& host) {
     return std::any_of(rep.results.begin(), rep.results.end(), [&](const Record& r) {
       if (r.name != "finding" || r.status != Status::failed) return false;
@@ -225,7 +225,7 @@ BlamedPairs::BlamedPairs(const Report& rep) : results_(rep.results) {
 bool BlamedPairs::operator()(const Subject& pair) const {
   if (pair.kind != SubjectKind::pair) return false;
   const auto blamed = [&](const std::string& h) { return std::find(both_ways_.begin(), both_ways_.end(), h) != both_ways_.end(); };
-  return blamed(pair.host) || blamed(pair.dst_host) || named_slow(results_, pair);
+  return blamed(pair.host) || blamed(pair.dst_host) || named_slow_(pair);
 }
 
 std::string problems_console(const Report& rep) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "report/model/figure.hpp"
+#include "report/analysis/direction.hpp"
 #include "report/model/record.hpp"
 
 namespace gpunet::report {
@@ -30,7 +31,7 @@ struct BadNode {
 std::vector<BadNode> bad_nodes(const Report& rep);
 
 // The directed pairs "What is wrong" blames, for colouring them as failing whatever their efficiency:
-// a pair whose direction a finding names slow (report/analysis/direction.hpp, named_slow), or with a host that
+// a pair whose direction a finding names slow (report/analysis/direction.hpp, NamedSlow), or with a host that
 // bad_nodes lists and no finding limits to one direction (a node slow sending is not slow receiving).
 class BlamedPairs {
  public:
@@ -38,7 +39,7 @@ class BlamedPairs {
   bool operator()(const Subject& pair) const;
 
  private:
-  const std::vector<Record>& results_;
+  NamedSlow named_slow_;
   std::vector<std::string> both_ways_;
 };
 

@@ -150,10 +150,10 @@ TEST(DirectionVerdict, AFindingNamesTheDirectionsItCovers) {
   finding.status = Status::failed;
   finding.extra = {{"finding", {{"subject", "host"}, {"host", "node-1"}, {"direction", "sending"}}}};
   const std::vector<Record> results{finding};
-  EXPECT_TRUE(named_slow(results, pair_subject("node-1", 1, "node-0", 0)));
-  EXPECT_FALSE(named_slow(results, pair_subject("node-0", 0, "node-1", 1)));  // into it: fine
-  EXPECT_FALSE(named_slow(results, pair_subject("node-2", 2, "node-3", 3)));
+  EXPECT_TRUE(NamedSlow(results)(pair_subject("node-1", 1, "node-0", 0)));
+  EXPECT_FALSE(NamedSlow(results)(pair_subject("node-0", 0, "node-1", 1)));  // into it: fine
+  EXPECT_FALSE(NamedSlow(results)(pair_subject("node-2", 2, "node-3", 3)));
   std::vector<Record> both = results;
   both[0].extra["finding"].erase("direction");  // an older finding: both ways
-  EXPECT_TRUE(named_slow(both, pair_subject("node-0", 0, "node-1", 1)));
+  EXPECT_TRUE(NamedSlow(both)(pair_subject("node-0", 0, "node-1", 1)));
 }
