@@ -91,7 +91,9 @@ for r in counters:
     # interval and shrinks the next: allow half again the link rate (an unshaped veth gives Gb/s).
     assert peak_bps <= 1.5 * fast_bps, (r["host"], peak_bps)
     assert peak_bps >= 0.3 * algbw * 8e9, (r["host"], peak_bps, algbw)
-    f = r["extra"].get("findings", [])
+    # On a busy machine a host_busy finding joins it (the fresh-machine run failed here while another
+    # job ran); the interface finding is the one this test is about.
+    f = [x for x in r["extra"].get("findings", []) if x.get("kind") == "traffic_unexpected_interface"]
     assert len(f) == 1 and f[0]["subjects"] == ["ctl0"] and "eth0" in f[0]["message"], f
     assert f[0] in rep["findings"], "record findings are the report's findings"
 print(f"2 nodes: ctl0 carried {[r['extra']['traffic']['interfaces']['ctl0']['tx_bytes'] for r in counters]} B, suite moved >= {moved} B")
