@@ -60,6 +60,17 @@ std::string Column::key() const {
   return k;
 }
 
+std::vector<const TableRow*> shown_rows(const Table& t) {
+  std::vector<const TableRow*> out;
+  if (!t.shown) {
+    for (const auto& row : t.rows) out.push_back(&row);
+    return out;
+  }
+  for (size_t i : *t.shown)
+    if (i < t.rows.size()) out.push_back(&t.rows[i]);
+  return out;
+}
+
 Cell text_cell(std::string text) { return Cell{std::move(text), "", "", std::nullopt, false}; }
 Cell wrap_cell(std::string text) { return Cell{std::move(text), "", "", std::nullopt, true}; }
 Cell int_cell(long long v) { return text_cell(std::to_string(v)); }

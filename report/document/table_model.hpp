@@ -78,7 +78,14 @@ struct Table {
   std::vector<TableRow> rows;
   std::vector<std::string> footer;   // preformatted lines after the table (nccl-tests' footer)
   std::vector<std::string> bullets;  // items after the table (the summary's topology findings)
+  // Documents (md, html, console) show only these rows, in this order, and print `not_shown` after
+  // them; nullopt: every row. The CSV keeps every row. A large run's flows and matrices (shown_rows).
+  std::optional<std::vector<size_t>> shown;
+  std::string not_shown;
 };
+
+// The rows a document shows of `t`, in order.
+std::vector<const TableRow*> shown_rows(const Table& t);
 
 // Cell constructors.
 Cell text_cell(std::string text);

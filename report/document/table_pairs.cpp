@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "report/analysis/analysis.hpp"
 #include "report/analysis/direction.hpp"
@@ -17,6 +18,9 @@
 namespace gpunet::report {
 
 namespace {
+
+constexpr size_t kFlowsShown = 1000;       // rows of the flows table a document shows
+constexpr size_t kMatrixShownHosts = 64;   // ends a side above which a matrix is in its CSV alone
 
 struct Endpoint {
   std::string host;
@@ -101,7 +105,32 @@ Table matrix_table(const std::string& title, const std::string& csv, const std::
     }
     t.rows.push_back(std::move(row));
   }
+  if (ends.size() > kMatrixShownHosts) {
+    t.shown = std::vector<size_t>{};
+    t.not_shown = std::to_string(ends.size()) + " x " + std::to_string(ends.size()) + " ends, too wide for a page: every cell is in " +
+                  csv + ", and the pair heatmap under Charts draws them.";
+  }
   return t;
+}
+
+// A document shows the failed flows first, then those named slow, then the lowest efficiency (or
+// rate where no ceiling is known), at most kFlowsShown.
+std::vector<size_t> worst_flows(const std::vector<const Record*>& flows, const BlamedPairs& blamed) {
+  const auto key = [&](size_t i) {
+    const Record& r = *flows[i];
+    const auto* f = record_figure(r);
+    const bool ok = r.status == Status::passed && f;
+    const bool named = ok && blamed(f->subject);
+    const double share = ok && f->efficiency ? *f->efficiency : 1e300;
+    return std::tuple(ok, !named, share, ok ? f->value : 0.0, i);
+  };
+  std::vector<size_t> order(flows.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const size_t n = std::min(order.size(), kFlowsShown);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                    [&](size_t a, size_t b) { return key(a) < key(b); });
+  order.resize(n);
+  return order;
 }
 
 long long retransmits(const Record& r) {
@@ -168,6 +197,11 @@ Table flows_table(const std::vector<const Record*>& flows, const BlamedPairs& bl
     row.cells.push_back(status_cell(*r));
     if (f) row.cells[6].flagged = blamed(f->subject);  // the efficiency cell
     t.rows.push_back(std::move(row));
+  }
+  if (flows.size() > kFlowsShown) {
+    t.shown = worst_flows(flows, blamed);
+    t.not_shown = std::to_string(kFlowsShown) + " of " + std::to_string(flows.size()) +
+                  " flows shown: the failed, those named slow, then the lowest efficiency; every flow is in tcp_flows.csv.";
   }
   return t;
 }

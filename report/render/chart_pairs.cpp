@@ -10,6 +10,7 @@
 #include "report/model/json_access.hpp"
 #include "report/model/stats.hpp"
 #include "report/render/svg_common.hpp"
+#include "report/render/svg_heatmap_blocks.hpp"
 #include "report/text/text_format.hpp"
 
 namespace gpunet::report {
@@ -151,8 +152,15 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
   h.row_label = "from";
   h.col_label = "to";
   const std::string ref = svg::value_text(h.reference) + " " + h.unit;
-  h.legend.push_back("Rows send, columns receive. Each cell: the flow's " + metric_label(first) + " in " + h.unit +
-                     " and, under it, its efficiency against the ceiling of its own path.");
+  if (n > kMaxDrawnSide) {
+    const size_t per = (n + kMaxDrawnSide - 1) / kMaxDrawnSide;
+    h.legend.push_back("Rows send, columns receive. Each square is a block of " + std::to_string(per) + " x " +
+                       std::to_string(per) + " host pairs, coloured by its worst pair, so one slow host is a line; the "
+                       "hosts named beside the grid have at least a quarter of their pairs below the threshold.");
+  } else {
+    h.legend.push_back("Rows send, columns receive. Each cell: the flow's " + metric_label(first) + " in " + h.unit +
+                       " and, under it, its efficiency against the ceiling of its own path.");
+  }
   if (promised)
     h.legend.push_back("Colour: the cell against the promised link rate, " + ref + " (" + spec_name(rep) + ").");
   else

@@ -7,7 +7,9 @@
 // promised link rate when the acceptance spec states one (report.extra.spec.link_rate_Gbps), else the
 // typical pair (typical_pair below), so that one slow node's row and column stand out. A cell at or
 // above the analysis threshold (report.extra.analysis.threshold, default 0.8) x the reference is good,
-// below it bad. Each cell also carries its efficiency against its own path's ceiling. Pure.
+// below it bad. Each cell also carries its efficiency against its own path's ceiling. Above kMaxDrawnSide
+// hosts the drawing shows blocks of pairs (svg_heatmap_blocks.hpp); above kMaxHeatmapHosts (n x n cells
+// held in memory) there is no heatmap, and the pairs stay in report.json and tcp_matrix.csv. Pure.
 #pragma once
 
 #include <optional>
@@ -17,7 +19,7 @@
 
 namespace gpunet::report {
 
-inline constexpr size_t kMaxHeatmapHosts = 256;
+inline constexpr size_t kMaxHeatmapHosts = 2048;
 
 Drawn<Heatmap> pair_heatmaps(const Report& rep);
 

@@ -5,16 +5,13 @@
 #include "report/judge/culprits.hpp"
 #include "report/analysis/analysis.hpp"
 #include "report/text/escape.hpp"
-#include "report/render/chart_pairs.hpp"
-#include "report/render/chart_timeline.hpp"
-#include "report/render/html_charts.hpp"
+#include "report/render/chart_sections.hpp"
 #include "report/model/json_access.hpp"
 #include "report/judge/host_load.hpp"
 #include "report/judge/networks.hpp"
 #include "report/render/renderers.hpp"
 #include "report/analysis/sections.hpp"
 #include "report/document/suite_times.hpp"
-#include "report/render/svg_fabric.hpp"
 #include "report/document/table_model.hpp"
 #include "report/render/table_render.hpp"
 #include "report/text/text_format.hpp"
@@ -115,45 +112,11 @@ std::string html_findings(const Report& rep) {
 
 // The charts, each kind under its own heading (ids for links and the browser tests), then one line
 // for every chart left out and why.
-std::string charts(const Report& rep) {
+std::string charts_html(const Report& rep) {
+  const auto drawn = chart_sections(rep);
   std::string out;
-  std::vector<std::string> omitted;
-  auto section = [&](const char* id, const std::string& title, const std::string& body) {
-    if (!body.empty()) out += "<h3 id=\"" + std::string(id) + "\">" + html_escape(title) + "</h3>" + body;
-  };
-  auto row = [](const std::vector<std::string>& svgs, const char* extra_class = "") {
-    std::string r;
-    for (const auto& s : svgs) r += s;
-    return r.empty() ? r : "<div class=\"charts" + std::string(extra_class) + "\">" + r + "</div>";
-  };
-  auto note = [](const std::string& text) { return "<p class=\"chart-note\">" + html_escape(text) + "</p>"; };
-  auto lines = [&](const Drawn<LineChart>& d) {
-    std::vector<std::string> v;
-    for (const auto& c : d.charts) v.push_back(svg_line_chart(c));
-    omitted.insert(omitted.end(), d.omitted.begin(), d.omitted.end());
-    return row(v);
-  };
-  section("chart-sizes", "Bandwidth vs message size", lines(size_charts(rep)));
-  section("chart-scaling", "Scaling with node count", lines(scaling_charts(rep)));
-  const auto pairs = pair_heatmaps(rep);
-  std::vector<std::string> v;
-  for (const auto& h : pairs.charts) v.push_back(svg_heatmap(h));
-  omitted.insert(omitted.end(), pairs.omitted.begin(), pairs.omitted.end());
-  section("pair-matrix", "Host pair matrix", row(v));
-  if (const auto fabric = fabric_drawing(rep)) section("fabric-picture", "The fabric", row({svg_fabric(*fabric)}));
-  const auto timelines = timeline_charts(rep);
-  std::string groups;
-  for (const auto& g : timelines.groups) {
-    v.clear();
-    for (const auto& p : g.panels) v.push_back(svg_timeline_panel(p));
-    groups += "<h4>" + html_escape(g.title) + "</h4>" + row(v, " small") + (g.note.empty() ? "" : note(g.note));
-  }
-  omitted.insert(omitted.end(), timelines.omitted.begin(), timelines.omitted.end());
-  section("timeline", "Stability timeline", groups.empty() ? groups : note(timelines.legend) + groups);
-  v.clear();
-  for (const auto& m : topology_charts(rep)) v.push_back(svg_category_matrix(m));
-  section("chart-paths", "GPU and NIC path classes", row(v));
-  for (const auto& o : omitted) out += "<p class=\"omitted\">Not drawn: " + html_escape(o) + ".</p>";
+  for (const auto& s : drawn.sections) out += "<h3 id=\"" + s.id + "\">" + html_escape(s.title) + "</h3>" + s.html;
+  for (const auto& o : drawn.omitted) out += "<p class=\"omitted\">Not drawn: " + html_escape(o) + ".</p>";
   return out.empty() ? "" : "<h2 id=\"charts\">Charts</h2>" + out;
 }
 
@@ -184,7 +147,7 @@ std::string render_html(const Report& rep) {
   body += table_html(summary_table(rep), notes, threshold, "h2") + provenance(rep);
   body += networks_html(rep);  // the interfaces measured and their roles
   body += training::training_html(rep);  // training impact (report/render/training_render.hpp)
-  body += html_findings(rep) + charts(rep);
+  body += html_findings(rep) + charts_html(rep);
   body += tables(rep, notes, threshold);
   body += topology_html(rep);  // <section id="topology">, every kind of node (report/render/topology_render.hpp)
   if (!notes.empty()) {

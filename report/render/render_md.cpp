@@ -9,6 +9,7 @@
 #include "common/strings.hpp"
 #include "report/text/escape.hpp"
 #include "report/model/json_access.hpp"
+#include "report/render/chart_sections.hpp"
 #include "report/render/md_table.hpp"
 #include "report/render/renderers.hpp"
 #include "report/judge/run_verdict.hpp"
@@ -76,6 +77,18 @@ std::string findings(const Report& rep) {
   return out.empty() ? "" : "\n## Why figures are below their ceiling\n\n" + out;
 }
 
+// The chart sections of report.html under the same headings, each saying what is drawn there.
+std::string charts_markdown(const Report& rep) {
+  const auto drawn = chart_sections(rep);
+  std::string out;
+  for (const auto& s : drawn.sections)
+    out += "\n### " + md_escape(s.title) + "\n\n" + std::to_string(s.drawings) + (s.drawings == 1 ? " drawing" : " drawings") +
+           " in report.html.\n";
+  if (!drawn.omitted.empty()) out += "\n";
+  for (const auto& o : drawn.omitted) out += "- Not drawn: " + md_escape(o) + ".\n";
+  return out.empty() ? "" : "\n## Charts\n" + out;
+}
+
 std::string tables(const Report& rep, CeilingNotes& notes) {
   std::string out, section;
   for (const auto& t : report_tables(rep, false)) {
@@ -102,6 +115,7 @@ std::string render_markdown(const Report& rep) {
   out += networks_markdown(rep);  // the interfaces measured and their roles
   out += training::training_markdown(rep);  // training impact (report/render/training_render.hpp)
   out += findings(rep);
+  out += charts_markdown(rep);
   out += tables(rep, notes);
   out += topology_markdown(rep);  // every kind of node (report/render/topology_render.hpp)
   if (!notes.empty()) {

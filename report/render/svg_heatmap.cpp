@@ -6,6 +6,7 @@
 #include "report/text/escape.hpp"
 #include "report/render/svg_chart.hpp"
 #include "report/render/svg_common.hpp"
+#include "report/render/svg_heatmap_blocks.hpp"
 #include "report/text/text_format.hpp"
 
 namespace gpunet::report {
@@ -51,8 +52,9 @@ std::string heat_colour(const HeatmapCell& c, double threshold, bool diagonal) {
 std::string svg_heatmap(const Heatmap& h) {
   using svg::num;
   const size_t n = h.labels.size();
-  const double cell = std::clamp(560.0 / static_cast<double>(std::max<size_t>(n, 1)), 4.0, 64.0);
-  const double grid = cell * static_cast<double>(n);
+  const bool blocks = n > kMaxDrawnSide;
+  const double cell = blocks ? 0 : std::clamp(560.0 / static_cast<double>(std::max<size_t>(n, 1)), 4.0, 64.0);
+  const double grid = blocks ? 640 : cell * static_cast<double>(n);
   const double w = std::max(kHeatLeft + grid + 20, kHeatMinWidth);
   const auto title = svg::wrap_words(h.title, static_cast<size_t>((w - 20) / 8));
   const double top = kHeatTop + 17 * static_cast<double>(title.size() - 1);
@@ -64,7 +66,8 @@ std::string svg_heatmap(const Heatmap& h) {
 
   std::string out = svg::open(w, height, title, "chart heatmap");
   const bool two_lines = cell >= 44, value_only = cell >= 30, labels = cell >= 10;
-  for (size_t i = 0; i < n; ++i) {
+  if (blocks) out += svg_heatmap_blocks(h, {kHeatLeft, top, grid});
+  for (size_t i = 0; i < (blocks ? 0 : n); ++i) {
     const double y = top + cell * static_cast<double>(i);
     if (labels) {
       out += "<text x=\"" + num(kHeatLeft - 6) + "\" y=\"" + num(y + cell / 2 + 4) +

@@ -35,14 +35,18 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
   std::string out = "\n" + heading + " " + md_escape(t.title) + "\n\n";
   if (!t.note.empty()) out += md_escape(t.note) + "\n\n";
   if (!t.rows.empty()) {
-    MdTable md(headers(t, true), aligns(t));
-    for (const auto& row : t.rows) {
-      std::vector<std::string> cells;
-      for (const auto& c : row.cells)
-        cells.push_back(md_escape(c.text) + (c.derivation.empty() ? "" : " [" + std::to_string(notes.cite(c.derivation)) + "]"));
-      md.add_row(std::move(cells));
+    const auto rows = shown_rows(t);
+    if (!rows.empty()) {
+      MdTable md(headers(t, true), aligns(t));
+      for (const TableRow* row : rows) {
+        std::vector<std::string> cells;
+        for (const auto& c : row->cells)
+          cells.push_back(md_escape(c.text) + (c.derivation.empty() ? "" : " [" + std::to_string(notes.cite(c.derivation)) + "]"));
+        md.add_row(std::move(cells));
+      }
+      out += md.render();
     }
-    out += md.render();
+    if (!t.not_shown.empty()) out += (rows.empty() ? "" : "\n") + md_escape(t.not_shown) + "\n";
   }
   if (!t.footer.empty()) {
     out += "\n";
@@ -60,13 +64,16 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
   std::string out = "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
   if (!t.note.empty()) out += "<p class=\"note\">" + html_escape(t.note) + "</p>";
   if (!t.rows.empty()) {
-    out += "<table class=\"" + html_escape(to_string(t.kind)) + "\"><tr>";
-    for (const auto& c : t.columns) out += "<th>" + html_escape(c.header()) + "</th>";
-    out += "</tr>";
-    for (const auto& row : t.rows) {
-      out += "<tr class=\"" + row_class(row.status) + "\">";
-      for (size_t i = 0; i < row.cells.size(); ++i) {
-        const Cell& c = row.cells[i];
+    const auto rows = shown_rows(t);
+    if (!rows.empty()) {
+      out += "<table class=\"" + html_escape(to_string(t.kind)) + "\"><tr>";
+      for (const auto& c : t.columns) out += "<th>" + html_escape(c.header()) + "</th>";
+      out += "</tr>";
+    }
+    for (const TableRow* row : rows) {
+      out += "<tr class=\"" + row_class(row->status) + "\">";
+      for (size_t i = 0; i < row->cells.size(); ++i) {
+        const Cell& c = row->cells[i];
         std::string cls = i < t.columns.size() && t.columns[i].number ? "n" : "";
         if (c.wrap) cls += cls.empty() ? "w" : " w";
         const std::string tone = c.efficiency ? efficiency_tone(c, threshold) : "";
@@ -84,7 +91,8 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
       }
       out += "</tr>";
     }
-    out += "</table>";
+    if (!rows.empty()) out += "</table>";
+    if (!t.not_shown.empty()) out += "<p class=\"note\">" + html_escape(t.not_shown) + "</p>";
   }
   for (const auto& line : t.footer) out += "<p class=\"footer\">" + html_escape(line) + "</p>";
   if (!t.bullets.empty()) {
@@ -98,12 +106,13 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
 std::string table_console(const Table& t) {
   if (t.rows.empty()) return "";
   MdTable md(headers(t, false), aligns(t));
-  for (const auto& row : t.rows) {
+  for (const TableRow* row : shown_rows(t)) {
     std::vector<std::string> cells;
-    for (const auto& c : row.cells) cells.push_back(c.text);
+    for (const auto& c : row->cells) cells.push_back(c.text);
     md.add_row(std::move(cells));
   }
   std::string out = "# " + t.title + (t.note.empty() ? "" : ": " + t.note) + "\n" + md.render();
+  if (!t.not_shown.empty()) out += "# " + t.not_shown + "\n";
   for (const auto& line : t.footer) out += line + "\n";
   return out;
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Generates a results.jsonl of an all-pairs TCP matrix over HOSTS hosts, one record per ordered pair
+(HOSTS x (HOSTS-1): 1,047,552 at 1,024 hosts), shaped as the tcp suite writes them (figure, both links,
+stability, CPU use, one stream's tcp_info). SLOW hosts send and receive at a quarter of the rate.
+It is the input of the scale benchmark for `gpunet-bench report` (report/bench/pair_matrix_bench.sh).
+
+usage: gen_pair_matrix.py [--hosts 1024] [--slow 3] OUT"""
+import argparse
+import json
+import random
+
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hosts", type=int, default=1024)
+    ap.add_argument("--slow", type=int, default=3)
+    ap.add_argument("out")
+    a = ap.parse_args()
+    rnd = random.Random(7)
+    n = a.hosts
+    hosts = [f"gpu-{i:04d}" for i in range(n)]
+    slow = set(rnd.sample(range(n), a.slow)) if a.slow else set()
+    lk = {"driver": "mlx5_core", "iface": "eth0", "ipv6": False, "kind": "ethernet", "loopback": False,
+          "mtu": 9000, "speed_Mbps": 100000, "stated_rate_bps": None, "tcp_timestamps": True}
+    prov = {"argv": ["gpunet-bench", "--suites", "tcp", "--tcp-tests", "matrix", "--tcp-time", "0.5"],
+            "hosts": hosts, "ranks_per_node": [1] * n, "reduction": "max", "version": "0.1.0",
+            "git_commit": "bench", "mpi_version": "", "hwloc_version": "", "cuda_version": "",
+            "nccl_version": "", "start_time": "2026-12-01T00:00:00Z", "end_time": "2026-12-01T06:00:00Z"}
+    with open(a.out, "w") as f:
+        f.write(json.dumps({"provenance": prov, "topology": {"nodes": []}}) + "\n")
+        rounds = n - 1 if n % 2 == 0 else n
+        for s in range(n):
+            for d in range(n):
+                if s == d:
+                    continue
+                base = 94.0 * rnd.uniform(0.97, 1.0)
+                g = base / 4 if (s in slow or d in slow) else base
+                tl = [round(g * rnd.uniform(0.95, 1.05), 3) for _ in range(5)]
+                rnd_no = (s + d) % rounds
+                rec = {"suite": "tcp", "name": "bandwidth", "variant": "matrix", "kind": "tcp_flow",
+                       "host": hosts[d], "rank": d, "ranks": n, "status": "passed", "reason": "",
+                       "bytes": int(g / 8 * 1e9 * 0.5), "count": 1, "dtype": "", "op": "", "check": "off",
+                       "wrong": 0, "algbw_GBps": g / 8, "busbw_GBps": 0.0,
+                       "time_us": {"cv": 0.0, "max": 0.0, "mean": 0.0, "min": 0.0, "p50": 0.0, "p99": 0.0,
+                                   "samples": 0, "stddev": 0.0},
+                       "extra": {"src_host": hosts[s], "dst_host": hosts[d], "src_rank": s, "dst_rank": d,
+                                 "link": lk, "dst_link": lk, "direction": "bidirectional", "streams": 1,
+                                 "duration_s": 0.5, "interval_s": 0.1, "goodput_Gbps": g,
+                                 "started_s": 0.6 * rnd_no, "concurrent_flows": n,
+                                 "cpu": {"sender": {"cpu": 3, "pinned": False, "sys_pct": 40.0, "user_pct": 2.0},
+                                         "receiver": {"cpu": 5, "pinned": False, "sys_pct": 55.0, "user_pct": 3.0}},
+                                 "timeline_Gbps": tl},
+                       "figure": {"better": "higher", "metric": "tcp.goodput", "path": "tcp_flow", "unit": "Gb/s",
+                                  "parameters": {"direction": "bidirectional", "streams": "1", "test": "matrix"},
+                                  "samples": tl, "value": g,
+                                  "subject": {"kind": "pair", "host": hosts[s], "rank": s, "dst_host": hosts[d],
+                                              "dst_rank": d}}}
+                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    print(f"{n * (n - 1)} pair records, slow hosts: {', '.join(hosts[i] for i in sorted(slow))}")
+
+
+if __name__ == "__main__":
+    main()
