@@ -153,12 +153,23 @@ NodeTopology convert(hwloc_topology_t t) {
   return node;
 }
 
+// What hwloc saw, as its own XML export (v2); empty when hwloc cannot export it.
+std::string export_xml(hwloc_topology_t t) {
+  char* buf = nullptr;
+  int len = 0;
+  if (hwloc_topology_export_xmlbuffer(t, &buf, &len, 0) != 0 || buf == nullptr) return "";
+  std::string xml(buf, len > 0 ? static_cast<size_t>(len) - 1 : 0);  // len counts the final NUL
+  hwloc_free_xmlbuffer(t, buf);
+  return xml;
+}
+
 }  // namespace
 
 NodeTopology hwloc_discover_live() {
   auto t = make_topology();
   if (hwloc_topology_load(t.get()) != 0) throw std::runtime_error("hwloc could not discover this machine");
   NodeTopology node = convert(t.get());
+  node.hwloc_xml = export_xml(t.get());
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) node.hostname = host;
   node.source = "live";

@@ -140,6 +140,7 @@ struct NodeTopology {
   std::vector<std::string> default_route_interfaces;
   std::vector<std::string> notes;       // what could not be read, in one line each
   std::vector<std::string> unread;      // objects of the source left out because they could not be read (findings)
+  std::string hwloc_xml;  // a live discovery's hwloc XML export (as `lstopo --of xml`), for the evidence bundle; empty from files
 
   std::vector<const Device*> gpus() const;
   std::vector<const Device*> nics() const;

@@ -5,10 +5,11 @@ source "$(dirname "$0")/lib.sh"
 bin=$1 np=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-args=(--suites mpi -b 1K -e 1M -f 8 -n 3 --budget 0.02 -o "$out/r" --timeout 60)
-# The one-rank run also writes the evidence bundle (docs/evidence.md), after every output.
+args=(-b 1K -e 1M -f 8 -n 3 --budget 0.02 -o "$out/r" --timeout 60)
+# The one-rank run also writes the evidence bundle (docs/evidence.md), after every output, with the
+# topo suite before it for the node's hwloc export.
 evidence=0
-[[ $np == 1 ]] && evidence=1 && args+=(--evidence)
+if [[ $np == 1 ]]; then evidence=1 && args+=(--evidence --suites topo,mpi); else args+=(--suites mpi); fi
 if [[ $np == 0 ]]; then
   "$bin" "${args[@]}" >"$out/log" 2>&1 || { cat "$out/log"; fail "singleton run exited $?"; }
   np=1
@@ -22,6 +23,13 @@ if [[ $evidence == 1 ]]; then
   [[ $rc == 0 ]] || { cat "$out/log" "$out/verify"; fail "verify of the run's bundle exited $rc"; }
   tar -tzf "$out/r/evidence.tar.gz" >"$out/members"
   grep -qx evidence/results.jsonl "$out/members" || fail "the run's bundle lacks results.jsonl"
+  # Each node's own hwloc export, which hwloc's own tools read back, and not again in its JSON section.
+  xml=$(grep -x 'evidence/provenance/hwloc-.*\.xml' "$out/members" | head -1)
+  [[ -n $xml ]] || { cat "$out/members"; fail "the run's bundle lacks the node's hwloc export"; }
+  tar -xzf "$out/r/evidence.tar.gz" -C "$out"
+  hwloc-info --input "$out/$xml" >"$out/hwloc-info" 2>&1 || { cat "$out/hwloc-info"; fail "hwloc-info cannot read $xml"; }
+  grep -q "^depth 0:.*Machine" "$out/hwloc-info" || { cat "$out/hwloc-info"; fail "hwloc-info: no machine in $xml"; }
+  ! grep -q hwloc_xml "$out"/evidence/provenance/topology-*.json || fail "the topology section still holds the export"
 fi
 # One rank: each collective is skipped with the reason in the console and report.md, and no figure.
 if [[ $np == 1 ]]; then

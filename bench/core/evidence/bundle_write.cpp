@@ -34,7 +34,8 @@ std::vector<std::string> output_files_of(const std::string& dir, std::vector<std
   return names;
 }
 
-// provenance/provenance.json and one provenance/topology-HOST.json per node from the run's report.json.
+// provenance/provenance.json and one provenance/topology-HOST.json per node from the run's report.json,
+// with provenance/hwloc-HOST.xml where the run kept the node's hwloc export (--evidence on the run).
 void write_provenance(const std::string& report_json, const fs::path& into, std::vector<std::string>& notes) {
   if (!fs::exists(report_json)) {
     notes.push_back("no report.json in the output directory: the bundle holds no provenance");
@@ -47,7 +48,14 @@ void write_provenance(const std::string& report_json, const fs::path& into, std:
   size_t index = 0;
   for (const auto& [host, node] : doc["topology"].items()) {
     const std::string name = is_plain_file_name(host) ? host : "node" + std::to_string(index);
-    report::write_file_replacing((into / ("topology-" + name + ".json")).string(), node.dump(2) + "\n");
+    nlohmann::json section = node;
+    // A run with --evidence keeps each node's own hwloc export: the file lstopo would write.
+    if (section.is_object() && section.contains("hwloc_xml")) {
+      if (section["hwloc_xml"].is_string())
+        report::write_file_replacing((into / ("hwloc-" + name + ".xml")).string(), section["hwloc_xml"].get<std::string>());
+      section.erase("hwloc_xml");
+    }
+    report::write_file_replacing((into / ("topology-" + name + ".json")).string(), section.dump(2) + "\n");
     ++index;
   }
 }

@@ -63,6 +63,8 @@ json discover_node(const SuiteContext& ctx) {
                  {"numa_nodes", t.cpu.numa_nodes.size()},
                  {"findings", list}};
     payload["section"] = topo::to_json(t);
+    // The evidence bundle keeps what hwloc itself saw on each node (bench/core/evidence/bundle_write.cpp).
+    if (ctx.cfg.evidence && !t.hwloc_xml.empty()) payload["section"]["hwloc_xml"] = t.hwloc_xml;
     payload["section"]["mpi_interfaces"] = mpi_interfaces_from_env(t);
     payload["findings"] = list;
     payload["summary"] = topo::summarize(t);
