@@ -15,7 +15,8 @@ namespace gpunet::bench {
 
 namespace {
 
-// Writes the whole line at fd's offset; returns 0 or the errno of the failure.
+// Writes the whole line at fd's offset; returns 0 or the errno of the failure. The line is in the
+// page cache on return, which a killed run does not lose; syncing is the caller's.
 int write_line(int fd, const std::string& line) {
   size_t done = 0;
   while (done < line.size()) {
@@ -25,6 +26,10 @@ int write_line(int fd, const std::string& line) {
     if (n == 0) return EIO;
     done += static_cast<size_t>(n);
   }
+  return 0;
+}
+
+int sync_file(int fd) {
   if (::fsync(fd) != 0 && errno != EINVAL) return errno;  // EINVAL: a file system without fsync
   return 0;
 }
@@ -45,7 +50,9 @@ ResultsSink::ResultsSink(const std::string& path, std::ostream& err, report::Pro
 }
 
 ResultsSink::~ResultsSink() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ < 0) return;
+  if (write_errno_ == 0) sync_file(fd_);
+  ::close(fd_);
 }
 
 void ResultsSink::append(const report::Record& r) {
@@ -54,6 +61,11 @@ void ResultsSink::append(const report::Record& r) {
   records_.push_back(r);
   if (write_errno_ != 0) return;
   write_errno_ = write_line(fd_, line);
+  const auto now = std::chrono::steady_clock::now();
+  if (write_errno_ == 0 && now - synced_ >= kSyncInterval) {
+    write_errno_ = sync_file(fd_);
+    synced_ = now;
+  }
   if (write_errno_ == 0) {
     whole_bytes_ += static_cast<long long>(line.size());
     ++written_;
