@@ -1,6 +1,7 @@
 #include "report/judge/networks.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "report/text/escape.hpp"
@@ -46,29 +47,34 @@ void add_role(InterfaceUse& u, const std::string& role) {
 
 std::vector<InterfaceUse> interfaces_used(const Report& rep) {
   std::vector<InterfaceUse> out;
+  std::map<std::pair<std::string, std::string>, size_t> index;  // (host, interface) -> out; a million flows at 1,024 hosts
   const std::string tcp_if = tcp_if_of(rep.provenance);
-  const auto use = [&](const std::string& host, const std::string& iface) -> InterfaceUse& {
-    auto it = std::find_if(out.begin(), out.end(), [&](const InterfaceUse& u) { return u.host == host && u.iface == iface; });
-    if (it == out.end()) it = out.insert(out.end(), InterfaceUse{host, iface, {}, 0});
-    return *it;
+  const std::string tcp_role = tcp_if.empty() ? "tcp: chosen by default (the first IPv4 interface that is up; no --tcp-if)"
+                                              : "tcp: the chosen data network (--tcp-if " + tcp_if + ")";
+  const auto use = [&](const std::string& host, const std::string& iface, bool& fresh) -> InterfaceUse& {
+    const auto [it, added] = index.try_emplace({host, iface}, out.size());
+    fresh = added;
+    if (added) out.push_back(InterfaceUse{host, iface, {}, 0});
+    return out[it->second];
   };
   for (const auto& r : rep.results) {
     if (r.status == Status::skipped) continue;
-    const auto iface = jsonx::string(jsonx::section(r.extra, "link"), "iface");
     const Transport transport = transport_of(record_kind(r));
-    if (transport == Transport::tcp && iface) {
+    const auto iface = transport == Transport::tcp ? jsonx::string(jsonx::section(r.extra, "link"), "iface") : std::nullopt;
+    bool fresh = false;
+    if (iface) {
       const std::string host = jsonx::string(r.extra, "src_host").value_or(r.host);
-      auto& u = use(host, *iface);
+      auto& u = use(host, *iface, fresh);
       ++u.figures;
-      add_role(u, tcp_if.empty() ? "tcp: chosen by default (the first IPv4 interface that is up; no --tcp-if)"
-                                 : "tcp: the chosen data network (--tcp-if " + tcp_if + ")");
+      if (!fresh) continue;
+      add_role(u, tcp_role);
       if (default_route(rep, host, *iface)) add_role(u, "default route");
     }
     if (transport == Transport::rdma)
       if (const auto dev = jsonx::string(jsonx::section(r.extra, "rdma"), "device")) {
-        auto& u = use(r.host, *dev);
+        auto& u = use(r.host, *dev, fresh);
         ++u.figures;
-        add_role(u, "RDMA");
+        if (fresh) add_role(u, "RDMA");
       }
   }
   return out;
