@@ -11,17 +11,13 @@ hosts=("$@")
 [[ $# -gt 0 ]] || hosts=(128 256 512)
 here=$(cd "$(dirname "$0")" && pwd)
 bin="$build/gpunet-bench"
-[[ -x $bin ]] || { echo "build $bin first"; exit 2; }
-[[ -x /usr/bin/time ]] || { echo "/usr/bin/time is missing (Debian package time)"; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$here/time_v.sh" "$bin"
 status=0
 for n in "${hosts[@]}"; do
   python3 "$here/gen_pair_matrix.py" --hosts "$n" "$work/m.jsonl" >/dev/null
   rc=0; /usr/bin/time -v "$bin" report "$work/m.jsonl" -o "$work/out" >"$work/log" 2>"$work/time" || rc=$?
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time")
-  secs=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }' <<<"$wall")
-  rss_mb=$(( $(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time") / 1024 ))
+  secs=$(time_wall_s "$work/time")
+  rss_mb=$(( $(time_rss_kb "$work/time") / 1024 ))
   in_mb=$(du -m "$work/m.jsonl" | cut -f1)
   html_mb=$(du -m "$work/out/report.html" 2>/dev/null | cut -f1 || echo -)
   printf '%5d hosts, %8d records (%s MB in): exit %d, wall %.1f s, peak RSS %d MB, report.html %s MB\n' \

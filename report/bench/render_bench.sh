@@ -8,10 +8,7 @@ set -euo pipefail
 build=$1 ranks=${2:-1000} sizes=${3:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 tool="$build/tests/report/gpunet-report-render"
-[[ -x $tool ]] || { echo "build $tool first (make gpunet-report-render)"; exit 2; }
-[[ -x /usr/bin/time ]] || { echo "/usr/bin/time is missing (Debian package time)"; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$here/time_v.sh" "$tool"
 
 status=0
 for kind in json jsonl; do
@@ -19,9 +16,8 @@ for kind in json jsonl; do
   python3 "$here/gen_results.py" --ranks "$ranks" --sizes "$sizes" $([[ $kind == jsonl ]] && echo --jsonl) "$input"
   /usr/bin/time -v "$tool" "$input" -o "$work/out-$kind" 2>"$work/time-$kind.txt" >/dev/null ||
     { echo "render failed:"; cat "$work/time-$kind.txt"; exit 1; }
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time-$kind.txt")
-  secs=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }' <<<"$wall")
-  rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time-$kind.txt")
+  secs=$(time_wall_s "$work/time-$kind.txt")
+  rss_kb=$(time_rss_kb "$work/time-$kind.txt")
   user=$(awk -F': ' '/User time/ {print $2}' "$work/time-$kind.txt")
   records=$(( ranks * sizes ))
   in_mb=$(du -m "$input" | cut -f1)
