@@ -32,13 +32,14 @@ void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
                              (ec ? ec.message() : std::string("a file of that name exists")));
   const fs::path dir(out_dir);
   write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, o); });
-  write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(rep); });
-  write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep); });
+  const DocumentParts parts = document_parts(rep);  // the tables and charts md, html and the CSVs share
+  write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(rep, parts); });
+  write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep, parts); });
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, o); });
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
   write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, o); });
   write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(bad_nodes(rep)));  // for the scheduler
-  for (const auto& [name, text] : render_table_csvs(rep)) write_file_replacing((dir / name).string(), text);
+  for (const auto& [name, text] : render_table_csvs(parts)) write_file_replacing((dir / name).string(), text);
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {

@@ -43,8 +43,8 @@ void render_csv(const Report& rep, std::ostream& os) {
   }
 }
 
-std::vector<std::pair<std::string, std::string>> render_table_csvs(const Report& rep) {
-  return table_csv_files(report_tables(rep, false));
+std::vector<std::pair<std::string, std::string>> render_table_csvs(const DocumentParts& parts) {
+  return table_csv_files(parts.tables);
 }
 
 std::string render_csv(const Report& rep) {

@@ -112,8 +112,7 @@ std::string html_findings(const Report& rep) {
 
 // The charts, each kind under its own heading (ids for links and the browser tests), then one line
 // for every chart left out and why.
-std::string charts_html(const Report& rep) {
-  const auto drawn = chart_sections(rep);
+std::string charts_html(const ChartSections& drawn) {
   std::string out;
   for (const auto& s : drawn.sections) out += "<h3 id=\"" + s.id + "\">" + html_escape(s.title) + "</h3>" + s.html;
   for (const auto& o : drawn.omitted) out += "<p class=\"omitted\">Not drawn: " + html_escape(o) + ".</p>";
@@ -121,9 +120,9 @@ std::string charts_html(const Report& rep) {
 }
 
 // Every table of the model after the summary; a kind's tables under one heading.
-std::string tables(const Report& rep, CeilingNotes& notes, double threshold) {
+std::string tables(const std::vector<Table>& all, CeilingNotes& notes, double threshold) {
   std::string out, section;
-  for (const auto& t : report_tables(rep, false)) {
+  for (const auto& t : all) {
     const std::string body = table_html(t, notes, threshold);
     if (body.empty()) continue;
     const std::string heading = section_title(t.kind);
@@ -138,7 +137,9 @@ std::string tables(const Report& rep, CeilingNotes& notes, double threshold) {
 
 }  // namespace
 
-std::string render_html(const Report& rep) {
+std::string render_html(const Report& rep) { return render_html(rep, document_parts(rep)); }
+
+std::string render_html(const Report& rep, const DocumentParts& parts) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   CeilingNotes notes;
@@ -147,8 +148,8 @@ std::string render_html(const Report& rep) {
   body += table_html(summary_table(rep), notes, threshold, "h2") + provenance(rep);
   body += networks_html(rep);  // the interfaces measured and their roles
   body += training::training_html(rep);  // training impact (report/render/training_render.hpp)
-  body += html_findings(rep) + charts_html(rep);
-  body += tables(rep, notes, threshold);
+  body += html_findings(rep) + charts_html(parts.charts);
+  body += tables(parts.tables, notes, threshold);
   body += topology_html(rep);  // <section id="topology">, every kind of node (report/render/topology_render.hpp)
   if (!notes.empty()) {
     body += "<h2>Ceilings</h2><ol class=\"ceil\">";

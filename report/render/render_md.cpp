@@ -78,8 +78,7 @@ std::string findings(const Report& rep) {
 }
 
 // The chart sections of report.html under the same headings, each saying what is drawn there.
-std::string charts_markdown(const Report& rep) {
-  const auto drawn = chart_sections(rep);
+std::string charts_markdown(const ChartSections& drawn) {
   std::string out;
   for (const auto& s : drawn.sections)
     out += "\n### " + md_escape(s.title) + "\n\n" + std::to_string(s.drawings) + (s.drawings == 1 ? " drawing" : " drawings") +
@@ -89,9 +88,9 @@ std::string charts_markdown(const Report& rep) {
   return out.empty() ? "" : "\n## Charts\n" + out;
 }
 
-std::string tables(const Report& rep, CeilingNotes& notes) {
+std::string tables(const std::vector<Table>& all, CeilingNotes& notes) {
   std::string out, section;
-  for (const auto& t : report_tables(rep, false)) {
+  for (const auto& t : all) {
     const std::string body = table_markdown(t, notes);
     if (body.empty()) continue;
     if (section != section_title(t.kind)) {
@@ -105,7 +104,9 @@ std::string tables(const Report& rep, CeilingNotes& notes) {
 
 }  // namespace
 
-std::string render_markdown(const Report& rep) {
+std::string render_markdown(const Report& rep) { return render_markdown(rep, document_parts(rep)); }
+
+std::string render_markdown(const Report& rep, const DocumentParts& parts) {
   CeilingNotes notes;
   std::string out = verdict(rep);
   out += problems_markdown(rep);    // what is wrong, before any table
@@ -115,8 +116,8 @@ std::string render_markdown(const Report& rep) {
   out += networks_markdown(rep);  // the interfaces measured and their roles
   out += training::training_markdown(rep);  // training impact (report/render/training_render.hpp)
   out += findings(rep);
-  out += charts_markdown(rep);
-  out += tables(rep, notes);
+  out += charts_markdown(parts.charts);
+  out += tables(parts.tables, notes);
   out += topology_markdown(rep);  // every kind of node (report/render/topology_render.hpp)
   if (!notes.empty()) {
     out += "\n## Ceilings\n\n";

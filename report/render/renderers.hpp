@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/model/record.hpp"
+#include "report/render/document_parts.hpp"
 
 namespace gpunet::report {
 
@@ -17,9 +18,12 @@ namespace gpunet::report {
 std::string render_json(const Report& rep);
 void render_json(const Report& rep, std::ostream& out);
 // report.md: verdict, provenance, nccl-tests-like sweep tables with p50/p99/cv and ceiling/efficiency.
+// The forms with DocumentParts take the tables and charts built once (document_parts.hpp).
 std::string render_markdown(const Report& rep);
+std::string render_markdown(const Report& rep, const DocumentParts& parts);
 // report.html: one self-contained page (no scripts, no network) with inline SVG charts.
 std::string render_html(const Report& rep);
+std::string render_html(const Report& rep, const DocumentParts& parts);
 // junit.xml: one testcase per record; failed/timed_out -> failure, skipped -> skipped.
 std::string render_junit(const Report& rep);
 void render_junit(const Report& rep, std::ostream& out);
@@ -32,6 +36,6 @@ inline constexpr int kPromPairSeriesMaxNodes = 16;
 std::string render_prom(const Report& rep);
 void render_prom(const Report& rep, std::ostream& out);
 // One CSV per table kind of the other records: (file name, text), every file even without rows.
-std::vector<std::pair<std::string, std::string>> render_table_csvs(const Report& rep);
+std::vector<std::pair<std::string, std::string>> render_table_csvs(const DocumentParts& parts);
 
 }  // namespace gpunet::report

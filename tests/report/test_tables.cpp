@@ -308,7 +308,7 @@ TEST(Tables, ConsoleAndCsvRenderTheSameModel) {
   const std::string console = console_summary(rep);
   EXPECT_EQ(console.rfind("# Summary", 0), 0u) << console;
   EXPECT_NE(console.find("efficiency (%)"), std::string::npos);
-  const auto csvs = render_table_csvs(rep);
+  const auto csvs = render_table_csvs(document_parts(rep));
   std::set<std::string> names;
   for (const auto& [name, text] : csvs) names.insert(name);
   std::set<std::string> listed;

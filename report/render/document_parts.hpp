@@ -1,0 +1,22 @@
+// What report.md, report.html and the tables' CSV files share, built once from an analysed Report:
+// the tables after the summary (report/document/table_model.hpp) and the chart sections
+// (chart_sections.hpp). write_analysed_outputs builds them once for the three formats; at 512 hosts
+// the flows table alone is 261,632 rows. Pure.
+#pragma once
+
+#include <vector>
+
+#include "report/document/table_model.hpp"
+#include "report/model/record.hpp"
+#include "report/render/chart_sections.hpp"
+
+namespace gpunet::report {
+
+struct DocumentParts {
+  std::vector<Table> tables;
+  ChartSections charts;
+};
+
+DocumentParts document_parts(const Report& rep);
+
+}  // namespace gpunet::report
