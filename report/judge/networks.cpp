@@ -83,17 +83,21 @@ std::vector<InterfaceUse> interfaces_used(const Report& rep) {
 std::optional<Verdict> network_warning(const Report& rep) {
   if (!tcp_if_of(rep.provenance).empty()) return std::nullopt;
   std::set<std::string> hosts, ifaces;
-  for (const auto& r : rep.results)
-    if (transport_of(record_kind(r)) == Transport::tcp && r.status == Status::passed && jsonx::string(r.extra, "src_host") && jsonx::string(r.extra, "dst_host")) {
-      hosts.insert(*jsonx::string(r.extra, "src_host"));
-      hosts.insert(*jsonx::string(r.extra, "dst_host"));
-      if (const auto i = jsonx::string(jsonx::section(r.extra, "link"), "iface")) ifaces.insert(*i);
-    }
+  std::set<std::pair<std::string, std::string>> carried;  // (sending host, interface), as interfaces_used counts them
+  for (const auto& r : rep.results) {
+    if (r.status == Status::skipped || transport_of(record_kind(r)) != Transport::tcp) continue;
+    const auto iface = jsonx::string(jsonx::section(r.extra, "link"), "iface");
+    const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
+    if (iface) carried.emplace(src.value_or(r.host), *iface);
+    if (r.status != Status::passed || !src || !dst) continue;
+    hosts.insert(*src);
+    hosts.insert(*dst);
+    if (iface) ifaces.insert(*iface);
+  }
   if (hosts.size() < 2 || ifaces.empty()) return std::nullopt;
   std::string list;
   for (const auto& i : ifaces) list += (list.empty() ? "" : ", ") + i;
-  bool routed = false;
-  for (const auto& u : interfaces_used(rep)) routed = routed || std::find(u.roles.begin(), u.roles.end(), "default route") != u.roles.end();
+  const bool routed = std::any_of(carried.begin(), carried.end(), [&](const auto& c) { return default_route(rep, c.first, c.second); });
   return Verdict{"network", VerdictStatus::warn, list, "the data network, chosen with --tcp-if",
                  "the tcp suite measured " + list + ", chosen by default (no --tcp-if): the first IPv4 interface that is up, " +
                      (routed ? "here the default route, " : "") +
