@@ -2,6 +2,8 @@
 
 namespace gpunet::report {
 
-DocumentParts document_parts(const Report& rep) { return {report_tables(rep, false), chart_sections(rep)}; }
+DocumentParts document_parts(const Report& rep) {
+  return {summary_table(rep), report_tables(rep, false), chart_sections(rep)};
+}
 
 }  // namespace gpunet::report

@@ -1,5 +1,5 @@
 // What report.md, report.html and the tables' CSV files share, built once from an analysed Report:
-// the tables after the summary (report/document/table_model.hpp) and the chart sections
+// the summary table, the tables after it (report/document/table_model.hpp) and the chart sections
 // (chart_sections.hpp). write_analysed_outputs builds them once for the three formats; at 512 hosts
 // the flows table alone is 261,632 rows. Pure.
 #pragma once
@@ -13,6 +13,7 @@
 namespace gpunet::report {
 
 struct DocumentParts {
+  Table summary;
   std::vector<Table> tables;
   ChartSections charts;
 };

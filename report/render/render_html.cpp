@@ -145,7 +145,7 @@ std::string render_html(const Report& rep, const DocumentParts& parts) {
   CeilingNotes notes;
   std::string body = verdict_header(rep) + problems_html(rep) + "<main>";
   body += acceptance_html(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
-  body += table_html(summary_table(rep), notes, threshold, "h2") + provenance(rep);
+  body += table_html(parts.summary, notes, threshold, "h2") + provenance(rep);
   body += networks_html(rep);  // the interfaces measured and their roles
   body += training::training_html(rep);  // training impact (report/render/training_render.hpp)
   body += html_findings(rep) + charts_html(parts.charts);

@@ -111,7 +111,7 @@ std::string render_markdown(const Report& rep, const DocumentParts& parts) {
   std::string out = verdict(rep);
   out += problems_markdown(rep);    // what is wrong, before any table
   out += acceptance_markdown(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
-  out += table_markdown(summary_table(rep), notes, "##");
+  out += table_markdown(parts.summary, notes, "##");
   out += run(rep);
   out += networks_markdown(rep);  // the interfaces measured and their roles
   out += training::training_markdown(rep);  // training impact (report/render/training_render.hpp)
