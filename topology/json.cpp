@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "topology/pairing.hpp"
 #include "topology/paths.hpp"
 #include "topology/pcie.hpp"
 #include "topology/render.hpp"
@@ -135,6 +136,14 @@ json to_json(const NodeTopology& t) {
   json gpus = json::array(), nics = json::array(), interfaces = json::array(), rdma = json::array(),
        pairs = json::array();
   for (const auto& d : t.devices) (d.kind == DeviceKind::gpu ? gpus : nics).push_back(device_json(t, d));
+  // Each GPU's nearest NIC (pairing.hpp), with the interfaces its traffic to other nodes takes: what a
+  // rail's report names as the GPUs behind it. One entry per GPU, in the order of `gpus`.
+  const auto paired = gpu_nic_pairing(t);
+  for (size_t k = 0; k < paired.size() && k < gpus.size(); ++k)
+    if (paired[k].nic)
+      gpus[k]["nearest_nic"] = {{"bus_id", paired[k].nic->bus_id},
+                                {"class", to_string(paired[k].path.cls)},
+                                {"interfaces", carrying_interfaces(t, *paired[k].nic)}};
   for (const auto& i : t.interfaces) interfaces.push_back(interface_json(t, i));
   for (const auto& r : t.rdma) rdma.push_back(rdma_json(r));
   for (const auto& p : gpu_pairs(t)) {

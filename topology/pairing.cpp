@@ -61,14 +61,21 @@ std::vector<GpuNicPair> gpu_nic_pairing(const NodeTopology& t) {
   return out;
 }
 
+std::vector<std::string> carrying_interfaces(const NodeTopology& t, const Device& nic) {
+  std::vector<std::string> out;
+  for (const auto& name : nic.netdevs) {
+    const NetInterface* i = t.find_interface(name);
+    out.push_back(i && !i->master.empty() ? i->master : name);
+  }
+  return out;
+}
+
 std::vector<std::string> gpu_paired_interfaces(const NodeTopology& t) {
   std::vector<std::string> out;
   for (const auto& p : gpu_nic_pairing(t)) {
     if (!p.nic) continue;
-    for (const auto& name : p.nic->netdevs) {
-      const NetInterface* i = t.find_interface(name);
-      out.push_back(i && !i->master.empty() ? i->master : name);
-    }
+    const auto mine = carrying_interfaces(t, *p.nic);
+    out.insert(out.end(), mine.begin(), mine.end());
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

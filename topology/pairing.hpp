@@ -38,6 +38,9 @@ std::vector<GpuNicPair> gpu_nic_pairing(const NodeTopology& t);
 // interfaces (an NCCL topology file names RDMA devices only).
 std::vector<std::string> gpu_paired_interfaces(const NodeTopology& t);
 
+// The interfaces of one NIC as they carry addresses: each netdev, or its bond when it is a member.
+std::vector<std::string> carrying_interfaces(const NodeTopology& t, const Device& nic);
+
 // Appends the gpu_nic_shared findings of `t`.
 void pairing_findings(const NodeTopology& t, std::vector<Finding>& out);
 

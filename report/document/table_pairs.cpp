@@ -252,6 +252,33 @@ std::vector<std::pair<int, Table>> per_rail_matrices(const std::vector<const Rec
   return out;
 }
 
+// "GPUs behind eth1 (their nearest NIC carries it): GPU2, GPU3 on node0, node1": from each node's
+// topology section (gpus[].nearest_nic.interfaces, topology/json.cpp); "" when no node pairs a GPU
+// with it.
+std::string gpus_behind(const nlohmann::json& topology, const std::string& iface) {
+  if (!topology.is_object() || iface.empty()) return "";
+  std::map<std::string, std::vector<std::string>> hosts_by_gpus;
+  for (const auto& [host, node] : topology.items()) {
+    const auto* gpus = jsonx::array_at(node, "gpus");
+    if (!gpus) continue;
+    std::string mine;
+    for (size_t k = 0; k < gpus->size(); ++k) {
+      const auto* names = jsonx::array_at(jsonx::section((*gpus)[k], "nearest_nic"), "interfaces");
+      if (names && std::any_of(names->begin(), names->end(), [&](const nlohmann::json& n) { return n.is_string() && n.get<std::string>() == iface; }))
+        mine += (mine.empty() ? "GPU" : ", GPU") + std::to_string(k);
+    }
+    if (!mine.empty()) hosts_by_gpus[mine].push_back(host);
+  }
+  std::string out;
+  for (const auto& [gpus, hosts] : hosts_by_gpus) {
+    std::string on;
+    for (size_t i = 0; i < hosts.size() && i < 8; ++i) on += (i ? ", " : "") + hosts[i];
+    if (hosts.size() > 8) on += " and " + std::to_string(hosts.size() - 8) + " more";
+    out += (out.empty() ? "" : "; ") + gpus + " on " + on;
+  }
+  return out.empty() ? "" : "GPUs behind " + iface + " (their nearest NIC carries it): " + out;
+}
+
 }  // namespace
 
 std::vector<Table> pair_tables(const Report& rep) {
@@ -274,9 +301,13 @@ std::vector<Table> pair_tables(const Report& rep) {
     out.push_back(matrix_table("TCP pair matrix (matrix flows)", "tcp_matrix.csv", matrix, blamed));
     if (!matrix.empty()) out.back().bullets = notes[-1];
   }
+  std::map<int, std::string> rail_iface;
+  for (const Record* r : matrix)
+    if (r->figure) rail_iface.try_emplace(rail_of(*r), r->figure->subject.iface);
   for (const auto& [rail, t] : tcp) {
     out.push_back(t);
     out.back().bullets = notes[rail];
+    if (const auto behind = gpus_behind(rep.topology, rail_iface[rail]); !behind.empty()) out.back().bullets.push_back(behind);
   }
   const auto rdma_rails = per_rail_matrices(rdma, "RDMA pair matrix", "rdma_matrix", blamed);
   if (rdma_rails.empty()) out.push_back(matrix_table("RDMA pair matrix (WRITE bandwidth at the headline size)", "rdma_matrix.csv", rdma, blamed));

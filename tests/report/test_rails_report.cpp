@@ -1,5 +1,6 @@
 // Pairs on several rails in the report: subjects keyed with each end's interface, and a failed
 // per-pair promise named on one NIC (host:iface) or on the node (every NIC of it).
+#include <algorithm>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -234,4 +235,26 @@ TEST(RailSubjects, RdmaMatrixAndSummaryPerRail) {
   }();
   EXPECT_NE(rows["RDMA WRITE bandwidth (rail 1 mlx5_1:1), slowest pair"].find(":mlx5_1:1"), std::string::npos);
   EXPECT_TRUE(rows.count("RDMA WRITE bandwidth (rail 0 mlx5_0:1), slowest pair"));
+}
+
+// Each rail's matrix names the GPUs whose nearest NIC carries its interface, from the nodes' topology
+// sections, grouped by the GPUs they name.
+TEST(RailSubjects, EachRailsMatrixNamesTheGpusBehindIt) {
+  Report rep = matrix_run({"eth0", "eth1"});
+  const auto gpu = [](const char* iface) { return nlohmann::json{{"nearest_nic", {{"interfaces", {iface}}}}}; };
+  for (const char* host : {"n0", "n1"}) rep.topology[host] = {{"gpus", {gpu("eth0"), gpu("eth1"), gpu("eth1")}}};
+  rep.topology["n2"] = {{"gpus", {gpu("eth1"), gpu("eth0")}}};
+  std::map<std::string, std::vector<std::string>> bullets;
+  for (const auto& t : pair_tables(rep)) bullets[t.title] = t.bullets;
+  const auto has = [&](const std::string& title, const std::string& line) {
+    const auto& b = bullets[title];
+    return std::find(b.begin(), b.end(), line) != b.end();
+  };
+  EXPECT_TRUE(has("TCP pair matrix, rail 0 (eth0)", "GPUs behind eth0 (their nearest NIC carries it): GPU0 on n0, n1; GPU1 on n2"));
+  EXPECT_TRUE(has("TCP pair matrix, rail 1 (eth1)", "GPUs behind eth1 (their nearest NIC carries it): GPU0 on n2; GPU1, GPU2 on n0, n1"));
+  // A one-interface run has no rails to name GPUs for.
+  Report one = matrix_run({});
+  one.topology = rep.topology;
+  for (const auto& t : pair_tables(one))
+    for (const auto& b : t.bullets) EXPECT_EQ(b.find("GPUs behind"), std::string::npos) << b;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/topology/helpers.hpp"
+#include "topology/json.hpp"
 #include "topology/pairing.hpp"
 #include "topology/render.hpp"
 #include "topology/topology.hpp"
@@ -135,6 +136,21 @@ TEST(GpuNicPairing, RenderedOneLinePerGpu) {
   EXPECT_NE(text.find("GPU1 0000:11:00.0 -> NIC2 0000:05:00.0  SYS  NUMA 1 / NIC NUMA 0\n"), std::string::npos) << text;
   EXPECT_NE(text.find("GPU0 0000:06:00.0 -> NIC2 0000:05:00.0  PHB  same NUMA node 0\n"), std::string::npos) << text;
   EXPECT_EQ(render_pairing(load_topology_file(test::data_file("ci-vm-cpu-only.xml"))), "");
+}
+
+// The topology section of the report carries each GPU's nearest NIC and the interfaces it carries, from
+// which a rail's matrix names the GPUs behind it (report/document/table_pairs.cpp).
+TEST(GpuNicPairing, EachGpusNearestNicIsInTheTopologySection) {
+  const auto j = to_json(load_topology_file(test::data_file("ibm-ac922-lassen-4xv100.xml")));
+  ASSERT_EQ(j.at("gpus").size(), 4u);
+  std::vector<std::string> seen;
+  for (const auto& g : j.at("gpus")) {
+    ASSERT_TRUE(g.contains("nearest_nic")) << g.dump();
+    ASSERT_EQ(g["nearest_nic"]["interfaces"].size(), 1u) << g.dump();
+    seen.push_back(g["nearest_nic"]["interfaces"][0].template get<std::string>());
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"hsi0", "hsi1", "hsi2", "hsi3"}));  // one port each, in GPU order
+  EXPECT_FALSE(to_json(load_topology_file(test::data_file("ci-vm-cpu-only.xml"))).at("gpus").size());
 }
 
 }  // namespace
