@@ -84,8 +84,9 @@ assert len(fan) == 3, [(r["extra"]["dst_host"], r["status"]) for r in fan]
 ran = [r for r in fan if r["status"] == "passed"]
 assert len(ran) == 2 and all(r["figure"]["sending_share"] == 2 for r in ran), [r["figure"] for r in ran]
 # A fair share is no hard bound on one flow (two flows need not split a link evenly: 104 % and 97 %
-# are seen), but their sum is bounded by the link; counting the failed flow gave 137-160 %.
+# are seen, and 122 % and 78.5 % when one of them lost 2,982 segments), but their sum is bounded by the
+# link, and so is each; counting the failed flow gave 137-160 %.
 assert sum(r["figure"]["efficiency"] for r in ran) <= 2 * 1.02, [(r["figure"]["value"], r["figure"]["efficiency"]) for r in ran]
-assert all(r["figure"]["efficiency"] < 1.2 for r in ran), [(r["figure"]["value"], r["figure"]["efficiency"]) for r in ran]
+assert all(r["figure"]["efficiency"] <= 2 * 1.02 for r in ran), [(r["figure"]["value"], r["figure"]["efficiency"]) for r in ran]
 print("ok: one-to-many efficiencies", [round(r["figure"]["efficiency"] * 100, 1) for r in ran])
 PY
