@@ -51,31 +51,27 @@ std::vector<InterfaceUse> interfaces_used(const Report& rep) {
   const std::string tcp_if = tcp_if_of(rep.provenance);
   const std::string tcp_role = tcp_if.empty() ? "tcp: chosen by default (the first IPv4 interface that is up; no --tcp-if)"
                                               : "tcp: the chosen data network (--tcp-if " + tcp_if + ")";
-  const auto use = [&](const std::string& host, const std::string& iface, bool& fresh) -> InterfaceUse& {
+  // Counts one more figure on (host, interface); true for its first, when its roles are set.
+  const auto count = [&](const std::string& host, const std::string& iface) -> std::pair<InterfaceUse&, bool> {
     const auto [it, added] = index.try_emplace({host, iface}, out.size());
-    fresh = added;
     if (added) out.push_back(InterfaceUse{host, iface, {}, 0});
-    return out[it->second];
+    InterfaceUse& u = out[it->second];
+    return {u, u.figures++ == 0};
   };
   for (const auto& r : rep.results) {
     if (r.status == Status::skipped) continue;
     const Transport transport = transport_of(record_kind(r));
-    const auto iface = transport == Transport::tcp ? jsonx::string(jsonx::section(r.extra, "link"), "iface") : std::nullopt;
-    bool fresh = false;
-    if (iface) {
-      const std::string host = jsonx::string(r.extra, "src_host").value_or(r.host);
-      auto& u = use(host, *iface, fresh);
-      ++u.figures;
-      if (!fresh) continue;
-      add_role(u, tcp_role);
-      if (default_route(rep, host, *iface)) add_role(u, "default route");
-    }
-    if (transport == Transport::rdma)
-      if (const auto dev = jsonx::string(jsonx::section(r.extra, "rdma"), "device")) {
-        auto& u = use(r.host, *dev, fresh);
-        ++u.figures;
-        if (fresh) add_role(u, "RDMA");
+    if (transport == Transport::tcp)
+      if (const auto iface = jsonx::string(jsonx::section(r.extra, "link"), "iface")) {
+        const std::string host = jsonx::string(r.extra, "src_host").value_or(r.host);
+        if (auto [u, first] = count(host, *iface); first) {
+          add_role(u, tcp_role);
+          if (default_route(rep, host, *iface)) add_role(u, "default route");
+        }
       }
+    if (transport == Transport::rdma)
+      if (const auto dev = jsonx::string(jsonx::section(r.extra, "rdma"), "device"))
+        if (auto [u, first] = count(r.host, *dev); first) add_role(u, "RDMA");
   }
   return out;
 }

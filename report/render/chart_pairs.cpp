@@ -152,8 +152,7 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
   h.row_label = "from";
   h.col_label = "to";
   const std::string ref = svg::value_text(h.reference) + " " + h.unit;
-  if (n > kMaxDrawnSide) {
-    const size_t per = (n + kMaxDrawnSide - 1) / kMaxDrawnSide;
+  if (const size_t per = hosts_per_block(n); per > 1) {
     h.legend.push_back("Rows send, columns receive. Each square is a block of " + std::to_string(per) + " x " +
                        std::to_string(per) + " host pairs, coloured by its worst pair, so one slow host is a line; the "
                        "hosts named beside the grid have at least a quarter of their pairs below the threshold.");

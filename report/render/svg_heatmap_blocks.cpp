@@ -58,7 +58,7 @@ std::vector<size_t> hosts_to_label(const Heatmap& h, size_t limit) {
 std::string svg_heatmap_blocks(const Heatmap& h, const BlockGrid& at) {
   using svg::num;
   const size_t n = h.labels.size();
-  const size_t per = (n + kMaxDrawnSide - 1) / kMaxDrawnSide;  // hosts a block side
+  const size_t per = hosts_per_block(n);
   const size_t blocks = (n + per - 1) / per;
   const double side = at.grid / static_cast<double>(blocks);
   std::string out;

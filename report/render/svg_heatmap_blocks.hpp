@@ -12,6 +12,10 @@ namespace gpunet::report {
 
 inline constexpr size_t kMaxDrawnSide = 128;  // squares a side; more hosts than this are drawn as blocks
 
+// Hosts a block side for n hosts: 1 up to kMaxDrawnSide, then enough that at most kMaxDrawnSide
+// blocks make a side. The legend and the drawing both use it.
+constexpr size_t hosts_per_block(size_t n) { return n <= kMaxDrawnSide ? 1 : (n + kMaxDrawnSide - 1) / kMaxDrawnSide; }
+
 // Hosts with at least a quarter of their measured pairs (either direction) not good, worst first, at
 // most `limit`: the hosts a large heatmap labels.
 std::vector<size_t> hosts_to_label(const Heatmap& h, size_t limit);
