@@ -98,6 +98,7 @@ class ReceiveFlow {
     bool eof = false;
     Clock::time_point last_progress;
   };
+  void read_stream(size_t index, Clock::time_point now, std::span<char> buf);
   void fail(report::Status status, const std::string& why);
 
   BandwidthParams params_;
