@@ -1,6 +1,6 @@
 // Theoretical ceilings of the links a GPU cluster uses, as pure functions. Every constant and formula
 // comes from report/CEILINGS.md (section numbers below); its tables are the test oracle
-// (tests/report/test_ceilings_*.cpp).
+// (tests/report/analysis/test_ceilings_*.cpp).
 //
 // Units: Ethernet, RoCE and InfiniBand ceilings are in Gb/s (1e9 bit/s); PCIe, NVLink and NCCL
 // bus-bandwidth ceilings in GB/s (1e9 B/s). All are per direction.

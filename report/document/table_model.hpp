@@ -12,7 +12,7 @@
 //      RecordKind, to the new TableKind; never the suite's name (tests/layering_test.sh checks it);
 //   4. one builder, report/table_<kind>.cpp, that takes the records of that kind, and its line in
 //      report_tables() below (the renderers, the CSV files and the console take every table from there);
-//   5. a test in tests/report/test_tables.cpp on a record of that kind.
+//   5. a test in tests/report/render/test_tables.cpp on a record of that kind.
 // A table that is no record's kind (a view over several kinds) skips 1-3.
 #pragma once
 

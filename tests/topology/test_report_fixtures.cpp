@@ -3,7 +3,7 @@
 // section and its findings). Two GPU machines from their hwloc exports, and a CPU-only node: the
 // project's CI VM's export with a sysfs/procfs tree that says what its kernel says about eth0.
 // The report side renders these fixtures and compares with golden Markdown
-// (tests/report/test_topology_section.cpp).
+// (tests/report/document/test_topology_section.cpp).
 //
 // Regenerate after a deliberate change to the topology JSON or the findings:
 //   GPUNET_UPDATE_GOLDEN=1 build/tests/topology_tests --gtest_filter='ReportFixture.*'
