@@ -166,12 +166,20 @@ TableKind record_table_kind(const Record& r) {
 }
 
 std::vector<Table> report_tables(const Report& rep, bool with_summary) {
+  return report_tables(rep, BlamedPairs(rep), with_summary);
+}
+
+std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed, bool with_summary) {
   std::vector<Table> out;
-  if (with_summary) out.push_back(summary_table(rep));
-  for (auto* build : {collective_tables, pair_tables, group_flow_tables, latency_tables, congestion_tables,
-                      rdma_bandwidth_tables, pcie_tables, host_memory_tables, fabric_tables, other_figure_tables,
-                      check_tables})
-    for (auto& t : build(rep)) out.push_back(std::move(t));
+  if (with_summary) out.push_back(summary_table(rep, blamed));
+  const auto add = [&](std::vector<Table> tables) {
+    for (auto& t : tables) out.push_back(std::move(t));
+  };
+  add(collective_tables(rep));
+  add(pair_tables(rep, blamed));
+  for (auto* build : {group_flow_tables, latency_tables, congestion_tables, rdma_bandwidth_tables, pcie_tables,
+                      host_memory_tables, fabric_tables, other_figure_tables, check_tables})
+    add(build(rep));
   return out;
 }
 

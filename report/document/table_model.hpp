@@ -22,6 +22,7 @@
 
 #include "report/model/record.hpp"
 #include "report/analysis/sections.hpp"
+#include "report/judge/culprits.hpp"
 
 namespace gpunet::report {
 
@@ -112,9 +113,12 @@ TableKind record_table_kind(const Record& r);
 
 // The builders (report/document/table_*.cpp). Each returns its tables even when no record is of its kind (the
 // CSV files are always written; the other renderers leave a table without rows out).
+// The summary and the pair tables colour what "What is wrong" blames (report/judge/culprits.hpp);
+// the forms without `blamed` work it out themselves.
 Table summary_table(const Report& rep);
+Table summary_table(const Report& rep, const BlamedPairs& blamed);
 std::vector<Table> collective_tables(const Report& rep);
-std::vector<Table> pair_tables(const Report& rep);      // matrices and flows (TCP, RDMA)
+std::vector<Table> pair_tables(const Report& rep, const BlamedPairs& blamed);  // matrices and flows (TCP, RDMA)
 std::vector<Table> group_flow_tables(const Report& rep);
 std::vector<Table> latency_tables(const Report& rep);
 std::vector<Table> congestion_tables(const Report& rep);  // report/document/table_congestion.cpp
@@ -128,6 +132,7 @@ std::vector<Table> check_tables(const Report& rep);
 // Every table of the report in reading order: the summary, then one kind after another, the checks
 // last. The summary is left out when `with_summary` is false (the renderers place it themselves).
 std::vector<Table> report_tables(const Report& rep, bool with_summary = true);
+std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed, bool with_summary);
 
 // nccl-tests' footer of a set of sweep records: "# Out of bounds values : 0 OK" and
 // "# Avg bus bandwidth    : 1.234 " (GB/s, the mean over every measured size, failed checks included),

@@ -281,8 +281,7 @@ std::string gpus_behind(const nlohmann::json& topology, const std::string& iface
 
 }  // namespace
 
-std::vector<Table> pair_tables(const Report& rep) {
-  const BlamedPairs blamed(rep);
+std::vector<Table> pair_tables(const Report& rep, const BlamedPairs& blamed) {
   std::vector<const Record*> flows, matrix, rdma;
   for (const auto& r : rep.results) {
     const auto kind = record_table_kind(r);

@@ -155,8 +155,9 @@ void memory_rows(const Report& rep, std::vector<Row>& out) {
 
 }  // namespace
 
-Table summary_table(const Report& rep) {
-  const BlamedPairs blamed(rep);
+Table summary_table(const Report& rep) { return summary_table(rep, BlamedPairs(rep)); }
+
+Table summary_table(const Report& rep, const BlamedPairs& blamed) {
   std::vector<Row> rows;
   network_rows(rep, rows);
   collective_rows(rep, rows);

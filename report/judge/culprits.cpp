@@ -209,7 +209,14 @@ std::vector<std::string> problem_sentences(const Report& rep) { return sentences
 
 std::vector<BadNode> bad_nodes(const Report& rep) { return bad_nodes_of(problems_of(rep)); }
 
-BlamedPairs::BlamedPairs(const Report& rep) : named_slow_(rep.results) {
+WhatIsWrong what_is_wrong(const Report& rep) {
+  const Problems p = problems_of(rep);
+  return {sentences_of(p), bad_nodes_of(p)};
+}
+
+BlamedPairs::BlamedPairs(const Report& rep) : BlamedPairs(rep, bad_nodes(rep)) {}
+
+BlamedPairs::BlamedPairs(const Report& rep, const std::vector<BadNode>& bad) : named_slow_(rep.results) {
   const auto one_way = [&](const std::string& host) {
     return std::any_of(rep.results.begin(), rep.results.end(), [&](const Record& r) {
       if (r.name != "finding" || r.status != Status::failed) return false;
@@ -218,7 +225,7 @@ BlamedPairs::BlamedPairs(const Report& rep) : named_slow_(rep.results) {
       return jsonx::string(f, "subject") == "host" && jsonx::string(f, "host").value_or(r.host) == host && way != "both";
     });
   };
-  for (const auto& n : bad_nodes(rep))
+  for (const auto& n : bad)
     if (!one_way(n.host)) both_ways_.push_back(n.host);
 }
 
@@ -236,23 +243,18 @@ std::string problems_console(const Report& rep) {
   return out;
 }
 
-// The sources are read once for the sentences and the scheduler's lines.
-std::string problems_markdown(const Report& rep) {
-  const Problems p = problems_of(rep);
-  const auto all = sentences_of(p);
-  if (all.empty()) return "";
+std::string problems_markdown(const WhatIsWrong& w) {
+  if (w.sentences.empty()) return "";
   std::string out = "\n## What is wrong\n\n";
-  for (const auto& s : all) out += "- " + md_escape(s) + "\n";
-  return out + scheduler_markdown(bad_nodes_of(p));
+  for (const auto& s : w.sentences) out += "- " + md_escape(s) + "\n";
+  return out + scheduler_markdown(w.bad_nodes);
 }
 
-std::string problems_html(const Report& rep) {
-  const Problems p = problems_of(rep);
-  const auto all = sentences_of(p);
-  if (all.empty()) return "";
+std::string problems_html(const WhatIsWrong& w) {
+  if (w.sentences.empty()) return "";
   std::string out = "<div class=\"problems\"><h2>What is wrong</h2><ul>";
-  for (const auto& s : all) out += "<li>" + html_escape(s) + "</li>";
-  return out + "</ul>" + scheduler_html(bad_nodes_of(p)) + "</div>";
+  for (const auto& s : w.sentences) out += "<li>" + html_escape(s) + "</li>";
+  return out + "</ul>" + scheduler_html(w.bad_nodes) + "</div>";
 }
 
 }  // namespace gpunet::report

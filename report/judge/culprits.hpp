@@ -30,12 +30,20 @@ struct BadNode {
 };
 std::vector<BadNode> bad_nodes(const Report& rep);
 
+// Both at once, worked out once for every output of a pass (report/render/document_parts.hpp).
+struct WhatIsWrong {
+  std::vector<std::string> sentences;
+  std::vector<BadNode> bad_nodes;
+};
+WhatIsWrong what_is_wrong(const Report& rep);
+
 // The directed pairs "What is wrong" blames, for colouring them as failing whatever their efficiency:
 // a pair whose direction a finding names slow (report/analysis/direction.hpp, NamedSlow), or with a host that
 // bad_nodes lists and no finding limits to one direction (a node slow sending is not slow receiving).
 class BlamedPairs {
  public:
   explicit BlamedPairs(const Report& rep);
+  BlamedPairs(const Report& rep, const std::vector<BadNode>& bad);  // bad: bad_nodes(rep)
   bool operator()(const Subject& pair) const;
 
  private:
@@ -44,7 +52,7 @@ class BlamedPairs {
 };
 
 std::string problems_console(const Report& rep);   // "# What is wrong:\n#   ...\n", or ""
-std::string problems_markdown(const Report& rep);  // "## What is wrong\n\n- ...\n", or ""
-std::string problems_html(const Report& rep);      // <div class="problems">...</div>, or ""
+std::string problems_markdown(const WhatIsWrong& w);  // "## What is wrong\n\n- ...\n", or ""
+std::string problems_html(const WhatIsWrong& w);      // <div class="problems">...</div>, or ""
 
 }  // namespace gpunet::report

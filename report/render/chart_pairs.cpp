@@ -93,7 +93,8 @@ std::string spec_name(const Report& rep) {
   return name.empty() ? "the spec " + jsonx::string(*spec, "file").value_or("") : "the spec \"" + name + "\"";
 }
 
-Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vector<PairFlow>& flows) {
+Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vector<PairFlow>& flows,
+                      const BlamedPairs& is_blamed) {
   // Ranks of one host test each other over loopback: then a cell is a pair of ranks.
   const bool by_rank = std::any_of(flows.begin(), flows.end(), [](const PairFlow& p) {
     return p.figure->subject.host == p.figure->subject.dst_host;
@@ -111,7 +112,6 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < n; ++i) index[h.labels[i]] = i;
   h.cells.assign(n, std::vector<HeatmapCell>(n));
-  const BlamedPairs is_blamed(rep);
   std::vector<std::vector<std::optional<double>>> values(n, std::vector<std::optional<double>>(n));
   const Figure& first = *flows.front().figure;
   h.unit = first.unit;
@@ -178,8 +178,8 @@ Heatmap build_heatmap(const Report& rep, const MatrixKind& kind, const std::vect
 
 // Adds the heatmap of one rail's flows ("" : a one-interface run) to `out`, or says why it is left out.
 void add_heatmap(const Report& rep, const MatrixKind& kind, const std::vector<PairFlow>& flows, const std::string& rail,
-                 Drawn<Heatmap>& out) {
-  Heatmap h = build_heatmap(rep, kind, flows);
+                 const BlamedPairs& blamed, Drawn<Heatmap>& out) {
+  Heatmap h = build_heatmap(rep, kind, flows, blamed);
   if (!rail.empty()) {
     const std::string iface = flows.front().figure->subject.iface;
     h.title = "rail " + rail + (iface.empty() ? "" : " (" + iface + ")") + ": " + h.title;
@@ -215,7 +215,7 @@ std::optional<double> typical_pair(const std::vector<std::vector<std::optional<d
   return pair_median(std::move(host_medians));
 }
 
-Drawn<Heatmap> pair_heatmaps(const Report& rep) {
+Drawn<Heatmap> pair_heatmaps(const Report& rep, const BlamedPairs& blamed) {
   Drawn<Heatmap> out;
   for (const MatrixKind& kind : kMatrixKinds) {
     std::vector<PairFlow> flows;
@@ -246,7 +246,7 @@ Drawn<Heatmap> pair_heatmaps(const Report& rep) {
       const auto it = p.figure->parameters.find("rail");
       by_rail[it == p.figure->parameters.end() ? "" : it->second].push_back(p);
     }
-    for (const auto& [rail, on_rail] : by_rail) add_heatmap(rep, kind, on_rail, rail, out);
+    for (const auto& [rail, on_rail] : by_rail) add_heatmap(rep, kind, on_rail, rail, blamed, out);
   }
   return out;
 }

@@ -16,12 +16,14 @@
 #include <vector>
 
 #include "report/render/html_charts.hpp"
+#include "report/judge/culprits.hpp"
 
 namespace gpunet::report {
 
 inline constexpr size_t kMaxHeatmapHosts = 2048;
 
-Drawn<Heatmap> pair_heatmaps(const Report& rep);
+// Pairs that `blamed` names are drawn failing whatever their efficiency.
+Drawn<Heatmap> pair_heatmaps(const Report& rep, const BlamedPairs& blamed);
 
 // What one pair should deliver when no promise says: per host, the median of the cells of its row
 // and column; then the median of those over the hosts. One slow node lowers only its own median, so

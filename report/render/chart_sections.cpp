@@ -21,7 +21,7 @@ std::string note(const std::string& text) { return "<p class=\"chart-note\">" + 
 
 }  // namespace
 
-ChartSections chart_sections(const Report& rep) {
+ChartSections chart_sections(const Report& rep, const BlamedPairs& blamed) {
   ChartSections out;
   auto add = [&](const char* id, const char* title, std::string html, size_t drawings) {
     if (drawings) out.sections.push_back({id, title, std::move(html), drawings});
@@ -37,7 +37,7 @@ ChartSections chart_sections(const Report& rep) {
   };
   lines("chart-sizes", "Bandwidth vs message size", size_charts(rep));
   lines("chart-scaling", "Scaling with node count", scaling_charts(rep));
-  const auto pairs = pair_heatmaps(rep);
+  const auto pairs = pair_heatmaps(rep, blamed);
   std::vector<std::string> v;
   for (const auto& h : pairs.charts) v.push_back(svg_heatmap(h));
   keep_omitted(pairs.omitted);

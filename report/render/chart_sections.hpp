@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/model/record.hpp"
+#include "report/judge/culprits.hpp"
 
 namespace gpunet::report {
 
@@ -22,6 +23,6 @@ struct ChartSections {
   std::vector<std::string> omitted;    // one line per chart left out, and why
 };
 
-ChartSections chart_sections(const Report& rep);
+ChartSections chart_sections(const Report& rep, const BlamedPairs& blamed);
 
 }  // namespace gpunet::report

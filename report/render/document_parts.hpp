@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "report/document/table_model.hpp"
+#include "report/judge/culprits.hpp"
 #include "report/model/record.hpp"
 #include "report/render/chart_sections.hpp"
 
 namespace gpunet::report {
 
 struct DocumentParts {
+  WhatIsWrong wrong;  // worked out once: the documents' "What is wrong", bad-nodes.txt, what tables colour
   Table summary;
   std::vector<Table> tables;
   ChartSections charts;

@@ -38,7 +38,7 @@ void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, o); });
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
   write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, o); });
-  write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(bad_nodes(rep)));  // for the scheduler
+  write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(parts.wrong.bad_nodes));  // for the scheduler
   for (const auto& [name, text] : render_table_csvs(parts)) write_file_replacing((dir / name).string(), text);
 }
 

@@ -143,7 +143,7 @@ std::string render_html(const Report& rep, const DocumentParts& parts) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   CeilingNotes notes;
-  std::string body = verdict_header(rep) + problems_html(rep) + "<main>";
+  std::string body = verdict_header(rep) + problems_html(parts.wrong) + "<main>";
   body += acceptance_html(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
   body += table_html(parts.summary, notes, threshold, "h2") + provenance(rep);
   body += networks_html(rep);  // the interfaces measured and their roles

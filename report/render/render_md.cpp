@@ -109,7 +109,7 @@ std::string render_markdown(const Report& rep) { return render_markdown(rep, doc
 std::string render_markdown(const Report& rep, const DocumentParts& parts) {
   CeilingNotes notes;
   std::string out = verdict(rep);
-  out += problems_markdown(rep);    // what is wrong, before any table
+  out += problems_markdown(parts.wrong);  // what is wrong, before any table
   out += acceptance_markdown(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
   out += table_markdown(parts.summary, notes, "##");
   out += run(rep);

@@ -185,7 +185,7 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
   EXPECT_EQ(all[0].rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << all[0];
   EXPECT_NE(all[0].find("; every pair with it is slow (6 directions"), std::string::npos) << all[0];
   EXPECT_EQ(problems_console(r).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
-  EXPECT_EQ(problems_markdown(Report{}), "");
+  EXPECT_EQ(problems_markdown(what_is_wrong(Report{})), "");
 }
 
 TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {

@@ -84,7 +84,7 @@ size_t occurrences(const std::string& text, const std::string& what) {
 
 TEST(Charts, HeatmapTakesOnlyTheMatrixFlows) {
   const Report rep = four_nodes_one_slow();
-  const auto d = pair_heatmaps(rep);
+  const auto d = pair_heatmaps(rep, BlamedPairs(rep));
   ASSERT_EQ(d.charts.size(), 1u);
   const Heatmap& h = d.charts[0];
   EXPECT_EQ(h.labels, (std::vector<std::string>{"n0", "n1", "n2", "n3"}));
@@ -100,7 +100,8 @@ TEST(Charts, HeatmapTakesOnlyTheMatrixFlows) {
 }
 
 TEST(Charts, HeatmapMarksExactlyTheSlowNodesRowAndColumnBad) {
-  const auto h = pair_heatmaps(four_nodes_one_slow()).charts.at(0);
+  const Report rep = four_nodes_one_slow();
+  const auto h = pair_heatmaps(rep, BlamedPairs(rep)).charts.at(0);
   EXPECT_NEAR(h.reference, kFastGoodput, 0.001);  // the typical pair, not the median of all cells
   for (int s = 0; s < 4; ++s)
     for (int d = 0; d < 4; ++d) {
@@ -126,7 +127,7 @@ TEST(Charts, HeatmapMarksExactlyTheSlowNodesRowAndColumnBad) {
 TEST(Charts, HeatmapIsColouredAgainstThePromisedRateWhenTheSpecGivesOne) {
   Report rep = four_nodes_one_slow();
   rep.extra["spec"] = {{"file", "spec.json"}, {"name", "contract"}, {"link_rate_Gbps", 0.2}};
-  const auto h = pair_heatmaps(rep).charts.at(0);
+  const auto h = pair_heatmaps(rep, BlamedPairs(rep)).charts.at(0);
   EXPECT_DOUBLE_EQ(h.reference, 0.2);
   for (const auto& row : h.cells)
     for (const auto& c : row) EXPECT_FALSE(c.measured && c.good);  // 0.0955 is 48% of the promise
@@ -143,7 +144,7 @@ TEST(Charts, NoCellAboveItsCeilingOrBlamedInWhatIsWrongIsGreen) {
   finding.suite = "tcp", finding.name = "finding", finding.status = Status::failed, finding.host = "n0";
   finding.extra = {{"finding", {{"subject", "host"}, {"host", "n0"}, {"direction", "sending"}}}};
   rep.results.push_back(finding);
-  const auto h = pair_heatmaps(rep).charts.at(0);
+  const auto h = pair_heatmaps(rep, BlamedPairs(rep)).charts.at(0);
   for (const char* dst : {"n1", "n2"}) {
     EXPECT_TRUE(heat_cell(h, "n0", dst).blamed) << dst;
     EXPECT_FALSE(heat_cell(h, "n0", dst).good) << dst;
@@ -185,7 +186,7 @@ TEST(Charts, NoHeatmapWithoutMatrixFlowsAndTheReasonIsGiven) {
   Report rep;
   for (int d = 1; d < 4; ++d) rep.results.push_back(chart_flow("one-to-many", 0, d, 0.031, kFast, kFast));
   analyze(rep);
-  const auto d = pair_heatmaps(rep);
+  const auto d = pair_heatmaps(rep, BlamedPairs(rep));
   EXPECT_TRUE(d.charts.empty());
   ASSERT_EQ(d.omitted.size(), 1u);
   EXPECT_NE(d.omitted[0].find("no matrix flows"), std::string::npos);
