@@ -1,11 +1,14 @@
 // Yardstick (not a test) for bench/perf/tcp_read_loops.sh: one loopback TCP flow between a plain
-// sender and a receiver that reads in one of several ways, to see what each way of reading costs the
-// sending core. The sender writes 128 KiB blocks with blocking write() for a second untimed, then for
-// SECONDS timed, and prints its CPU time (getrusage) per GB sent and its rate.
-//   tcp_read_loops recv PORT LOOP      LOOP: blocking | blocking-stamped | poll-nonblocking-drain |
-//                                            poll-nonblocking-drain-stamped | poll-blocking-once |
-//                                            poll-blocking-once-stamped
-//   tcp_read_loops send PORT SECONDS
+// sender and a receiver that reads in one of several ways, to see what each way of reading (and, with
+// two streams, of writing) costs the sending core. The sender writes 128 KiB blocks for a second
+// untimed, then for SECONDS timed, and prints its CPU time (getrusage) per GB sent and its rate.
+//   tcp_read_loops recv PORT LOOP [STREAMS]   LOOP: blocking | blocking-stamped | poll-nonblocking-drain |
+//                                             poll-nonblocking-drain-stamped | poll-blocking-once |
+//                                             poll-blocking-once-stamped (with STREAMS > 1: the poll- loops)
+//   tcp_read_loops send PORT SECONDS [STREAMS [WRITES]]
+//                                             WRITES: blocking (in turns, no poll; default) |
+//                                             poll-blocking (poll, then up to 16 turns of blocking writes) |
+//                                             poll-nonblocking-drain (poll, then up to 16 sends a stream until EAGAIN)
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -13,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -55,76 +59,121 @@ ssize_t read_once(int fd, std::vector<char>& buf, bool stamped) {
   return ::recvmsg(fd, &m, 0);
 }
 
-// Reads until the sender closes; returns the bytes received.
-long long receive(int fd, const std::string& loop) {
+void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK); }
+
+// Reads every stream until its sender closes.
+void receive(std::vector<pollfd> fds, const std::string& loop) {
   const bool stamped = loop.ends_with("-stamped");
-  const bool poll_first = loop.starts_with("poll-");
+  const bool poll_first = loop.starts_with("poll-") || fds.size() > 1;
   const bool drain = loop.starts_with("poll-nonblocking-drain");
-  if (stamped) {
-    const int on = 1;
-    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
-  }
-  if (drain) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK);
-  std::vector<char> buf(kBlock);
-  long long total = 0;
-  for (;;) {
-    if (poll_first) {
-      pollfd p{fd, POLLIN, 0};
-      if (poll(&p, 1, 10) <= 0) continue;
+  for (const pollfd& p : fds) {
+    if (stamped) {
+      const int on = 1;
+      setsockopt(p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
     }
-    for (int k = 0; k < (drain ? 16 : 1); ++k) {
-      const ssize_t n = read_once(fd, buf, stamped);
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-      if (n <= 0) return total;
-      total += n;
+    if (drain) set_nonblocking(p.fd);
+  }
+  std::vector<char> buf(kBlock);
+  for (size_t open = fds.size(); open > 0;) {
+    if (poll_first && poll(fds.data(), fds.size(), 10) <= 0) continue;
+    for (pollfd& p : fds) {
+      if (p.fd < 0 || (poll_first && !p.revents)) continue;
+      for (int k = 0; k < (drain ? 16 : 1); ++k) {
+        const ssize_t n = read_once(p.fd, buf, stamped);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        if (n <= 0) {
+          close(p.fd);
+          p.fd = -1;
+          --open;
+          break;
+        }
+      }
     }
   }
 }
 
+// Writes to every stream until `seconds` have passed; returns the bytes written.
+long long send_for(const std::vector<int>& fds, const std::vector<char>& block, double seconds, const std::string& writes) {
+  long long sent = 0;
+  const double start = seconds_now();
+  if (writes == "blocking") {
+    while (seconds_now() - start < seconds)
+      for (const int fd : fds) sent += std::max<ssize_t>(0, write(fd, block.data(), block.size()));
+    return sent;
+  }
+  const bool drain = writes == "poll-nonblocking-drain";
+  std::vector<pollfd> polled;
+  for (const int fd : fds) {
+    if (drain) set_nonblocking(fd);
+    polled.push_back({fd, POLLOUT, 0});
+  }
+  while (seconds_now() - start < seconds) {
+    poll(polled.data(), polled.size(), 10);
+    if (drain) {
+      for (const pollfd& p : polled)
+        for (int k = 0; k < 16 && (p.revents & POLLOUT); ++k) {
+          const ssize_t n = send(p.fd, block.data(), block.size(), MSG_DONTWAIT);
+          if (n < 0) break;
+          sent += n;
+        }
+    } else {
+      for (int k = 0; k < 16; ++k)
+        for (const pollfd& p : polled)
+          if (p.revents & POLLOUT) sent += std::max<ssize_t>(0, write(p.fd, block.data(), block.size()));
+    }
+  }
+  return sent;
+}
+
 int usage() {
-  std::fprintf(stderr, "usage: tcp_read_loops recv PORT LOOP | send PORT SECONDS\n");
+  std::fprintf(stderr, "usage: tcp_read_loops recv PORT LOOP [STREAMS] | send PORT SECONDS [STREAMS [WRITES]]\n");
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) return usage();
+  if (argc < 4 || argc > 6) return usage();
   const std::string role = argv[1];
   const sockaddr_in addr = loopback(std::atoi(argv[2]));
+  const int streams = argc > 4 ? std::max(1, std::atoi(argv[4])) : 1;
   if (role == "recv") {
     const int listener = socket(AF_INET, SOCK_STREAM, 0);
     const int one = 1;
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 || listen(listener, 1) != 0) {
+    if (bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 || listen(listener, streams) != 0) {
       std::perror("tcp_read_loops: bind/listen");
       return 1;
     }
-    const int fd = accept(listener, nullptr, nullptr);
-    if (fd < 0) return 1;
-    receive(fd, argv[3]);
+    std::vector<pollfd> fds;
+    for (int i = 0; i < streams; ++i) {
+      const int fd = accept(listener, nullptr, nullptr);
+      if (fd < 0) return 1;
+      fds.push_back({fd, POLLIN, 0});
+    }
+    receive(fds, argv[3]);
     return 0;
   }
   if (role != "send") return usage();
   const double seconds = std::atof(argv[3]);
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-    std::perror("tcp_read_loops: connect");
-    return 1;
+  const std::string writes = argc > 5 ? argv[5] : "blocking";
+  std::vector<int> fds;
+  for (int i = 0; i < streams; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+      std::perror("tcp_read_loops: connect");
+      return 1;
+    }
+    fds.push_back(fd);
   }
   std::vector<char> block(kBlock);
   for (size_t i = 0; i < block.size(); ++i) block[i] = static_cast<char>(i);
-  for (const double t0 = seconds_now(); seconds_now() - t0 < 1.0;) (void)!write(fd, block.data(), block.size());
+  send_for(fds, block, 1.0, writes);  // untimed: slow start, buffers grown
   const double cpu0 = cpu_seconds(), t1 = seconds_now();
-  long long sent = 0;
-  while (seconds_now() - t1 < seconds) {
-    const ssize_t n = write(fd, block.data(), block.size());
-    if (n <= 0) break;
-    sent += n;
-  }
+  const long long sent = send_for(fds, block, seconds, writes);
   const double wall = seconds_now() - t1, cpu = cpu_seconds() - cpu0;
   std::printf("%.2f Gb/s, sender %.1f ms CPU per GB\n", static_cast<double>(sent) * 8 / wall / 1e9,
               cpu * 1e3 / (static_cast<double>(sent) / 1e9));
-  close(fd);
+  for (const int fd : fds) close(fd);
   return 0;
 }
