@@ -165,13 +165,8 @@ TableKind record_table_kind(const Record& r) {
   }
 }
 
-std::vector<Table> report_tables(const Report& rep, bool with_summary) {
-  return report_tables(rep, BlamedPairs(rep), with_summary);
-}
-
-std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed, bool with_summary) {
+std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed) {
   std::vector<Table> out;
-  if (with_summary) out.push_back(summary_table(rep, blamed));
   const auto add = [&](std::vector<Table> tables) {
     for (auto& t : tables) out.push_back(std::move(t));
   };

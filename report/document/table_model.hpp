@@ -129,10 +129,9 @@ std::vector<Table> fabric_tables(const Report& rep);
 std::vector<Table> other_figure_tables(const Report& rep);
 std::vector<Table> check_tables(const Report& rep);
 
-// Every table of the report in reading order: the summary, then one kind after another, the checks
-// last. The summary is left out when `with_summary` is false (the renderers place it themselves).
-std::vector<Table> report_tables(const Report& rep, bool with_summary = true);
-std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed, bool with_summary);
+// Every table after the summary (which the renderers place themselves) in reading order: one kind
+// after another, the checks last.
+std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed);
 
 // nccl-tests' footer of a set of sweep records: "# Out of bounds values : 0 OK" and
 // "# Avg bus bandwidth    : 1.234 " (GB/s, the mean over every measured size, failed checks included),

@@ -80,7 +80,7 @@ TEST(Oversubscription, TheWorseDirectionAgainstItsNodesSum) {
 TEST(Oversubscription, OneTableRowPerUplinkInMarkdownAndHtml) {
   Report rep = two_uplinks(1.98, 1.02);
   rep.results[1].extra["link_speed"] = 100;
-  const auto tables = report_tables(rep, false);
+  const auto tables = report_tables(rep, BlamedPairs(rep));
   const auto t = std::find_if(tables.begin(), tables.end(), [](const Table& x) { return x.kind == TableKind::fabric; });
   ASSERT_NE(t, tables.end());
   EXPECT_EQ(t->csv, "fabric.csv");
