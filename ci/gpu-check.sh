@@ -120,14 +120,16 @@ cmd_run() {
   run_bench "$P" "$build" "$work/r" "$out/run.log" "${args[@]}" || rc=$?
   [[ -f $work/r/report.json ]] || { tail -40 "$out/run.log" >&2; die "the run wrote no report (exit $rc; run.log)"; }
   cp "$work/r/report.json" "$out/"
-  lstopo-no-graphics --of xml "$out/topology.xml" 2>/dev/null || log "lstopo failed"
+  lstopo-no-graphics --of xml "$work/r/topology.xml" 2>/dev/null || log "lstopo failed"
   lstopo-no-graphics >"$work/r/lstopo.txt" 2>&1 || true
-  tar -czf "$out/logs.tar.gz" -C "$work/r" . 2>/dev/null || true
 
   local verdict=0
   python3 "$repo/ci/gpu_compare.py" "$out/report.json" "$out/nvidia-smi.txt" "$rc" | tee "$out/summary.txt" || verdict=$?
+  run_yardstick "$out/report.json" | tee -a "$out/summary.txt" || true
   run_train "$P" "$build" "$work" "$out" | tee -a "$out/summary.txt" || { (( verdict != 0 )) || verdict=1; }
   run_graphs "$P" "$build" "$work" "$out" | tee -a "$out/summary.txt" || { (( verdict != 0 )) || verdict=1; }
+  # Everything else in one archive: the device tool brings back at most eight files.
+  tar -czf "$out/logs.tar.gz" -C "$work" . 2>/dev/null || true
   rm -rf "$work"
   return "$verdict"
 }
@@ -155,7 +157,7 @@ run_train() {  # run_train PREFIX BUILD WORK OUT
   local P=$1 build=$2 work=$3 out=$4 rc=0
   local args=(--suites train --step-compute-s 0.2 --model-params 67108864 --grad-bytes 4 --bucket-size 25M -n 5
               --timeout 120)
-  run_bench "$P" "$build" "$work/t" "$out/train-run.log" "${args[@]}" || rc=$?
+  run_bench "$P" "$build" "$work/t" "$work/train-run.log" "${args[@]}" || rc=$?
   [[ -f $work/t/report.json ]] || { echo "train: FAIL: no report (exit $rc; train-run.log)"; return 1; }
   cp "$work/t/report.json" "$out/train-report.json"
   python3 - "$out/train-report.json" <<'PY'
@@ -178,13 +180,45 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# An independent yardstick for the pcie suite: the same pinned 512 MiB copies through PyTorch (its own
+# allocator and copy path), timed with CUDA events, median of 10 after 3 warm-ups, printed beside the
+# pcie suite's figures. Informative only (no threshold); skipped where python3 has no torch with CUDA.
+run_yardstick() {  # run_yardstick REPORT
+  python3 - "$1" <<'PY' 2>&1
+import json, statistics, sys
+try:
+    import torch
+    assert torch.cuda.is_available()
+except Exception as e:
+    print(f"yardstick: skipped: no PyTorch with CUDA ({e})"); sys.exit(0)
+n = 512 << 20
+host = torch.empty(n, dtype=torch.uint8).pin_memory()
+dev = torch.empty(n, dtype=torch.uint8, device="cuda")
+def rate(copy):
+    times = []
+    for i in range(13):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(); copy(); b.record(); b.synchronize()
+        if i >= 3: times.append(a.elapsed_time(b) / 1e3)
+    return n / statistics.median(times) / 1e9
+torch_h2d, torch_d2h = rate(lambda: dev.copy_(host, non_blocking=True)), rate(lambda: host.copy_(dev, non_blocking=True))
+recs = [r for r in json.load(open(sys.argv[1]))["results"] if r.get("suite") == "pcie" and r.get("status") == "passed"]
+def best(name):
+    return max((r["algbw_GBps"] for r in recs if r["name"] == name and " pinned " in f" {r.get('variant', '')} "
+                and not r.get("variant", "").startswith("all")), default=float("nan"))
+print(f"yardstick: PyTorch pinned 512 MiB: H2D {torch_h2d:.2f} GB/s, D2H {torch_d2h:.2f} GB/s; "
+      f"pcie suite's best pinned: H2D {best('h2d'):.2f} ({best('h2d') / torch_h2d:.3f} x), "
+      f"D2H {best('d2h'):.2f} ({best('d2h') / torch_d2h:.3f} x) GB/s")
+PY
+}
+
 # The nccl suite's all-reduce at small sizes launched directly and with -G 4 (each batch captured as a
 # CUDA graph, launched 4 times). Passes when both runs verified every size; prints the mean times side
 # by side (graphs remove the per-launch CPU cost, so they should not be slower).
 run_graphs() {  # run_graphs PREFIX BUILD WORK OUT
   local P=$1 build=$2 work=$3 out=$4 g
   for g in 0 4; do
-    run_bench "$P" "$build" "$work/g$g" "$out/graphs-$g.log" --suites nccl -b 8 -e 1M -f 32 -n 20 -c 1 -G "$g" --timeout 60 || true
+    run_bench "$P" "$build" "$work/g$g" "$work/graphs-$g.log" --suites nccl -b 8 -e 1M -f 32 -n 20 -c 1 -G "$g" --timeout 60 || true
   done
   python3 - "$work/g0/results.jsonl" "$work/g4/results.jsonl" <<'PY'
 import json, os, sys
