@@ -6,7 +6,7 @@
 namespace gpunet::bench::gpu {
 
 WaitOutcome wait_until(const std::function<Poll(std::string& error)>& poll, double timeout_s,
-                       std::chrono::microseconds interval) {
+                       std::chrono::microseconds interval, std::chrono::microseconds spin) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
@@ -26,7 +26,10 @@ WaitOutcome wait_until(const std::function<Poll(std::string& error)>& poll, doub
       out.kind = WaitOutcome::Kind::timed_out;
       return out;
     }
-    std::this_thread::sleep_for(interval);
+    if (Clock::now() - start < spin)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(interval);
   }
 }
 

@@ -19,9 +19,12 @@ struct WaitOutcome {
 };
 
 // Calls poll(error) until it returns done or failed, or timeout_s has passed (then one last poll
-// decides). Sleeps `interval` between polls.
+// decides). For the first `spin` it only yields between polls, then sleeps `interval`: work that
+// usually ends in microseconds (an NCCL group enqueued by its async thread) is seen at once instead
+// of a sleep later, while a long wait still leaves the core to others.
 WaitOutcome wait_until(const std::function<Poll(std::string& error)>& poll, double timeout_s,
-                       std::chrono::microseconds interval = std::chrono::microseconds(50));
+                       std::chrono::microseconds interval = std::chrono::microseconds(50),
+                       std::chrono::microseconds spin = std::chrono::microseconds(0));
 
 // The deadline the GPU wait loops use for a step bounded by --timeout: a little before the watchdog
 // acts, so a rank can abort its communicator and say what it was waiting for before the job ends.

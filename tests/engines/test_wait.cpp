@@ -48,3 +48,24 @@ TEST(Wait, GpuWaitEndsBeforeTheWatchdog) {
   EXPECT_GT(gpu_wait_timeout_s(0.5), 0);
   for (double t : {0.5, 1.0, 3.0, 10.0, 120.0, 3600.0}) EXPECT_LT(gpu_wait_timeout_s(t), t);
 }
+
+// Within the spin the loop never sleeps: with a 10 s interval, five polls inside a 60 s spin end at
+// once, and once the spin is over the next wait is a sleep of the interval.
+TEST(Wait, SpinPollsWithoutSleeping) {
+  int polls = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto out = wait_until([&](std::string&) { return ++polls < 5 ? Poll::pending : Poll::done; }, 100.0,
+                              std::chrono::seconds(10), std::chrono::seconds(60));
+  EXPECT_EQ(out.kind, WaitOutcome::Kind::done);
+  EXPECT_EQ(polls, 5);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+}
+
+TEST(Wait, AfterTheSpinItSleepsTheInterval) {
+  int polls = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto out = wait_until([&](std::string&) { return ++polls < 2 ? Poll::pending : Poll::done; }, 100.0,
+                              std::chrono::milliseconds(300), std::chrono::microseconds(0));
+  EXPECT_EQ(out.kind, WaitOutcome::Kind::done);
+  EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.3);
+}
