@@ -23,9 +23,6 @@ ncclDataType_t nccl_type(const std::string& d) {
 
 ncclRedOp_t nccl_op(const std::string& op) { return op == "max" ? ncclMax : op == "min" ? ncclMin : ncclSum; }
 
-// cudaEventElapsedTime resolves about half a microsecond.
-constexpr double kNcclEventResolution_s = 5e-7;
-
 // The two events around a batch, created once per figure.
 struct BatchEvents {
   BatchEvents() {

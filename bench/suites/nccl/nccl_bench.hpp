@@ -41,6 +41,11 @@ class NcclCase {
   unsigned char* recv_ = nullptr;  // device; null in place
 };
 
+// cudaEventElapsedTime resolves about half a microsecond: a batch shorter than that is two events
+// with nothing measurable between them, and no rate may be computed from it.
+inline constexpr double kNcclEventResolution_s = 5e-7;
+inline bool below_event_resolution(double batch_s) { return batch_s < kNcclEventResolution_s; }
+
 // Batch samples of enqueue-able `op` by the measurement layer (bench/core/measure) with a CUDA event
 // pair around each batch on the communicator's stream (with -G/--cudagraph, around the launches of
 // the batch captured as a CUDA graph), as step `step`: the samples reduced across mpi_comm as

@@ -204,10 +204,19 @@ class NcclRun {
   void timed(Collective c, NcclCase& k, NcclComm& comm, MPI_Comm mpi_comm, const std::string& step, report::Record& rec) {
     step_ = step;
     k.init();
-    measure::record_timing(rec, time_on_gpu(ctx_, step, mpi_comm, comm, [&](double t) { k.enqueue(comm, t); }));
+    const measure::Timing timing = time_on_gpu(ctx_, step, mpi_comm, comm, [&](double t) { k.enqueue(comm, t); });
+    measure::record_timing(rec, timing);
     if (ctx_.cfg.cuda_graph_launches > 0) rec.extra["timing"]["cuda_graph_launches"] = ctx_.cfg.cuda_graph_launches;
-    rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
-    rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, comm.size());
+    if (below_event_resolution(rec.time_us.mean * 1e-6 * timing.plan.iters_per_batch)) {
+      // One rank in place: NCCL enqueues nothing, so a batch is two back-to-back events and a rate
+      // from it would be millions of GB/s (seen on an H200). The time stays; no rate is given.
+      rec.extra["timing"]["below_resolution"] = true;
+      rec.extra["note"] = "each timed batch took under the CUDA event resolution (0.5 us): the operation put no work "
+                          "on the GPU (one rank, in place), so no rate is given";
+    } else {
+      rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
+      rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, comm.size());
+    }
     if (!ctx_.cfg.check) return;
     step_ = step + " verify";
     Step verify(ctx_.control, step_);
