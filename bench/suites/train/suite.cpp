@@ -67,6 +67,11 @@ int64_t verify(const SuiteContext& ctx, const std::vector<float>& recv, MPI_Comm
   return wrong;
 }
 
+// The bounds come from compute and communication measured apart, each a mean with its own spread:
+// a step may land a little outside them with nothing wrong (on an H200, where the all-reduce is a
+// local copy, the step was 228.1 ms against a perfect overlap of 228.3 ms), so they are widened by 2 %.
+constexpr double kBoundsSlack = 0.02;
+
 // The measured step against the fixed model's predictions from compute and communication measured apart.
 void add_step_verdict(report::Record& step, double compute_s, double comm_s, double overlappable) {
   const double step_s = step.time_us.mean * 1e-6;
@@ -76,7 +81,9 @@ void add_step_verdict(report::Record& step, double compute_s, double comm_s, dou
   step.extra["measured_comm_s"] = comm_s;
   step.extra["exposed_comm_s"] = step_s - compute_s;
   step.extra["model_error"] = step_s / pred["model_s"].get<double>() - 1;
-  step.extra["within_bounds"] = step_s >= pred["perfect_overlap_s"].get<double>() && step_s <= pred["no_overlap_s"].get<double>();
+  step.extra["within_bounds"] = step_s >= pred["perfect_overlap_s"].get<double>() * (1 - kBoundsSlack) &&
+                                step_s <= pred["no_overlap_s"].get<double>() * (1 + kBoundsSlack);
+  step.extra["bounds_slack"] = kBoundsSlack;
 }
 
 nlohmann::json utilisation_json(const std::vector<UtilisationPoint>& pts) {
