@@ -60,7 +60,7 @@ std::vector<const Device*> nearest_nics(const NodeTopology& t, const Device& gpu
     if (rdma_only && !n->rdma_capable()) continue;
     const auto c = classify_path(gpu, *n, t.format).cls;
     if (best.empty() || c < best_class) {
-      best = {n};
+      best.assign(1, n);  // (not `= {n}`: GCC 13 misreads that as an out-of-bounds copy)
       best_class = c;
     } else if (c == best_class) {
       best.push_back(n);

@@ -23,7 +23,7 @@ std::optional<std::string> pcie_downtrained(const Record& r, const TopologyView&
   const json& p = jsonx::section(r.extra, "pcie");
   const auto index = jsonx::integer(p, "gpu_index") ? jsonx::integer(p, "gpu_index") : jsonx::integer(r.extra, "gpu_index");
   const json* g = index ? topo.gpu(r.host, *index) : nullptr;
-  const json& t = g ? jsonx::section(*g, "pcie") : jsonx::section(json::object(), "pcie");
+  const json& t = g ? jsonx::section(*g, "pcie") : jsonx::empty_object();
   auto get = [&](const char* k, const char* text) -> std::optional<int> {
     if (auto v = jsonx::integer(p, k)) return v;
     if (auto s = jsonx::string(p, text)) return pcie_gen_from_speed_text(*s);

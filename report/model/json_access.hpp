@@ -15,11 +15,16 @@ inline const nlohmann::json* object_at(const nlohmann::json& j, const char* key)
   return it != j.end() && it->is_object() ? &*it : nullptr;
 }
 
+// One empty object that lives as long as the program, for reads that have no object to look in.
+inline const nlohmann::json& empty_object() {
+  static const nlohmann::json empty = nlohmann::json::object();
+  return empty;
+}
+
 // The object at key, or an empty object: for chains of optional reads.
 inline const nlohmann::json& section(const nlohmann::json& j, const char* key) {
-  static const nlohmann::json empty = nlohmann::json::object();
   const nlohmann::json* s = object_at(j, key);
-  return s ? *s : empty;
+  return s ? *s : empty_object();
 }
 
 inline const nlohmann::json* array_at(const nlohmann::json& j, const char* key) {
