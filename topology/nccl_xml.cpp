@@ -162,6 +162,15 @@ NodeTopology nccl_load_document(const pugi::xml_document& doc, const std::string
     host.label = "cpu numaid " + std::to_string(w.numa);
     w.chain.push_back(std::move(host));
     w.walk(cpu);
+    // A <nic> straight under <cpu>: a network NCCL uses but could not find on the PCI tree (a
+    // virtual NIC, a socket interface): kept by its interface name, with no bus id.
+    for (const auto& nic : cpu.children("nic"))
+      for (const auto& net : nic.children("net")) {
+        NetInterface i;
+        i.name = net.attribute("name").value();
+        if (const double mbps = net.attribute("speed").as_double(0); mbps > 0) i.speed_Mbps = static_cast<int64_t>(mbps);
+        if (!i.name.empty()) node.interfaces.push_back(std::move(i));
+      }
   }
   std::stable_sort(node.devices.begin(), node.devices.end(), [](const Device& a, const Device& b) {
     if (a.kind != b.kind) return a.kind == DeviceKind::gpu;
@@ -176,11 +185,20 @@ std::vector<Finding> compare_views(const NodeTopology& hw, const NodeTopology& n
   auto add = [&](std::string message, std::vector<std::string> subjects) {
     out.push_back({Severity::warning, "nccl_disagrees", std::move(message), std::move(subjects), hw.hostname});
   };
-  std::vector<std::string> only_nccl, only_hwloc;
+  std::vector<std::string> only_nccl, only_hwloc, unplaced, unplaced_ids;
   for (const auto& d : nccl.devices)
     if (!hw.find_device(d.bus_id)) only_nccl.push_back(to_string(d.kind) + " " + d.bus_id);
-  for (const auto& d : hw.devices)
-    if (!nccl.find_device(d.bus_id)) only_hwloc.push_back(to_string(d.kind) + " " + d.bus_id);
+  for (const auto& d : hw.devices) {
+    if (nccl.find_device(d.bus_id)) continue;
+    const auto named = std::find_if(d.netdevs.begin(), d.netdevs.end(),
+                                    [&](const std::string& n) { return nccl.find_interface(n) != nullptr; });
+    if (named != d.netdevs.end()) {
+      unplaced.push_back(*named + " (NIC " + d.bus_id + ")");
+      unplaced_ids.push_back(d.bus_id);
+    } else {
+      only_hwloc.push_back(to_string(d.kind) + " " + d.bus_id);
+    }
+  }
   if (!only_nccl.empty())
     add("NCCL's topology file lists " + std::to_string(only_nccl.size()) + " device(s) that hwloc does not see here: " +
             join_first(only_nccl, 4) + ".",
@@ -189,6 +207,10 @@ std::vector<Finding> compare_views(const NodeTopology& hw, const NodeTopology& n
     add("hwloc sees " + std::to_string(only_hwloc.size()) + " device(s) that NCCL's topology file does not list, so NCCL " +
             "will not place them correctly: " + join_first(only_hwloc, 4) + ".",
         only_hwloc);
+  if (!unplaced.empty())
+    add("NCCL's topology file lists " + join_first(unplaced, 4) + " under the CPU without its PCI location, so NCCL " +
+            "treats it as equally far from every GPU and does not use the GPU-NIC locality hwloc shows.",
+        unplaced_ids);
 
   for (const auto& n : nccl.devices) {
     const Device* h = hw.find_device(n.bus_id);
