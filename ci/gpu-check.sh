@@ -23,7 +23,7 @@ packages=(
   libucx0 libfabric1 libpsm2-2 libpsm-infinipath1 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2
   libatomic1 libltdl7 libhwloc15 libhwloc-dev libhwloc-plugins hwloc-nox libnuma1 libnuma-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark1debian libbenchmark-dev
-  libpugixml1v5 libpugixml-dev pkgconf pkgconf-bin libpkgconf3
+  libpugixml1v5 libpugixml-dev libsqlite3-0 libsqlite3-dev pkgconf pkgconf-bin libpkgconf3
 )
 
 log() { echo "gpu-check: $*" >&2; }
@@ -210,6 +210,36 @@ print(f"yardstick: PyTorch pinned 512 MiB: H2D {torch_h2d:.2f} GB/s, D2H {torch_
       f"pcie suite's best pinned: H2D {best('h2d'):.2f} ({best('h2d') / torch_h2d:.3f} x), "
       f"D2H {best('d2h'):.2f} ({best('d2h') / torch_d2h:.3f} x) GB/s")
 PY
+  # The same for the nccl suite's one-GPU alltoall and allgather (out of place): torch.distributed's NCCL process
+  # group (a blocking communicator) on one rank, CUDA events around 200 calls after 20 warm-ups.
+  timeout 120 python3 - "$1" <<'PY' 2>&1 || echo "yardstick: torch.distributed NCCL did not finish (exit $?)"
+import json, os, sys
+try:
+    import torch, torch.distributed as dist
+    assert torch.cuda.is_available()
+    dist.init_process_group("nccl", init_method="tcp://127.0.0.1:29517", rank=0, world_size=1,
+                            device_id=torch.device("cuda:0"))
+except Exception as e:
+    print(f"yardstick: skipped: no torch.distributed NCCL ({e})"); sys.exit(0)
+def per_call_us(op, n=200):
+    for _ in range(20): op()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    for _ in range(n): op()
+    b.record(); b.synchronize()
+    return a.elapsed_time(b) * 1e3 / n
+recs = [r for r in json.load(open(sys.argv[1]))["results"] if r.get("suite") == "nccl" and r.get("status") == "passed"]
+def ours(name, size):
+    return next((r["time_us"]["mean"] for r in recs if r["name"] == name and r["bytes"] == size
+                 and r.get("variant", "").startswith("out-of-place")), float("nan"))
+rows = []
+for size in (8192, 134217728):
+    x, y = torch.ones(size // 4, device="cuda"), torch.empty(size // 4, device="cuda")
+    rows.append(f"alltoall {size} B torch {per_call_us(lambda: dist.all_to_all_single(y, x)):.1f} us, ours {ours('alltoall', size):.1f} us")
+    rows.append(f"allgather {size} B torch {per_call_us(lambda: dist.all_gather_into_tensor(y, x)):.1f} us, ours {ours('allgather', size):.1f} us")
+print("yardstick: torch.distributed NCCL, one GPU: " + "; ".join(rows))
+dist.destroy_process_group()
+PY
 }
 
 # The nccl suite's all-reduce at small sizes launched directly and with -G 4 (each batch captured as a
@@ -222,13 +252,16 @@ run_graphs() {  # run_graphs PREFIX BUILD WORK OUT
   done
   python3 - "$work/g0/results.jsonl" "$work/g4/results.jsonl" <<'PY'
 import json, os, sys
+# The all-reduce records only (the transport and log records carry no size), by size and placement.
 def load(p):
-    return {r["bytes"]: r for r in map(json.loads, open(p)) if r.get("suite") == "nccl"} if os.path.exists(p) else {}
+    recs = map(json.loads, open(p)) if os.path.exists(p) else []
+    return {(r["bytes"], r.get("variant", "")): r for r in recs if r.get("suite") == "nccl" and r.get("name") == "allreduce"}
 direct, graphs = load(sys.argv[1]), load(sys.argv[2])
 ok = bool(direct) and direct.keys() == graphs.keys() and all(
     r["status"] == "passed" and r.get("check") == "ok" for r in [*direct.values(), *graphs.values()])
-rows = ", ".join(f"{b} B {direct[b]['time_us']['mean']:.2f} / {graphs[b]['time_us']['mean']:.2f} us"
-                 for b in sorted(direct) if b in graphs and "mean" in direct[b].get("time_us", {}) and "mean" in graphs[b].get("time_us", {}))
+def mean(r): return r.get("time_us", {}).get("mean", float("nan"))
+rows = ", ".join(f"{b} B {v} {mean(direct[(b, v)]):.2f} / {mean(graphs[(b, v)]):.2f} us"
+                 for b, v in sorted(direct) if (b, v) in graphs)
 print(f"graphs: {'PASS' if ok else 'FAIL'}: direct / -G 4: {rows or 'no figures'}")
 sys.exit(0 if ok else 1)
 PY
