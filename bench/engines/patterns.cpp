@@ -40,6 +40,8 @@ Shape shape(Collective c, int64_t bytes, int64_t elem_size, int nranks, int rank
 
 bool supports_in_place(Collective c) { return c != Collective::alltoall && c != Collective::sendrecv; }
 
+bool moves_no_data(Collective c, int nranks, bool in_place) { return in_place && nranks == 1 && supports_in_place(c); }
+
 double send_value(Collective c, int n, int r, int64_t count, int64_t i) {
   (void)n;
   switch (c) {

@@ -30,6 +30,10 @@ struct Shape {
 };
 Shape shape(report::Collective c, int64_t bytes, int64_t elem_size, int nranks, int rank);
 bool supports_in_place(report::Collective c);  // not alltoall and sendrecv
+// Whether the collective has nothing to move: in place on one rank its output is its input, and
+// NCCL enqueues no GPU work (seen on an H200: ~0.22 us a call at every size). Such a figure has a
+// time (the call's host cost) but no rate.
+bool moves_no_data(report::Collective c, int nranks, bool in_place);
 
 // Send-buffer element i of rank r for collective c (count as in Shape).
 double send_value(report::Collective c, int n, int r, int64_t count, int64_t i);

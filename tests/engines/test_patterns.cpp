@@ -114,3 +114,16 @@ TEST(Patterns, EncodingRoundTripsInEveryType) {
   }
   EXPECT_EQ(dtype_size("half"), 0);
 }
+
+// In place on one rank there is nothing to move (its time is the call's host cost, no rate); on two
+// ranks, or out of place, there is; alltoall and sendrecv have no in-place form.
+TEST(Patterns, MovesNoDataOnlyInPlaceOnOneRank) {
+  for (auto c : {Collective::allreduce, Collective::allgather, Collective::reduce_scatter, Collective::broadcast,
+                 Collective::reduce}) {
+    EXPECT_TRUE(patterns::moves_no_data(c, 1, true)) << to_string(c);
+    EXPECT_FALSE(patterns::moves_no_data(c, 1, false)) << to_string(c);
+    EXPECT_FALSE(patterns::moves_no_data(c, 2, true)) << to_string(c);
+  }
+  EXPECT_FALSE(patterns::moves_no_data(Collective::alltoall, 1, true));
+  EXPECT_FALSE(patterns::moves_no_data(Collective::sendrecv, 1, true));
+}

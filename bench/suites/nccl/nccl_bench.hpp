@@ -24,6 +24,7 @@ class NcclCase {
   NcclCase& operator=(const NcclCase&) = delete;
 
   const patterns::Shape& shape() const { return shape_; }
+  bool moves_no_data() const { return patterns::moves_no_data(c_, n_, in_place_); }
   void init();                       // (re)writes the input patterns
   void enqueue(NcclComm& comm, double timeout_s);  // one collective on the communicator's stream
   int64_t wrong() const;             // wrong elements of the result on this rank (synchronous)
@@ -41,10 +42,8 @@ class NcclCase {
   unsigned char* recv_ = nullptr;  // device; null in place
 };
 
-// cudaEventElapsedTime resolves about half a microsecond: a batch shorter than that is two events
-// with nothing measurable between them, and no rate may be computed from it.
+// cudaEventElapsedTime resolves about half a microsecond.
 inline constexpr double kNcclEventResolution_s = 5e-7;
-inline bool below_event_resolution(double batch_s) { return batch_s < kNcclEventResolution_s; }
 
 // Batch samples of enqueue-able `op` by the measurement layer (bench/core/measure) with a CUDA event
 // pair around each batch on the communicator's stream (with -G/--cudagraph, around the launches of

@@ -204,15 +204,13 @@ class NcclRun {
   void timed(Collective c, NcclCase& k, NcclComm& comm, MPI_Comm mpi_comm, const std::string& step, report::Record& rec) {
     step_ = step;
     k.init();
-    const measure::Timing timing = time_on_gpu(ctx_, step, mpi_comm, comm, [&](double t) { k.enqueue(comm, t); });
-    measure::record_timing(rec, timing);
+    measure::record_timing(rec, time_on_gpu(ctx_, step, mpi_comm, comm, [&](double t) { k.enqueue(comm, t); }));
     if (ctx_.cfg.cuda_graph_launches > 0) rec.extra["timing"]["cuda_graph_launches"] = ctx_.cfg.cuda_graph_launches;
-    if (below_event_resolution(rec.time_us.mean * 1e-6 * timing.plan.iters_per_batch)) {
-      // One rank in place: NCCL enqueues nothing, so a batch is two back-to-back events and a rate
-      // from it would be millions of GB/s (seen on an H200). The time stays; no rate is given.
-      rec.extra["timing"]["below_resolution"] = true;
-      rec.extra["note"] = "each timed batch took under the CUDA event resolution (0.5 us): the operation put no work "
-                          "on the GPU (one rank, in place), so no rate is given";
+    if (k.moves_no_data()) {
+      // The events bracket only the call's host cost: a rate from it read 600,000 GB/s on an H200.
+      rec.extra["moves_no_data"] = true;
+      rec.extra["note"] = "in place on one rank the output is the input: NCCL puts no work on the GPU, so the time is "
+                          "the call's host cost and no rate is given";
     } else {
       rec.algbw_GBps = report::algbw_GBps(rec.bytes, rec.time_us.mean * 1e-6);
       rec.busbw_GBps = report::busbw_GBps(c, rec.bytes, rec.time_us.mean * 1e-6, comm.size());
