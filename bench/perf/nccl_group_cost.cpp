@@ -1,0 +1,78 @@
+// What a grouped NCCL call (ncclSend + ncclRecv, as alltoall and sendrecv issue) costs per call on
+// one GPU with a blocking and with a nonblocking communicator: the nccl suite uses a nonblocking one
+// (so that --timeout can abort it), whose ncclGroupEnd returns ncclInProgress and must be polled
+// before the next call. Times 200 calls after 20 warm-ups with CUDA events, for two sizes.
+//
+// Build and run on a GPU machine (ci/gpu-check.sh's NCCL; no MPI, one rank):
+//   g++ -O2 -std=c++17 bench/perf/nccl_group_cost.cpp -I$CUDA/include -I$NCCL/include
+//       -L$CUDA/lib64 -L$NCCL/lib -lcudart -l:libnccl.so.2 -o /tmp/nccl_group_cost   (one line)
+//   LD_LIBRARY_PATH=$NCCL/lib /tmp/nccl_group_cost
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+void ok(bool good, const char* what) {
+  if (!good) {
+    std::fprintf(stderr, "nccl_group_cost: %s failed\n", what);
+    std::exit(1);
+  }
+}
+
+// Waits until the nonblocking communicator has finished its last call (spinning, no sleep).
+void settle(ncclComm_t comm, ncclResult_t r) {
+  while (r == ncclInProgress) ncclCommGetAsyncError(comm, &r);
+  ok(r == ncclSuccess, "NCCL call");
+}
+
+double per_call_us(ncclComm_t comm, cudaStream_t s, void* in, void* out, size_t count) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  auto call = [&] {
+    settle(comm, ncclGroupStart());
+    settle(comm, ncclSend(in, count, ncclFloat, 0, comm, s));
+    settle(comm, ncclRecv(out, count, ncclFloat, 0, comm, s));
+    settle(comm, ncclGroupEnd());
+  };
+  for (int i = 0; i < 20; ++i) call();
+  cudaEventRecord(a, s);
+  for (int i = 0; i < 200; ++i) call();
+  cudaEventRecord(b, s);
+  cudaEventSynchronize(b);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, a, b);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms * 1e3 / 200;
+}
+
+}  // namespace
+
+int main() {
+  ok(cudaSetDevice(0) == cudaSuccess, "cudaSetDevice");
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  const size_t max_bytes = 128u << 20;
+  void *in = nullptr, *out = nullptr;
+  ok(cudaMalloc(&in, max_bytes) == cudaSuccess && cudaMalloc(&out, max_bytes) == cudaSuccess, "cudaMalloc");
+  for (int blocking : {1, 0}) {
+    ncclUniqueId id;
+    ok(ncclGetUniqueId(&id) == ncclSuccess, "ncclGetUniqueId");
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = blocking;
+    ncclComm_t comm = nullptr;
+    const ncclResult_t r = ncclCommInitRankConfig(&comm, 1, id, 0, &config);
+    if (r == ncclInProgress) settle(comm, r); else ok(r == ncclSuccess, "ncclCommInitRankConfig");
+    for (size_t bytes : {size_t{8192}, max_bytes})
+      std::printf("nccl_group_cost: %s communicator, send+recv to self of %zu B: %.1f us per call\n",
+                  blocking ? "blocking" : "nonblocking", bytes, per_call_us(comm, s, in, out, bytes / 4));
+    ncclCommDestroy(comm);
+  }
+  cudaFree(in);
+  cudaFree(out);
+  return 0;
+}
