@@ -13,6 +13,8 @@
 #                                      utilisation), and write a summary.
 #                                      Exit code 0 when every check passes, 1 when one fails, 3 when
 #                                      the build or the run could not be done.
+#   ci/gpu-check.sh nccl [OUT] [DEBS]  on the GPU machine: the same build, then only the nccl suite
+#                                      (8 B to 128 MiB, verified), for a quick look after a change to it.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -85,11 +87,10 @@ find_nccl() {
   export LD_LIBRARY_PATH=$d/lib:$LD_LIBRARY_PATH
 }
 
-cmd_run() {
-  local out=${1:-$repo/build-gpu/out} debs=${2:-$repo/build-gpu-debs}
-  local P=/tmp/gpunet-prefix build=$repo/build-gpu work cuda suites
-  mkdir -p "$out"
-  work=$(mktemp -d)
+# Unpacks the packages into prefix P, finds CUDA and NCCL, records nvidia-smi in OUT and builds
+# gpunet-bench into BUILD (its log in OUT/build.log).
+prepare_and_build() {  # prepare_and_build DEBS P BUILD OUT
+  local debs=$1 P=$2 build=$3 out=$4 cuda
   log "unpacking $(ls "$debs"/*.deb 2>/dev/null | wc -l) packages into $P"
   setup_prefix "$debs" "$P"
   cuda=${CUDA_HOME:-/usr/local/cuda}
@@ -110,6 +111,14 @@ cmd_run() {
     tail -40 "$out/build.log" >&2
     die "build failed (build.log)"
   fi
+}
+
+cmd_run() {
+  local out=${1:-$repo/build-gpu/out} debs=${2:-$repo/build-gpu-debs}
+  local P=/tmp/gpunet-prefix build=$repo/build-gpu work suites
+  mkdir -p "$out"
+  work=$(mktemp -d)
+  prepare_and_build "$debs" "$P" "$build" "$out"
 
   # The suites this build knows; topology discovery runs as the topo suite when it is built in.
   suites=nccl,pcie,node
@@ -267,9 +276,25 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# Only the nccl suite, after a change to it: every collective from 8 B to 128 MiB, verified, its
+# console tables printed and its report in OUT. A minute or two of device time instead of the whole check.
+cmd_nccl() {
+  local out=${1:-$repo/build-gpu/out} debs=${2:-$repo/build-gpu-debs}
+  local P=/tmp/gpunet-prefix build=$repo/build-gpu work rc=0
+  mkdir -p "$out"
+  work=$(mktemp -d)
+  prepare_and_build "$debs" "$P" "$build" "$out"
+  run_bench "$P" "$build" "$work/n" "$out/run.log" --suites nccl -b 8 -e 128M -f 16 -n 20 -c 1 --timeout 60 || rc=$?
+  grep -E '^#|^ +[0-9]|gpunet-bench' "$out/run.log" | grep -v '^# progress' | head -100  # the tables, not PMIx's notices
+  [[ -f $work/n/report.json ]] && cp "$work/n/report.json" "$out/"
+  rm -rf "$work"
+  return "$rc"
+}
+
 case ${1:-run} in
   fetch) shift; cmd_fetch "$@" ;;
   run) shift || true; cmd_run "$@" ;;
-  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) echo "usage: ci/gpu-check.sh fetch [DEBS] | run [OUT] [DEBS]" >&2; exit 2 ;;
+  nccl) shift; cmd_nccl "$@" ;;
+  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) echo "usage: ci/gpu-check.sh fetch [DEBS] | run [OUT] [DEBS] | nccl [OUT] [DEBS]" >&2; exit 2 ;;
 esac
