@@ -5,7 +5,7 @@
 // polled before the next call. Times 200 calls after 20 warm-ups with CUDA events, for two sizes,
 // on a blocking, a nonblocking and a split-off blocking communicator.
 //
-// Build and run on a GPU machine (ci/gpu-check.sh's NCCL; no MPI, one rank):
+// A CUDA build makes it (build/nccl_group_cost); by hand on a GPU machine with ci/gpu-check.sh's NCCL:
 //   g++ -O2 -std=c++17 bench/perf/nccl_group_cost.cpp -I$CUDA/include -I$NCCL/include
 //       -L$CUDA/lib64 -L$NCCL/lib -lcudart -l:libnccl.so.2 -o /tmp/nccl_group_cost   (one line)
 //   LD_LIBRARY_PATH=$NCCL/lib /tmp/nccl_group_cost
