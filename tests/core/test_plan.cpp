@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/core/plan.hpp"
+#include "bench/suites/nccl/suite.hpp"
 #include "bench/suites/tcp/plan.hpp"
 #include "report/text/text_format.hpp"
 
@@ -61,6 +62,26 @@ TEST(Plan, ASpecPromisingTcpLatencyMeasuresEveryPairAndTheLineSaysSo) {
   const PlanPart p = tcp::tcp_plan(c, 4, 4);
   EXPECT_NE(p.what.find(", latency on every pair (the spec promises it for every pair)"), std::string::npos) << p.what;
   EXPECT_DOUBLE_EQ(p.seconds, 3 * (1.0 + 0.2));
+}
+
+// The GPU check's sweep (ci/gpu-check.sh: 7 collectives, -b 8K -e 256M -f 4, --budget 0.05): 8 sizes,
+// alltoall and sendrecv out of place only, so 96 points and 4.8 s; the buffers' filling and checking
+// (most of the 32 s that sweep took on an H200) is named as not estimated.
+TEST(Plan, TheNcclSweepCountsEachPlacement) {
+  Config c;
+  c.nccl_collectives = {"allreduce", "allgather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"};
+  c.min_bytes = 8 << 10;
+  c.max_bytes = 256 << 20;
+  c.step_factor = 4;
+  c.budget_s = 0.05;
+  const PlanPart p = nccl_plan(c, 1, 1);
+  EXPECT_DOUBLE_EQ(p.seconds, 96 * 0.05);
+  EXPECT_EQ(p.what, "96 points (7 collectives x 8 sizes, in and out of place) x 0.05s budget");
+  EXPECT_NE(p.left_out.find("buffer filling and checking on the host"), std::string::npos);
+  c.check = 0;
+  c.nccl_collectives = {"alltoall"};
+  EXPECT_DOUBLE_EQ(nccl_plan(c, 1, 1).seconds, 8 * 0.05);
+  EXPECT_EQ(nccl_plan(c, 1, 1).left_out, "communicator set-up");
 }
 
 }  // namespace

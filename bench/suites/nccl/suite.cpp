@@ -5,7 +5,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+
 #include "bench/core/console_lines.hpp"
+#include "bench/core/sizes.hpp"
+#include "bench/engines/patterns.hpp"
 #include "bench/core/unmeasured.hpp"
 #include "bench/engines/node_local.hpp"
 #include "common/strings.hpp"
@@ -79,6 +83,24 @@ std::string nccl_console_line(const report::Record& r) {
 
 }  // namespace
 
+PlanPart nccl_plan(const Config& c, int, int) {
+  const size_t sizes = sweep_length(c.min_bytes, c.max_bytes, c.step_factor, c.step_bytes, 1'000'000);
+  size_t points = 0;
+  for (const auto& name : c.nccl_collectives) {
+    const auto coll = report::collective_from_string(name);
+    points += sizes * (coll && patterns::supports_in_place(*coll) ? 2 : 1);
+  }
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%gs", c.budget_s);
+  PlanPart p;
+  p.what = std::to_string(points) + " points (" + std::to_string(c.nccl_collectives.size()) + " collectives x " +
+           std::to_string(sizes) + " sizes, in and out of place) x " + budget + " budget";
+  p.seconds = static_cast<double>(points) * c.budget_s;
+  p.left_out = std::string("communicator set-up") + (c.check ? ", buffer filling and checking on the host" : "") +
+               (c.scaling ? ", the --scaling sweep" : "");
+  return p;
+}
+
 Suite nccl_suite() {
   Suite s;
   s.name = "nccl";
@@ -93,6 +115,7 @@ Suite nccl_suite() {
   s.unmeasured = collective_unmeasured;
   s.console = nccl_console_line;
   s.console_header = nccl_header;
+  s.plan = nccl_plan;
   return s;
 }
 
