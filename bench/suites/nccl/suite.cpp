@@ -84,6 +84,7 @@ std::string nccl_console_line(const report::Record& r) {
 }  // namespace
 
 PlanPart nccl_plan(const Config& c, int, int) {
+  if (!GPUNET_HAVE_CUDA) return {"skipped (built without CUDA)", 0, "", 0};
   const size_t sizes = sweep_length(c.min_bytes, c.max_bytes, c.step_factor, c.step_bytes, 1'000'000);
   size_t points = 0;
   for (const auto& name : c.nccl_collectives) {
