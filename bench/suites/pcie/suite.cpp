@@ -173,7 +173,7 @@ class PcieRun {
     rec.extra["host_memory"] = to_string(kind);
     rec.extra["numa_placement"] = p.label;
     if (dir == CopyDir::bidir) rec.extra["total_GBps"] = 2 * rec.algbw_GBps;
-    rec.figure = copy_figure(rec, report::gpu_subject(rec.host, g.ordinal), report::PathModel::pcie_link);
+    rec.figure = copy_figure(rec, report::gpu_subject(rec.host, g.ordinal), copy_path(kind));
     ctx_.emit(rec);
   }
 
@@ -221,6 +221,10 @@ report::RecordKind pcie_record_kind(const report::Record& r) {
 }
 
 }  // namespace
+
+report::PathModel copy_path(gpu::HostKind kind) {
+  return kind == gpu::HostKind::pinned ? report::PathModel::pcie_link : report::PathModel::none;
+}
 
 Suite pcie_suite() {
   Suite s;
