@@ -99,12 +99,15 @@ void network_rows(const Report& rep, std::vector<Row>& out) {
   per_rail(rdma_lat, "RDMA latency t_typical", out);
 }
 
-// Each collective's peak bus bandwidth over its sizes (plain sweeps, not scaling steps).
+// Each collective's peak bus bandwidth over its sizes (plain sweeps, not scaling steps). A sweep on
+// one rank moves nothing between ranks (busbw 0, or a local copy's rate where the factor is 1: an
+// H200's summary read 0 for allreduce and 2045 GB/s for broadcast), so it has no row here; its
+// table stays in the body.
 void collective_rows(const Report& rep, std::vector<Row>& out) {
   std::map<std::string, const Record*> best;
   std::vector<std::string> order;
   for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::collective || r.status != Status::passed) continue;
+    if (record_table_kind(r) != TableKind::collective || r.status != Status::passed || r.ranks < 2) continue;
     if (r.variant != "out-of-place" && r.variant != "in-place") continue;
     const auto* f = record_figure(r);
     if (!f) continue;
