@@ -35,12 +35,18 @@ job=$!
 # Wait until some records exist, then find the victim.
 for _ in $(seq 300); do [[ $(cat "$out/r/results.jsonl" 2>/dev/null | wc -l) -ge 3 ]] && break; sleep 0.1; done
 [[ -s $out/r/results.jsonl ]] || { cat "$out/stderr"; fail "no record was written before the fault"; }
+# Looked for again for a few seconds: once, on a loaded machine, the first look found no process
+# with the victim's rank although the job ran on.
 pid=""
-for p in $(job_pids); do
-  environ=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null || true)  # whole, not cut short by grep -q
-  grep -qx "OMPI_COMM_WORLD_RANK=$victim" <<<"$environ" && pid=$p
+for _ in $(seq 50); do
+  for p in $(job_pids); do
+    environ=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null || true)  # whole, not cut short by grep -q
+    grep -qx "OMPI_COMM_WORLD_RANK=$victim" <<<"$environ" && pid=$p
+  done
+  [[ -n $pid ]] && break
+  sleep 0.1
 done
-[[ -n $pid ]] || fail "could not find rank $victim"
+[[ -n $pid ]] || { ps -o pid,stat,args -p "$(job_pids | tr '\n' ',' | sed 's/,$//')" 2>&1 || true; fail "could not find rank $victim"; }
 cp "$out/r/results.jsonl" "$out/before.jsonl"
 rows_before=$(grep -c '^ *[a-z_]\+ ' "$out/stdout" || true)
 SECONDS=0
