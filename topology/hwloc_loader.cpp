@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include "topology/classify.hpp"
 #include "topology/hwloc_xml_check.hpp"
@@ -99,6 +101,16 @@ Ancestor ancestor_of(hwloc_obj_t bridge) {
   return a;
 }
 
+// An OS device's type as a plain integer. hwloc copies it from the XML's osdev_type attribute
+// unchecked, so an imported file can hold a value no enumerator has (the fuzz test's mutants gave
+// -1): reading the enum member itself would be undefined behaviour, its bytes are not.
+int osdev_type(const hwloc_obj& os) {
+  std::underlying_type_t<hwloc_obj_osdev_type_e> raw{};
+  static_assert(sizeof raw == sizeof os.attr->osdev.type);
+  std::memcpy(&raw, &os.attr->osdev.type, sizeof raw);
+  return static_cast<int>(raw);
+}
+
 // Fills everything that hwloc knows about one PCI function; nullopt when it is neither GPU nor NIC.
 std::optional<Device> read_device(hwloc_topology_t t, hwloc_obj_t pci) {
   const auto& attr = pci->attr->pcidev;
@@ -112,7 +124,7 @@ std::optional<Device> read_device(hwloc_topology_t t, hwloc_obj_t pci) {
 
   for (hwloc_obj_t os = pci->io_first_child; os; os = os->next_sibling) {
     if (os->type != HWLOC_OBJ_OS_DEVICE || os->name == nullptr) continue;
-    switch (os->attr->osdev.type) {
+    switch (osdev_type(*os)) {
       case HWLOC_OBJ_OSDEV_NETWORK: d.netdevs.emplace_back(os->name); break;
       case HWLOC_OBJ_OSDEV_OPENFABRICS: d.rdma_devs.emplace_back(os->name); break;
       case HWLOC_OBJ_OSDEV_GPU:
