@@ -1,11 +1,21 @@
 #include "bench/core/plan.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "bench/core/suite.hpp"
 #include "report/text/text_format.hpp"
 
 namespace gpunet::bench {
+
+PlanPart budgeted_points(const std::string& what, size_t points, double budget_s) {
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%gs", budget_s);
+  PlanPart p;
+  p.what = what + " x " + budget + " budget";
+  p.seconds = static_cast<double>(points) * budget_s;
+  return p;
+}
 
 std::string plan_line(const std::vector<std::pair<std::string, PlanPart>>& parts) {
   std::string shown, unknown;

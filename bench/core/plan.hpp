@@ -23,6 +23,9 @@ struct PlanPart {
 };
 
 
+// A sweep's part: `points` timed points of about --budget each, "<what> x <budget>s budget" (pure).
+PlanPart budgeted_points(const std::string& what, size_t points, double budget_s);
+
 // "# plan: tcp matrix 2x3 rounds x (2s + 0.2s) = 13s, mpi ...; estimated 1m05s (an estimate; not
 // estimated: topo, tcp re-tests of suspects)" for (suite name, part) in run order (pure).
 std::string plan_line(const std::vector<std::pair<std::string, PlanPart>>& parts);

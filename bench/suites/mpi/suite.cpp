@@ -4,7 +4,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 
 #include "bench/core/cli_size.hpp"
 #include "bench/core/sizes.hpp"
@@ -56,11 +55,8 @@ std::string mpi_header(const Config& cfg, const MpiContext& mpi) {
 // Each collective at each size: about --budget of timed iterations (warm-up and the data check aside).
 PlanPart mpi_plan(const Config& c, int, int) {
   const size_t sizes = sweep_length(c.min_bytes, c.max_bytes, c.step_factor, c.step_bytes, 1'000'000);
-  PlanPart p;
-  char budget[32];
-  std::snprintf(budget, sizeof budget, "%gs", c.budget_s);
-  p.what = std::to_string(c.collectives.size()) + " collectives x " + std::to_string(sizes) + " sizes x " + budget + " budget";
-  p.seconds = static_cast<double>(c.collectives.size() * sizes) * c.budget_s;
+  PlanPart p = budgeted_points(std::to_string(c.collectives.size()) + " collectives x " + std::to_string(sizes) + " sizes",
+                               c.collectives.size() * sizes, c.budget_s);
   p.left_out = std::string("sizes whose --iters take longer than --budget") + (c.scaling ? ", the --scaling sweep" : "");
   return p;
 }

@@ -5,8 +5,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
-
 #include "bench/core/console_lines.hpp"
 #include "bench/core/sizes.hpp"
 #include "bench/engines/patterns.hpp"
@@ -91,12 +89,9 @@ PlanPart nccl_plan(const Config& c, int, int) {
     const auto coll = report::collective_from_string(name);
     points += sizes * (coll && patterns::supports_in_place(*coll) ? 2 : 1);
   }
-  char budget[32];
-  std::snprintf(budget, sizeof budget, "%gs", c.budget_s);
-  PlanPart p;
-  p.what = std::to_string(points) + " points (" + std::to_string(c.nccl_collectives.size()) + " collectives x " +
-           std::to_string(sizes) + " sizes, in and out of place) x " + budget + " budget";
-  p.seconds = static_cast<double>(points) * c.budget_s;
+  PlanPart p = budgeted_points(std::to_string(points) + " points (" + std::to_string(c.nccl_collectives.size()) +
+                                   " collectives x " + std::to_string(sizes) + " sizes, in and out of place)",
+                               points, c.budget_s);
   p.left_out = std::string("communicator set-up") + (c.check ? ", buffer filling and checking on the host" : "") +
                (c.scaling ? ", the --scaling sweep" : "");
   return p;
