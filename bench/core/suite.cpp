@@ -13,6 +13,7 @@ report::KnownTests spec_names(SuiteList suites) {
   for (const auto& s : suites)
     for (auto t : s.spec_tests) {
       t.suite = s.name;
+      for (auto& m : t.metrics) m.metric = s.name + "." + m.metric;
       out.push_back(std::move(t));
     }
   return out;

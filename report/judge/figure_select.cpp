@@ -226,6 +226,22 @@ TestRule test_rule(const KnownTests& known, const std::string& suite, const std:
   return {};
 }
 
+MetricPath metric_path(const KnownTests& known, const std::string& suite, const std::string& test, const std::string& metric) {
+  const KnownTest* t = find_test(known, suite, test);
+  std::string names;
+  if (t)
+    for (const auto& m : t->metrics) {
+      const bool any = m.metric == suite + ".*";
+      if (m.metric == metric || (any && metric.size() > suite.size() + 1 && metric.rfind(suite + ".", 0) == 0))
+        return {m.path, ""};
+      names += (names.empty() ? "" : ", ") + m.metric;
+    }
+  const std::string paths = "busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY";
+  if (names.empty())
+    return {"", "'" + metric + "' is not a figure (" + suite + "/" + test + " names no metric; use a record path: " + paths + ")"};
+  return {"", "'" + metric + "' is not a figure of " + suite + "/" + test + " (its metrics: " + names + "; or a record path: " + paths + ")"};
+}
+
 std::optional<NameProblem> unknown_name(const KnownTests& known, const std::string& suite, const std::string& test,
                                         const std::string& kind) {
   std::vector<std::string> suites, tests;

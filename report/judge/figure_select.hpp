@@ -103,12 +103,22 @@ std::string figure_key(const FigureFact& f);
 
 // A test a spec may name, as its suite describes it (bench/core/suite.hpp, Suite::spec_tests; the
 // suite list hands every suite's to the spec reader).
+// A figure a test's records carry, as a spec may name it: its metric and the record path the
+// judges read it at ("tcp.goodput" at extra.goodput_Gbps, "mpi.allreduce.busbw" at busbw_GBps). A
+// suite states it without its own name ("goodput"); bench::spec_names prefixes the suite. "*": any
+// metric of the suite (the suite names its figures at run time).
+struct KnownMetric {
+  std::string metric;
+  std::string path;
+};
+
 struct KnownTest {
   std::string suite, test;
   std::vector<std::string> kinds;     // test kinds (record variants) that may stand in for the test name
   std::vector<std::string> left_out;  // the kinds a query that names none leaves out (re-tests, groups)
   std::string rate_figure;            // what a bandwidth promise reads when it names no figure ("": busbw_GBps)
   bool open = false;                  // the suite names its records at run time (any name accepted)
+  std::vector<KnownMetric> metrics;   // the figures its records carry, by metric
 };
 using KnownTests = std::vector<KnownTest>;
 
@@ -130,5 +140,13 @@ struct TestRule {
   std::string rate_figure;
 };
 TestRule test_rule(const KnownTests& known, const std::string& suite, const std::string& test);
+
+// The record path of the metric a spec names for suite/test ("tcp.goodput" -> extra.goodput_Gbps);
+// else the problem, with the metrics the test's records carry.
+struct MetricPath {
+  std::string path;
+  std::string problem;  // empty when found
+};
+MetricPath metric_path(const KnownTests& known, const std::string& suite, const std::string& test, const std::string& metric);
 
 }  // namespace gpunet::report

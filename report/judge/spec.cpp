@@ -61,10 +61,13 @@ FigureSelector selector(const Reader& r, const json& j, const std::string& path,
   // A suite without a bus bandwidth names what a bandwidth promise reads (tcp: its goodput).
   if (s.figure == "busbw_GBps" && !rule.rate_figure.empty()) s.figure = rule.rate_figure;
   if (const auto* v = field(j, "figure")) {
+    // A metric ("tcp.goodput") as its suite states it, or a record path (busbw_GBps, extra.KEY, ...).
     s.figure = r.string(*v, Reader::join(path, "figure"));
-    if (!valid_figure_path(s.figure))
-      r.fail(Reader::join(path, "figure"),
-             "'" + s.figure + "' is not a figure (use busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
+    if (!valid_figure_path(s.figure)) {
+      auto named = metric_path(rules.known, s.suite, s.name, s.figure);
+      if (!named.problem.empty()) r.fail(Reader::join(path, "figure"), named.problem);
+      s.figure = std::move(named.path);
+    }
   }
   return s;
 }

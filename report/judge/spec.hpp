@@ -21,8 +21,10 @@
 //     "congestion": {"max_cif": 3.0}                       every victim's CIF per measure (report/analysis/congestion.hpp)
 //   }
 //
-// A figure is named by a path into a Record: "busbw_GBps", "algbw_GBps", "time_us.p99" (any TimeStats
-// field) or "extra.KEY[.KEY...]" (a number in Record::extra). Parsing is strict: an unknown key, a wrong
+// A figure is named by its metric as the test's suite states it ("tcp.goodput", "mpi.allreduce.busbw":
+// KnownTest::metrics), which the reader turns into the record path it is kept at, or by that path:
+// "busbw_GBps", "algbw_GBps", "time_us.p99" (any TimeStats field) or "extra.KEY[.KEY...]" (a number
+// in Record::extra). Parsing is strict: an unknown key, a wrong
 // type or an out-of-range value throws SpecError whose message names the file, the field path and the
 // problem, e.g. `spec.json: nic.speed_Gbps: expected a number, got "fast"`.
 #pragma once

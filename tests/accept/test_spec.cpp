@@ -10,6 +10,7 @@
 #include "gpunet/build_config.h"
 #include "tests/support/spec_names.hpp"
 #include "report/judge/spec.hpp"
+#include "report/render/outputs.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
@@ -128,9 +129,18 @@ TEST(Spec, MissingAndContradictoryFields) {
 
 TEST(Spec, BadNamesFiguresAndPatterns) {
   EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "nccl", "name": "allreduce", "figure": "busbw", "min": 1}])")),
-            "spec.json: bandwidth[0].figure: 'busbw' is not a figure (use busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
+            "spec.json: bandwidth[0].figure: 'busbw' is not a figure of nccl/allreduce (its metrics: nccl.allreduce.busbw; "
+            "or a record path: busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
   EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "tcp", "name": "latency", "figure": "time_us.p95", "max_p99_us": 1}])")),
-            "spec.json: latency[0].figure: 'time_us.p95' is not a figure (use busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
+            "spec.json: latency[0].figure: 'time_us.p95' is not a figure of tcp/latency (its metrics: tcp.latency; "
+            "or a record path: busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "topo", "name": "node", "figure": "topo.gpus", "min": 1}])")),
+            "spec.json: bandwidth[0].figure: 'topo.gpus' is not a figure (topo/node names no metric; use a record path: "
+            "busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
+  // Another suite's metric is not this test's.
+  EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "mpi", "name": "allreduce", "figure": "nccl.allreduce.busbw", "min": 1}])")),
+            "spec.json: bandwidth[0].figure: 'nccl.allreduce.busbw' is not a figure of mpi/allreduce (its metrics: "
+            "mpi.allreduce.busbw; or a record path: busbw_GBps, algbw_GBps, time_us.STAT or extra.KEY)");
   EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "", "name": "allreduce", "min": 1}])")),
             "spec.json: bandwidth[0].suite: must not be empty");
   EXPECT_EQ(spec_error_of(with(R"("nic": {"count": 1, "match": "mlx5_("})")),
@@ -149,6 +159,45 @@ TEST(Spec, NamesNoSuiteProducesAreErrorsWithTheValidChoices) {
   // A test kind stands for the test; a suite that names its records at run time takes any name.
   EXPECT_EQ(spec_error_of(with(R"("bandwidth": [{"suite": "tcp", "name": "matrix", "min": 1}])")), "(no error)");
   EXPECT_EQ(spec_error_of(with(R"("latency": [{"suite": "node", "name": "BM_copy", "max_p99_us": 1}])")), "(no error)");
+}
+
+// A figure named by its metric reads the same record path as the path it stands for.
+TEST(Spec, FiguresByMetricReadTheirRecordPaths) {
+  const auto s = parse_spec(json::parse(R"({"spec_version": 2,
+      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "test": "matrix", "figure": "tcp.goodput", "min": 1},
+                    {"suite": "nccl", "name": "allreduce", "figure": "nccl.allreduce.busbw", "min": 1},
+                    {"suite": "mpi", "name": "scaling", "figure": "mpi.allreduce.busbw", "min": 1},
+                    {"suite": "rdma", "name": "write_bw", "figure": "rdma.write.bw", "min": 1},
+                    {"suite": "pcie", "name": "h2d", "figure": "pcie.h2d", "min": 1},
+                    {"suite": "node", "name": "membw_triad", "figure": "node.membw.triad", "min": 1}],
+      "latency": [{"suite": "tcp", "name": "latency", "figure": "tcp.latency", "max_p99_us": 50},
+                  {"suite": "rdma", "name": "write_lat", "figure": "rdma.write.latency", "max_p99_us": 5}]})"),
+                            "s.json", gpunet::test_support::suite_spec_names());
+  std::vector<std::string> paths;
+  for (const auto& b : s.bandwidth) paths.push_back(b.sel.figure);
+  EXPECT_EQ(paths, (std::vector<std::string>{"extra.goodput_Gbps", "busbw_GBps", "busbw_GBps", "extra.bw_Gbps",
+                                             "algbw_GBps", "algbw_GBps"}));
+  EXPECT_EQ(s.latency.at(0).sel.figure, "time_us.p50");
+  EXPECT_EQ(s.latency.at(1).sel.figure, "time_us.p50");
+}
+
+// What each suite states of its metrics is what its records carry: every figure of a spec test in the
+// recorded runs is found by its metric, at the path the judges read it (figure_path).
+TEST(Spec, EveryRecordedFigureIsFoundByItsMetric) {
+  const auto& known = gpunet::test_support::suite_spec_names();
+  int checked = 0;
+  for (const char* file : {"fixture.json", "default_np2.json", "rdma_matrix.json"}) {
+    const auto loaded = load_results(std::string(GPUNET_SOURCE_DIR) + "/tests/data/report/" + file);
+    ASSERT_TRUE(loaded.report) << loaded.error;
+    for (const auto& r : loaded.report->results) {
+      if (!r.figure || unknown_name(known, r.suite, r.name, "")) continue;
+      const auto named = metric_path(known, r.suite, r.name, r.figure->metric);
+      EXPECT_EQ(named.problem, "") << file << ": " << r.suite << "/" << r.name;
+      EXPECT_EQ(named.path, figure_path(*r.figure)) << file << ": " << r.suite << "/" << r.name << " " << r.figure->metric;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 50);
 }
 
 TEST(Spec, VersionTwoAddsTestAndLinkRate) {

@@ -163,6 +163,19 @@ TEST(Verdicts, Bandwidth) {
   EXPECT_EQ(v.reason, "1 of 2 hosts below 90.0 Gb/s; lowest node-b 23.5 Gb/s (ceiling 24.5 Gb/s)");
   EXPECT_EQ(one(r, R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "figure": "extra.goodput_Gbps", "min_efficiency_pct": 95}])").status,
             VerdictStatus::pass);
+  // The same figures named by their metrics: the same verdicts.
+  for (const auto& [metric, path] : std::vector<std::pair<std::string, std::string>>{
+           {R"("suite": "tcp", "name": "bandwidth", "figure": "tcp.goodput", "min": 90)",
+            R"("suite": "tcp", "name": "bandwidth", "figure": "extra.goodput_Gbps", "min": 90)"},
+           {R"("suite": "nccl", "name": "allreduce", "figure": "nccl.allreduce.busbw", "min_efficiency_pct": 80)",
+            R"("suite": "nccl", "name": "allreduce", "figure": "busbw_GBps", "min_efficiency_pct": 80)"}}) {
+    const auto by_metric = one(r, R"("bandwidth": [{)" + metric + "}]");
+    const auto by_path = one(r, R"("bandwidth": [{)" + path + "}]");
+    EXPECT_EQ(by_metric.status, by_path.status) << metric;
+    EXPECT_EQ(by_metric.measured, by_path.measured) << metric;
+    EXPECT_EQ(by_metric.reason, by_path.reason) << metric;
+    EXPECT_EQ(by_metric.promise, by_path.promise) << metric;
+  }
 }
 
 TEST(Verdicts, BandwidthSkipsAndFailedMeasurements) {

@@ -102,7 +102,7 @@ Suite nccl_suite() {
   s.name = "nccl";
   s.help = "NCCL collectives, one GPU per rank, timed with CUDA events (skipped without a GPU)";
   s.spec_tests = collective_spec_tests();
-  s.spec_tests.push_back({"", "transport", {}, {}, "", false});
+  s.spec_tests.push_back({"", "transport", {}, {}, "", false, {}});
   s.record_kind = collective_record_kind;
   s.add_options = add_nccl_options;
   s.finish_options = finish_nccl_options;

@@ -248,7 +248,8 @@ Suite node_suite() {
   Suite s;
   s.name = "node";
   s.help = "node-local micro-benchmarks (Google Benchmark): host memory bandwidth per NUMA node, PCIe copies";
-  s.spec_tests = {{"", "*", {}, {}, "", true}};  // its records are named at run time (membw_copy, pcie_h2d, ...)
+  // Its records and figures are named at run time (membw_copy as node.membw.copy, pcie_h2d, ...).
+  s.spec_tests = {{"", "*", {}, {}, "", true, {{"*", "algbw_GBps"}}}};
   s.record_kind = node_record_kind;
   s.add_options = add_node_options;
   s.run = run_node_suite;

@@ -230,7 +230,8 @@ Suite pcie_suite() {
   Suite s;
   s.name = "pcie";
   s.help = "host<->device copies per GPU, pinned and pageable, near and far NUMA node (skipped without a GPU)";
-  s.spec_tests = {{"", "h2d", {}, {}, "", false}, {"", "d2h", {}, {}, "", false}, {"", "bidir", {}, {}, "", false}};
+  for (const char* test : {"h2d", "d2h", "bidir"})  // the figure pcie.<test> (GB/s per direction)
+    s.spec_tests.push_back({"", test, {}, {}, "", false, {{test, "algbw_GBps"}}});
   s.record_kind = pcie_record_kind;
   s.add_options = add_pcie_options;
   s.run = run_pcie_suite;

@@ -46,8 +46,13 @@ report::RecordKind rdma_record_kind(const report::Record& r) {
 
 std::vector<report::KnownTest> rdma_spec_tests() {
   std::vector<report::KnownTest> out;
-  for (const char* test : {"write_bw", "write_bw_bidir", "write_lat", "latency", "connect", "gpudirect", "devices"})
-    out.push_back({"", test, {}, {}, "", false});
+  for (const char* test : {"write_bw", "write_bw_bidir", "write_lat", "latency", "connect", "gpudirect", "devices"}) {
+    const std::string t = test;
+    std::vector<report::KnownMetric> metrics;
+    if (t == "write_bw" || t == "write_bw_bidir") metrics = {{"write.bw", "extra.bw_Gbps"}};
+    if (t == "write_lat" || t == "latency") metrics = {{"write.latency", "time_us.p50"}};
+    out.push_back({"", test, {}, {}, "", false, metrics});
+  }
   return out;
 }
 

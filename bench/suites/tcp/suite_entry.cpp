@@ -25,11 +25,12 @@ report::RecordKind tcp_record_kind(const report::Record& r) {
 // no kind judges the flows that had their path to themselves. A bandwidth promise reads the goodput.
 std::vector<report::KnownTest> tcp_spec_tests() {
   const std::string goodput = "extra.goodput_Gbps";
+  const std::vector<report::KnownMetric> rate = {{"goodput", goodput}}, time = {{"latency", "time_us.p50"}};
   return {{"", "bandwidth", {"neighbours", "matrix", "one-to-many", "many-to-one", "retest"},
-           {"one-to-many", "many-to-one", "retest"}, goodput, false},
-          {"", "aggregate", {"one-to-many", "many-to-one"}, {}, goodput, false},
-          {"", "latency", {}, {}, goodput, false},
-          {"", "matrix", {}, {}, goodput, false}};
+           {"one-to-many", "many-to-one", "retest"}, goodput, false, rate},
+          {"", "aggregate", {"one-to-many", "many-to-one"}, {}, goodput, false, rate},
+          {"", "latency", {}, {}, goodput, false, time},
+          {"", "matrix", {}, {}, goodput, false, rate}};
 }
 
 }  // namespace

@@ -173,7 +173,7 @@ Suite topo_suite() {
   Suite s;
   s.name = "topo";
   s.help = "node topology: GPUs, NICs, PCIe links, NUMA; the path matrix and the node that differs";
-  s.spec_tests = {{"", "node", {}, {}, "", false}, {"", "compare", {}, {}, "", false}};
+  s.spec_tests = {{"", "node", {}, {}, "", false, {}}, {"", "compare", {}, {}, "", false, {}}};
   s.record_kind = topo_record_kind;
   s.run = run_topo_suite;
   s.console_summary = render_topology_console;

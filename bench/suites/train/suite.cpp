@@ -197,7 +197,7 @@ Suite train_suite() {
   s.help = "data-parallel step emulation: host compute overlapped with the bucketed MPI all-reduce and, on GPUs, "
            "cuBLAS GEMMs overlapped with NCCL with NVML utilisation, beside the fixed overlap model's prediction "
            "(on request: it takes seconds)";
-  s.spec_tests = {{"", "compute", {}, {}, "", false}, {"", "allreduce", {}, {}, "", false}, {"", "step", {}, {}, "", false}};
+  s.spec_tests = {{"", "compute", {}, {}, "", false, {}}, {"", "allreduce", {}, {}, "", false, {}}, {"", "step", {}, {}, "", false, {}}};
   s.record_kind = train_record_kind;
   s.by_default = false;
   s.run = run_train_suite;
