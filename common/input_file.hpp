@@ -13,7 +13,9 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "common/quote.hpp"
@@ -119,6 +121,57 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
   d::Read r = d::read_all(file.fd, kind);
   if (!r.problem.empty()) throw Error(clipped(printable(path), 240) + ": " + r.problem);
   return std::move(r.text);
+}
+
+// The size of the regular file at `path`, or nullopt when it cannot be examined (read_input_file
+// then says why).
+inline std::optional<std::size_t> input_file_size(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return static_cast<std::size_t>(st.st_size);
+}
+
+// The file at `path` line by line, for input of any size read one line at a time (a results.jsonl
+// larger than a whole report file may be): each line, without its newline, goes to
+// on_line(text, has_newline); on_line returns false to stop. A line longer than line_kind.max_bytes
+// throws Error("PATH: line N is larger than ..."). The path is checked as read_input_file checks it.
+template <class Error, class OnLine>
+void read_input_lines(const std::string& path, const InputKind& line_kind, OnLine&& on_line) {
+  namespace d = input_file_detail;
+  const auto where = [&] { return clipped(printable(path), 240); };
+  if (path.empty()) throw Error(std::string("an empty path was given for the ") + line_kind.what + " (give a file)");
+  const d::Descriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
+  if (file.fd < 0) throw Error(where() + ": " + d::open_problem(errno));
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) throw Error(where() + ": cannot be examined: " + std::strerror(errno));
+  if (auto p = d::mode_problem(st.st_mode, line_kind.what); !p.empty()) throw Error(where() + ": " + p);
+  constexpr std::size_t kChunk = 16 * kMiB;
+  std::string buf;
+  std::size_t line_no = 0;
+  for (bool eof = false; !eof;) {
+    const std::size_t kept = buf.size();
+    buf.resize(kept + kChunk);
+    ssize_t n;
+    do n = ::read(file.fd, buf.data() + kept, kChunk);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) throw Error(where() + ": read error: " + std::strerror(errno) + " (check the disk and the file)");
+    buf.resize(kept + static_cast<std::size_t>(n));
+    eof = n == 0;
+    std::size_t begin = 0;
+    const auto too_long = [&](std::size_t size) {
+      if (size > line_kind.max_bytes)
+        throw Error(where() + ": line " + std::to_string(line_no + 1) + " is larger than the " +
+                    d::size_text(line_kind.max_bytes) + " a line of a " + line_kind.what + " may be (give the right file)");
+    };
+    for (std::size_t nl; (nl = buf.find('\n', begin)) != std::string::npos; begin = nl + 1) {
+      too_long(nl - begin);
+      ++line_no;
+      if (!on_line(std::string_view(buf).substr(begin, nl - begin), true)) return;
+    }
+    buf.erase(0, begin);
+    too_long(buf.size());
+    if (eof && !buf.empty()) on_line(std::string_view(buf), false);
+  }
 }
 
 }  // namespace gpunet

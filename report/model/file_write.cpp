@@ -7,13 +7,16 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <streambuf>
+#include <string_view>
+#include <vector>
 
 namespace gpunet::report {
 
 namespace {
 
 // Writes all of text to fd; returns 0 or the errno of the failure.
-int write_all(int fd, const std::string& text) {
+int write_all(int fd, std::string_view text) {
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -23,6 +26,52 @@ int write_all(int fd, const std::string& text) {
     done += static_cast<size_t>(n);
   }
   return 0;
+}
+
+// An output stream onto a file descriptor that keeps the first write error.
+class FdBuf final : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd), buf_(1 << 20) { setp(buf_.data(), buf_.data() + buf_.size()); }
+  int error() const { return err_; }
+  int flush_all() {
+    if (err_ == 0 && pptr() > pbase()) err_ = write_all(fd_, std::string_view(pbase(), static_cast<size_t>(pptr() - pbase())));
+    setp(buf_.data(), buf_.data() + buf_.size());
+    return err_;
+  }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (flush_all() != 0) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  int sync() override { return flush_all() == 0 ? 0 : -1; }
+
+ private:
+  int fd_;
+  std::vector<char> buf_;
+  int err_ = 0;
+};
+
+int open_tmp(const std::string& tmp) {
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + write_error_text(errno));
+  return fd;
+}
+
+// fsync, close and rename after the writes (err: the first write error, or 0); throws and removes
+// the temporary file on any failure.
+void finish_tmp(int fd, const std::string& tmp, const std::string& path, int err) {
+  if (err == 0 && ::fsync(fd) != 0 && errno != EINVAL) err = errno;  // EINVAL: a file system without fsync
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+  if (err != 0) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot write " + path + ": " + write_error_text(err));
+  }
 }
 
 }  // namespace
@@ -35,16 +84,23 @@ std::string write_error_text(int err) {
 
 void write_file_replacing(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + write_error_text(errno));
-  int err = write_all(fd, text);
-  if (err == 0 && ::fsync(fd) != 0 && errno != EINVAL) err = errno;  // EINVAL: a file system without fsync
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-  if (err != 0) {
+  const int fd = open_tmp(tmp);
+  finish_tmp(fd, tmp, path, write_all(fd, text));
+}
+
+void write_file_replacing(const std::string& path, const std::function<void(std::ostream&)>& render) {
+  const std::string tmp = path + ".tmp";
+  const int fd = open_tmp(tmp);
+  FdBuf buf(fd);
+  try {
+    std::ostream os(&buf);
+    render(os);
+  } catch (...) {
+    ::close(fd);
     ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + write_error_text(err));
+    throw;
   }
+  finish_tmp(fd, tmp, path, buf.flush_all());
 }
 
 }  // namespace gpunet::report

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <functional>
-#include <sstream>
 #include <stdexcept>
 
 #include "report/model/file_write.hpp"
@@ -15,11 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Renders into memory, then writes through a temporary name and a rename (report/model/file_write.hpp).
+// Streams into a temporary name, then renames it (report/model/file_write.hpp).
 void write_file(const fs::path& path, const std::function<void(std::ostream&)>& render) {
-  std::ostringstream text;
-  render(text);
-  write_file_replacing(path.string(), text.str());
+  write_file_replacing(path.string(), render);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/input_file.hpp"
 #include "report/analysis/analysis.hpp"
 #include "report/model/record.hpp"
 #include "report/training/training_params.hpp"
@@ -38,7 +39,9 @@ struct LoadedResults {
 // Loads a report.json (an object with schema_version) or a results.jsonl (one Record per line; a
 // line {"provenance": ...} or {"topology": ...} fills those parts). A jsonl's last line without a
 // newline that does not parse is taken as cut off by a dying run: skipped, with a warning.
-LoadedResults load_results(const std::string& path);
+// A file larger than `whole_up_to` (the 1 GiB a report file may be) can only be a results.jsonl: it
+// is read line by line and never held whole.
+LoadedResults load_results(const std::string& path, std::size_t whole_up_to = kResultsInput.max_bytes);
 
 // `gpunet-bench report PATH -o DIR`: load, analyse, write every output. Returns the exit code of the
 // report's one verdict, as the run gave it (0, FAIL 1, INCOMPLETE 4: report/judge/run_verdict.hpp), or 2 after

@@ -83,38 +83,65 @@ std::string take_line(json& j, Report& rep) {
   return "";
 }
 
+// A results.jsonl, one line at a time: from the whole text, or from the file as it is read.
+class JsonlLines {
+ public:
+  explicit JsonlLines(const std::string& path) : path_(path) {}
+
+  // Takes one line; false once the file is refused (then finish() says why) or ends early.
+  bool line(std::string_view line, bool has_newline) {
+    ++line_no_;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) return true;
+    JsonParsed parsed = parse_json_text(line);
+    if (parsed.key_or_number_refused) return refuse(at() + ": " + parsed.error);
+    if (!parsed.ok()) {
+      // Cut off by a dying run: the last line, without its newline, after at least one good record.
+      if (!has_newline && !rep_.results.empty()) {
+        out_.warnings.push_back(at() + " is incomplete (the run stopped while writing it); skipped it");
+        return false;
+      }
+      return refuse(at() + " is not valid JSON: " + parsed.error + kHint);
+    }
+    if (const auto problem = take_line(parsed.value, rep_); !problem.empty())  // "is not ..." or ": field: ..."
+      return refuse(at() + (problem.front() == ':' ? "" : " ") + problem + kHint);
+    return true;
+  }
+
+  LoadedResults finish() {
+    if (!error_.empty()) return fail(error_);
+    if (rep_.results.empty()) return fail(path_ + ": holds no result records" + kHint);
+    // Lines carry no schema version: records without a figure may be from version 1.
+    const bool legacy = std::none_of(rep_.results.begin(), rep_.results.end(), [](const Record& r) { return r.figure.has_value(); });
+    if (legacy) rep_.schema_version = 1;
+    upgrade_legacy_report(rep_);
+    out_.report = std::move(rep_);
+    return std::move(out_);
+  }
+
+ private:
+  std::string at() const { return path_ + ": line " + std::to_string(line_no_); }
+  bool refuse(std::string why) {
+    error_ = std::move(why);
+    return false;
+  }
+
+  std::string path_;
+  std::size_t line_no_ = 0;
+  Report rep_;
+  LoadedResults out_;
+  std::string error_;
+};
+
 LoadedResults load_jsonl(const std::string& path, std::string_view text) {
-  LoadedResults out;
-  Report rep;
-  size_t line_no = 0;
+  JsonlLines lines(path);
   for (size_t begin = 0; begin < text.size();) {
     const size_t newline = text.find('\n', begin);
     const bool has_newline = newline != std::string_view::npos;
     const std::string_view line = text.substr(begin, has_newline ? newline - begin : std::string_view::npos);
     begin = has_newline ? newline + 1 : text.size();
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    JsonParsed parsed = parse_json_text(line);
-    if (parsed.key_or_number_refused) return fail(path + ": line " + std::to_string(line_no) + ": " + parsed.error);
-    if (!parsed.ok()) {
-      // Cut off by a dying run: the last line, without its newline, after at least one good record.
-      if (!has_newline && !rep.results.empty()) {
-        out.warnings.push_back(path + ": line " + std::to_string(line_no) +
-                               " is incomplete (the run stopped while writing it); skipped it");
-        break;
-      }
-      return fail(path + ": line " + std::to_string(line_no) + " is not valid JSON: " + parsed.error + kHint);
-    }
-    if (const auto problem = take_line(parsed.value, rep); !problem.empty())  // "is not ..." or ": field: ..."
-      return fail(path + ": line " + std::to_string(line_no) + (problem.front() == ':' ? "" : " ") + problem + kHint);
+    if (!lines.line(line, has_newline)) break;
   }
-  if (rep.results.empty()) return fail(path + ": holds no result records" + kHint);
-  // Lines carry no schema version: records without a figure may be from version 1.
-  const bool legacy = std::none_of(rep.results.begin(), rep.results.end(), [](const Record& r) { return r.figure.has_value(); });
-  if (legacy) rep.schema_version = 1;
-  upgrade_legacy_report(rep);
-  out.report = std::move(rep);
-  return out;
+  return lines.finish();
 }
 
 struct ResultsFileError : std::runtime_error {
@@ -123,7 +150,27 @@ struct ResultsFileError : std::runtime_error {
 
 }  // namespace
 
-LoadedResults load_results(const std::string& path) {
+// A results.jsonl larger than a whole report file may be (a matrix of hundreds of hosts), read one
+// line at a time; a line may be as large as a report file.
+LoadedResults load_large_jsonl(const std::string& path) {
+  JsonlLines lines(path);
+  try {
+    read_input_lines<ResultsFileError>(path, kResultsInput, [&](std::string_view line, bool has_newline) {
+      return lines.line(line, has_newline);
+    });
+  } catch (const ResultsFileError& e) {
+    return fail(e.what());
+  }
+  LoadedResults out = lines.finish();
+  if (!out.report && out.error.find(": line 1 is not valid JSON") != std::string::npos)
+    return fail(path + ": is larger than the " + std::to_string(kResultsInput.max_bytes >> 20) +
+                " MiB a report.json may be, and not a results.jsonl (re-render from the run's results.jsonl)");
+  return out;
+}
+
+LoadedResults load_results(const std::string& path, std::size_t whole_up_to) {
+  // Only a results.jsonl may be larger than a report file: it is read line by line.
+  if (const auto size = input_file_size(path); size && *size > whole_up_to) return load_large_jsonl(path);
   std::string text;
   try {
     text = read_input_file<ResultsFileError>(path, kResultsInput);

@@ -137,6 +137,63 @@ TEST_F(Rerender, MalformedInputIsExitTwoWithOneLine) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "report.json"));
 }
 
+// A results.jsonl larger than a report file may be is read line by line: the same records as the
+// whole-file reader gives, the same one-line errors, and a refusal naming report.json for a large one.
+TEST_F(Rerender, LargeJsonlIsReadLineByLineWithTheSameResult) {
+  std::string text = R"({"provenance": {"hosts": ["node-a", "node-b", "node-c"], "ranks_per_node": [1, 1, 1]}})" "\n";
+  for (const auto& l : fixture_lines()) text += l + "\n";
+  const auto path = write("results.jsonl", text);
+  const auto whole = load_results(path);
+  const auto by_line = load_results(path, 16);  // "larger than 16 bytes": the line reader
+  ASSERT_TRUE(whole.report && by_line.report) << by_line.error;
+  nlohmann::json a, b;
+  to_json(a, *whole.report), to_json(b, *by_line.report);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(by_line.report->results.size(), 30u);
+
+  const auto lines = fixture_lines();
+  const auto cut = load_results(write("cut.jsonl", lines[0] + "\n" + lines[1].substr(0, 20)), 16);
+  ASSERT_TRUE(cut.report) << cut.error;
+  ASSERT_EQ(cut.warnings.size(), 1u);
+  EXPECT_NE(cut.warnings[0].find("line 2 is incomplete"), std::string::npos) << cut.warnings[0];
+  EXPECT_NE(load_results(write("bad.jsonl", lines[0] + "\n{\"suite\": oops\n"), 16).error.find("line 2 is not valid JSON"),
+            std::string::npos);
+  const auto report_json = load_results(kFixture, 16);
+  EXPECT_NE(report_json.error.find("a report.json may be, and not a results.jsonl (re-render from the run's results.jsonl)"),
+            std::string::npos) << report_json.error;
+}
+
+TEST(InputLines, LinesAcrossReadsAndTheLineLimit) {
+  const auto path = (fs::temp_directory_path() / ("gpunet-lines-" + std::to_string(::getpid()))).string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    for (int i = 0; i < 20000; ++i) out << std::string(1000, static_cast<char>('a' + i % 26)) << i << "\n";  // 20 MB: past one 16 MiB read
+    out << "last";
+  }
+  struct Err : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  int n = 0;
+  bool all_whole = true, last_without_newline = false;
+  gpunet::read_input_lines<Err>(path, {"results file", 4096}, [&](std::string_view line, bool has_newline) {
+    if (has_newline) all_whole = all_whole && line == std::string(1000, static_cast<char>('a' + n % 26)) + std::to_string(n);
+    else last_without_newline = line == "last";
+    ++n;
+    return true;
+  });
+  EXPECT_EQ(n, 20001);
+  EXPECT_TRUE(all_whole);
+  EXPECT_TRUE(last_without_newline);
+  try {
+    gpunet::read_input_lines<Err>(path, {"results file", 512}, [](std::string_view, bool) { return true; });
+    ADD_FAILURE() << "a line over the limit was read";
+  } catch (const Err& e) {
+    EXPECT_NE(std::string(e.what()).find(": line 1 is larger than the 512 bytes a line of a results file may be"), std::string::npos)
+        << e.what();
+  }
+  fs::remove(path);
+}
+
 TEST_F(Rerender, MissingInputAndUnwritableOutput) {
   std::ostringstream err;
   EXPECT_EQ(rerender((dir_ / "nope.json").string(), (dir_ / "out").string(), err), 2);
