@@ -83,11 +83,26 @@ struct Descriptor {
   }
 };
 
+// The file opened for reading, once it is known to be a regular file. Anything else throws
+// Error("PATH: problem (what to do)"), one line.
+template <class Error>
+int open_regular(const std::string& path, const InputKind& kind) {
+  const auto where = [&] { return clipped(printable(path), 240); };
+  if (path.empty()) throw Error(std::string("an empty path was given for the ") + kind.what + " (give a file)");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw Error(where() + ": " + open_problem(errno));
+  struct stat st {};
+  std::string problem = ::fstat(fd, &st) != 0 ? std::string("cannot be examined: ") + std::strerror(errno)
+                                              : mode_problem(st.st_mode, kind.what);
+  if (problem.empty()) return fd;
+  ::close(fd);
+  throw Error(where() + ": " + problem);
+}
+
 inline Read read_all(int fd, const InputKind& kind) {
   Read out;
   struct stat st {};
   if (::fstat(fd, &st) != 0) return {"", std::string("cannot be examined: ") + std::strerror(errno)};
-  if (auto p = mode_problem(st.st_mode, kind.what); !p.empty()) return {"", p};
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size > kind.max_bytes) return {"", too_big(size, kind)};
   out.text.resize(size);
@@ -115,9 +130,7 @@ inline Read read_all(int fd, const InputKind& kind) {
 template <class Error>
 std::string read_input_file(const std::string& path, const InputKind& kind) {
   namespace d = input_file_detail;
-  if (path.empty()) throw Error(std::string("an empty path was given for the ") + kind.what + " (give a file)");
-  const d::Descriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
-  if (file.fd < 0) throw Error(clipped(printable(path), 240) + ": " + d::open_problem(errno));
+  const d::Descriptor file{d::open_regular<Error>(path, kind)};
   d::Read r = d::read_all(file.fd, kind);
   if (!r.problem.empty()) throw Error(clipped(printable(path), 240) + ": " + r.problem);
   return std::move(r.text);
@@ -139,12 +152,7 @@ template <class Error, class OnLine>
 void read_input_lines(const std::string& path, const InputKind& line_kind, OnLine&& on_line) {
   namespace d = input_file_detail;
   const auto where = [&] { return clipped(printable(path), 240); };
-  if (path.empty()) throw Error(std::string("an empty path was given for the ") + line_kind.what + " (give a file)");
-  const d::Descriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
-  if (file.fd < 0) throw Error(where() + ": " + d::open_problem(errno));
-  struct stat st {};
-  if (::fstat(file.fd, &st) != 0) throw Error(where() + ": cannot be examined: " + std::strerror(errno));
-  if (auto p = d::mode_problem(st.st_mode, line_kind.what); !p.empty()) throw Error(where() + ": " + p);
+  const d::Descriptor file{d::open_regular<Error>(path, line_kind)};
   constexpr std::size_t kChunk = 16 * kMiB;
   std::string buf;
   std::size_t line_no = 0;

@@ -32,7 +32,6 @@ int write_all(int fd, std::string_view text) {
 class FdBuf final : public std::streambuf {
  public:
   explicit FdBuf(int fd) : fd_(fd), buf_(1 << 20) { setp(buf_.data(), buf_.data() + buf_.size()); }
-  int error() const { return err_; }
   int flush_all() {
     if (err_ == 0 && pptr() > pbase()) err_ = write_all(fd_, std::string_view(pbase(), static_cast<size_t>(pptr() - pbase())));
     setp(buf_.data(), buf_.data() + buf_.size());
@@ -56,24 +55,6 @@ class FdBuf final : public std::streambuf {
   int err_ = 0;
 };
 
-int open_tmp(const std::string& tmp) {
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + write_error_text(errno));
-  return fd;
-}
-
-// fsync, close and rename after the writes (err: the first write error, or 0); throws and removes
-// the temporary file on any failure.
-void finish_tmp(int fd, const std::string& tmp, const std::string& path, int err) {
-  if (err == 0 && ::fsync(fd) != 0 && errno != EINVAL) err = errno;  // EINVAL: a file system without fsync
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-  if (err != 0) {
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + write_error_text(err));
-  }
-}
-
 }  // namespace
 
 std::string write_error_text(int err) {
@@ -83,14 +64,13 @@ std::string write_error_text(int err) {
 }
 
 void write_file_replacing(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  const int fd = open_tmp(tmp);
-  finish_tmp(fd, tmp, path, write_all(fd, text));
+  write_file_replacing(path, [&](std::ostream& os) { os.write(text.data(), static_cast<std::streamsize>(text.size())); });
 }
 
 void write_file_replacing(const std::string& path, const std::function<void(std::ostream&)>& render) {
   const std::string tmp = path + ".tmp";
-  const int fd = open_tmp(tmp);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + write_error_text(errno));
   FdBuf buf(fd);
   try {
     std::ostream os(&buf);
@@ -100,7 +80,14 @@ void write_file_replacing(const std::string& path, const std::function<void(std:
     ::unlink(tmp.c_str());
     throw;
   }
-  finish_tmp(fd, tmp, path, buf.flush_all());
+  int err = buf.flush_all();
+  if (err == 0 && ::fsync(fd) != 0 && errno != EINVAL) err = errno;  // EINVAL: a file system without fsync
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+  if (err != 0) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot write " + path + ": " + write_error_text(err));
+  }
 }
 
 }  // namespace gpunet::report

@@ -100,6 +100,7 @@ class JsonlLines {
         out_.warnings.push_back(at() + " is incomplete (the run stopped while writing it); skipped it");
         return false;
       }
+      unparsable_first_ = line_no_ == 1;
       return refuse(at() + " is not valid JSON: " + parsed.error + kHint);
     }
     if (const auto problem = take_line(parsed.value, rep_); !problem.empty())  // "is not ..." or ": field: ..."
@@ -118,6 +119,9 @@ class JsonlLines {
     return std::move(out_);
   }
 
+  // Refused at its first line, which is no JSON: a report.json written over several lines, say.
+  bool unparsable_first_line() const { return unparsable_first_; }
+
  private:
   std::string at() const { return path_ + ": line " + std::to_string(line_no_); }
   bool refuse(std::string why) {
@@ -130,6 +134,7 @@ class JsonlLines {
   Report rep_;
   LoadedResults out_;
   std::string error_;
+  bool unparsable_first_ = false;
 };
 
 LoadedResults load_jsonl(const std::string& path, std::string_view text) {
@@ -148,8 +153,6 @@ struct ResultsFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace
-
 // A results.jsonl larger than a whole report file may be (a matrix of hundreds of hosts), read one
 // line at a time; a line may be as large as a report file.
 LoadedResults load_large_jsonl(const std::string& path) {
@@ -161,12 +164,13 @@ LoadedResults load_large_jsonl(const std::string& path) {
   } catch (const ResultsFileError& e) {
     return fail(e.what());
   }
-  LoadedResults out = lines.finish();
-  if (!out.report && out.error.find(": line 1 is not valid JSON") != std::string::npos)
+  if (lines.unparsable_first_line())
     return fail(path + ": is larger than the " + std::to_string(kResultsInput.max_bytes >> 20) +
                 " MiB a report.json may be, and not a results.jsonl (re-render from the run's results.jsonl)");
-  return out;
+  return lines.finish();
 }
+
+}  // namespace
 
 LoadedResults load_results(const std::string& path, std::size_t whole_up_to) {
   // Only a results.jsonl may be larger than a report file: it is read line by line.
