@@ -63,15 +63,17 @@ only() {
 
 forbid report "report/ knows the result model only" 'bench/*' 'topology/*'
 # report/'s folders follow the flow, and each includes only the folders before it:
-#   text < model < analysis < judge, training < document < render < history
+#   text < model < analysis < judge, training < analysed < document < render < history
 only report/text "report/text/ is report's ground floor" 'report/text/*' 'common/*'
 only report/model "the model knows only text" 'report/model/*' 'report/text/*' 'common/*'
 forbid report/analysis "analysis comes before judging and rendering" \
-  'report/judge/*' 'report/training/*' 'report/document/*' 'report/render/*' 'report/history/*'
+  'report/judge/*' 'report/training/*' 'report/analysed/*' 'report/document/*' 'report/render/*' 'report/history/*'
 forbid report/judge "judging comes before the document and its renderers" \
-  'report/training/*' 'report/document/*' 'report/render/*' 'report/history/*'
+  'report/training/*' 'report/analysed/*' 'report/document/*' 'report/render/*' 'report/history/*'
 forbid report/training "the training model comes before the document and its renderers" \
-  'report/judge/*' 'report/document/*' 'report/render/*' 'report/history/*'
+  'report/judge/*' 'report/analysed/*' 'report/document/*' 'report/render/*' 'report/history/*'
+forbid report/analysed "the one analysis comes before the document and its renderers" \
+  'report/document/*' 'report/render/*' 'report/history/*'
 forbid report/document "the document is laid out by the renderers, not the other way" \
   'report/render/*' 'report/history/*'
 forbid report/render "the history is built on the renderers" 'report/history/*'

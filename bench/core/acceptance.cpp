@@ -6,14 +6,9 @@
 #include <stdexcept>
 
 #include "bench/core/output_probe.hpp"
-#include "report/analysis/analysis.hpp"
-#include "report/judge/culprits.hpp"
 #include "report/history/history_command.hpp"
-#include "report/judge/host_load.hpp"
+#include "report/judge/culprits.hpp"
 #include "report/render/outputs.hpp"
-#include "report/judge/run_verdict.hpp"
-#include "report/training/training_section.hpp"
-#include "report/judge/verdicts.hpp"
 #include "topology/fabric.hpp"
 
 namespace gpunet::bench {
@@ -64,27 +59,30 @@ bool save(const std::string& path, const report::Baseline& b, std::ostream& out,
 
 }  // namespace
 
-int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err) {
+report::AnalyseInputs analyse_inputs(const Config& cfg, const Acceptance& acc) {
+  report::AnalyseInputs in;
+  in.spec = acc.spec ? &*acc.spec : nullptr;
+  in.baseline = acc.baseline ? &*acc.baseline : nullptr;
+  in.baseline_file = cfg.baseline_path;
+  in.fabric = acc.fabric;
+  if (cfg.training.given) in.training = cfg.training;
+  in.baseline_figures = !cfg.save_baseline_path.empty();
+  return in;
+}
+
+int print_judgement(const Config& cfg, const Acceptance& acc, const report::Analysed& a, std::ostream& out, std::ostream& err) {
   int code = 0;
-  if (acc.fabric) rep.extra["fabric"] = *acc.fabric;  // before the findings: "What is wrong" reads it
-  if (acc.spec) {
-    const auto verdicts = report::evaluate(rep, *acc.spec);
-    report::attach_verdicts(rep, *acc.spec, verdicts);
+  if (acc.spec)
     out << "# Acceptance: " << (acc.spec->name.empty() ? acc.spec->source : acc.spec->name) << "\n"
-        << report::render_verdicts_console(verdicts);
-  }
-  const auto now = report::make_baseline(rep, acc.baseline ? acc.baseline->rule : report::CompareRule{},
-                                         acc.baseline ? &*acc.baseline : nullptr);
-  if (acc.baseline) {
-    auto cmp = report::compare(*acc.baseline, now);
-    report::discount_busy_hosts(cmp, report::busy_hosts(rep));  // a busy host is not a slower network
-    report::attach_comparison(rep, cfg.baseline_path, acc.baseline->rule, cmp);
-    out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(cmp);
-    if (!cfg.learn_baseline_path.empty() && !save(cfg.learn_baseline_path, report::learn_noise(*acc.baseline, now, cmp), out, err))
+        << report::render_verdicts_console(a.verdicts);
+  if (acc.baseline && a.comparison) {
+    out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(*a.comparison);
+    if (!cfg.learn_baseline_path.empty() &&
+        !save(cfg.learn_baseline_path, report::learn_noise(*acc.baseline, *a.figures, *a.comparison), out, err))
       code = 2;
   }
-  out << report::problems_console(rep);
-  if (!cfg.save_baseline_path.empty() && !save(cfg.save_baseline_path, now, out, err)) code = 2;
+  out << report::problems_console(a.report);
+  if (!cfg.save_baseline_path.empty() && !save(cfg.save_baseline_path, *a.figures, out, err)) code = 2;
   return code;
 }
 
@@ -101,29 +99,25 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
   } catch (const std::invalid_argument&) {
     return 2;
   }
-  report::Report& rep = *loaded.report;
-  for (const char* stale : {"verdicts", "spec", "baseline"}) rep.extra.erase(stale);
-  report::analyze(rep);
-  // The same training section as `gpunet-bench report` without a spec writes.
-  report::training::add_training_section(rep, cfg.training.given ? cfg.training : report::training::stored_params(rep));
-  const int judged = judge_report(cfg, acc, rep, out, err);
+  auto in = analyse_inputs(cfg, acc);
+  in.judge_again = true;  // the stored verdicts and comparison give way to these inputs'
+  const report::Analysed a = report::analyse(std::move(*loaded.report), in);
+  const int judged = print_judgement(cfg, acc, a, out, err);
   try {
-    report::write_analysed_outputs(rep, cfg.output_dir);
+    report::write_analysed_outputs(a.report, cfg.output_dir);
   } catch (const std::exception& e) {
     err << "gpunet-bench report: " << e.what() << " (choose a writable directory with -o)\n";
     return 2;
   }
-  out << rendered_line(cfg.output_dir) << "\n" << report::run_verdict_console(report::run_verdict_of(rep));
-  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, rep, cfg.report_input, out, err);
-  return std::max(run_exit_code(rep, judged), recorded);
+  out << rendered_line(cfg.output_dir) << "\n" << report::run_verdict_console(a.verdict);
+  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, a.report, cfg.report_input, out, err);
+  return std::max(run_exit_code(a, judged), recorded);
 }
 
 std::string rendered_line(const std::string& dir) {
   return "gpunet-bench report: wrote " + dir + "/{report.json,report.md,report.html,junit.xml,metrics.prom,*.csv}";
 }
 
-int run_exit_code(const report::Report& rep, int judged) {
-  return judged == 2 ? 2 : report::run_verdict_of(rep).exit_code();
-}
+int run_exit_code(const report::Analysed& a, int judged) { return judged == 2 ? 2 : a.verdict.exit_code(); }
 
 }  // namespace gpunet::bench

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/core/config.hpp"
+#include "report/analysed/analyse.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/model/record.hpp"
 #include "report/judge/spec.hpp"
@@ -24,14 +25,16 @@ struct Acceptance {
 // one line to `err` and throws std::invalid_argument (exit code 2).
 Acceptance load_acceptance(const Config& cfg, std::ostream& err);
 
-// Adds the verdicts and the baseline comparison to rep.extra, prints their tables to `out`, and saves
-// the baseline when asked. Returns 2 when the baseline cannot be saved, else 0 (the run's verdict,
-// report/judge/run_verdict.hpp, judges what was added).
-int judge_report(const Config& cfg, const Acceptance& acc, report::Report& rep, std::ostream& out, std::ostream& err);
+// What report::analyse takes from the options and the loaded acceptance files (a run's and `report`'s).
+report::AnalyseInputs analyse_inputs(const Config& cfg, const Acceptance& acc);
 
-// The run's exit code: 2 when judge_report could not save the baseline, else the run verdict's
+// Prints the verdicts and the baseline comparison of `a` to `out`, then "What is wrong", and saves the
+// baselines asked for (--save-baseline, --learn-baseline). Returns 2 when one cannot be saved, else 0.
+int print_judgement(const Config& cfg, const Acceptance& acc, const report::Analysed& a, std::ostream& out, std::ostream& err);
+
+// The run's exit code: 2 when print_judgement could not save a baseline, else the run verdict's
 // (1 FAIL: a failed record, promise or regression; 4 INCOMPLETE; else 0), the one report.md shows.
-int run_exit_code(const report::Report& rep, int judged);
+int run_exit_code(const report::Analysed& a, int judged);
 
 // `gpunet-bench report PATH --spec ... --baseline ... --save-baseline ...`: judges a stored run without
 // measuring again, writes its outputs, and returns the exit code the live run would have had.

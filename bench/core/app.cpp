@@ -29,14 +29,12 @@
 #include "bench/core/unmeasured.hpp"
 #include "bench/core/versions.hpp"
 #include "gpunet/build_config.h"
-#include "report/analysis/analysis.hpp"
 #include "report/render/console.hpp"
 #include "report/history/history_command.hpp"
 #include "report/render/outputs.hpp"
 #include "report/judge/run_verdict.hpp"
 #include "report/document/suite_times.hpp"
 #include "report/render/training_render.hpp"
-#include "report/training/training_section.hpp"
 
 namespace gpunet::bench {
 
@@ -147,24 +145,23 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
     if (r.extra.is_object() && r.extra.contains("findings") && r.extra["findings"].is_array())
       for (const auto& f : r.extra["findings"])
         if (std::find(rep.findings.begin(), rep.findings.end(), f) == rep.findings.end()) rep.findings.push_back(f);
-  report::analyze(rep);  // ceilings and efficiencies first: the acceptance verdicts read them
-  report::training::add_training_section(rep, cfg.training);  // reads the efficiencies too
+  const report::Analysed a = report::analyse(std::move(rep), analyse_inputs(cfg, acc));
   std::ostringstream tables;  // verdicts and baseline comparison, printed after the summary
-  const int judged = judge_report(cfg, acc, rep, tables, std::cerr);
-  report::write_analysed_outputs(rep, cfg.output_dir);
+  const int judged = print_judgement(cfg, acc, a, tables, std::cerr);
+  report::write_analysed_outputs(a.report, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
-  for (const auto& r : rep.results) {
+  for (const auto& r : a.report.results) {
     passed += r.status == report::Status::passed;
     failed += r.status == report::Status::failed || r.status == report::Status::timed_out;
     skipped += r.status == report::Status::skipped;
   }
-  std::cout << "# " << rep.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
+  std::cout << "# " << a.report.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
             << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,metrics.prom,sweeps.csv,*.csv}\n"
-            << report::console_summary(rep) << tables.str() << report::training::training_console(rep)
-            << report::run_verdict_console(report::run_verdict_of(rep));
+            << report::console_summary(a.report) << tables.str() << report::training::training_console(a.report)
+            << report::run_verdict_console(a.verdict);
   // After every output is on disk: a history that cannot take the run costs the exit code, not the report.
-  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, rep, "run", std::cout, std::cerr);
-  return std::max(run_exit_code(rep, judged), recorded);
+  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, a.report, "run", std::cout, std::cerr);
+  return std::max(run_exit_code(a, judged), recorded);
 }
 
 }  // namespace

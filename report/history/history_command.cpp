@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/strings.hpp"
+#include "report/analysed/analyse.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/model/file_write.hpp"
 #include "report/history/history_store.hpp"
@@ -34,9 +35,9 @@ std::optional<HistoryRun> read_report_run(const std::string& path, std::ostream&
     err << kPrefix << loaded.error << "\n";
     return std::nullopt;
   }
-  analyze(*loaded.report);
+  const Analysed a = analyse(std::move(*loaded.report));
   try {
-    return history_run_of(*loaded.report, path);
+    return history_run_of(a.report, path);
   } catch (const std::invalid_argument& e) {
     err << kPrefix << e.what() << "\n";
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "report/analysed/analyse.hpp"
 #include "report/model/file_write.hpp"
 #include "report/render/renderers.hpp"
 #include "report/judge/scheduler_lines.hpp"
@@ -40,9 +41,9 @@ void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {
-  Report copy = rep;
-  analyze(copy, opt);
-  write_analysed_outputs(copy, out_dir);
+  AnalyseInputs in;
+  in.options = opt;
+  write_analysed_outputs(analyse(rep, in).report, out_dir);
 }
 
 }  // namespace gpunet::report

@@ -8,13 +8,12 @@
 
 #include "common/input_file.hpp"
 #include "common/strings.hpp"
+#include "report/analysed/analyse.hpp"
 #include "report/model/json_fields.hpp"
 #include "report/model/json_parse.hpp"
 #include "report/model/legacy_figure.hpp"
 #include "report/render/outputs.hpp"
 #include "report/model/report_reader.hpp"
-#include "report/judge/run_verdict.hpp"
-#include "report/training/training_section.hpp"
 
 namespace gpunet::report {
 
@@ -195,15 +194,16 @@ int rerender(const std::string& path, const std::string& out_dir, std::ostream& 
     err << "gpunet-bench report: " << loaded.error << "\n";
     return 2;
   }
-  analyze(*loaded.report);
-  training::add_training_section(*loaded.report, training.value_or(training::stored_params(*loaded.report)));
+  AnalyseInputs in;
+  in.training = training;
+  const Analysed a = analyse(std::move(*loaded.report), in);
   try {
-    write_analysed_outputs(*loaded.report, out_dir);
+    write_analysed_outputs(a.report, out_dir);
   } catch (const std::exception& e) {
     err << "gpunet-bench report: " << first_line(e.what()) << " (choose a writable directory with -o)\n";
     return 2;
   }
-  return run_verdict_of(*loaded.report).exit_code();  // the run's own exit code for this verdict
+  return a.verdict.exit_code();  // the run's own exit code for this verdict
 }
 
 }  // namespace gpunet::report

@@ -1,0 +1,40 @@
+#include "report/analysed/analyse.hpp"
+
+#include <utility>
+
+#include "report/judge/host_load.hpp"
+#include "report/judge/verdicts_outputs.hpp"
+#include "report/model/json_access.hpp"
+#include "report/training/training_section.hpp"
+
+namespace gpunet::report {
+
+Analysed analyse(Report rep, const AnalyseInputs& in) {
+  Analysed a;
+  if (in.judge_again)
+    for (const char* stale : {"verdicts", "spec", "baseline"}) rep.extra.erase(stale);
+  if (in.fabric) rep.extra["fabric"] = *in.fabric;  // as a stored report carries it
+  analyze(rep, in.options);  // ceilings and efficiencies first: the training model and the verdicts read them
+  training::add_training_section(rep, in.training.value_or(training::stored_params(rep)));
+  if (in.spec) {
+    a.verdicts = evaluate(rep, *in.spec);
+    attach_verdicts(rep, *in.spec, a.verdicts);
+  } else {
+    a.verdicts = verdicts_of(rep);
+  }
+  if (in.baseline || in.baseline_figures)
+    a.figures = make_baseline(rep, in.baseline ? in.baseline->rule : CompareRule{}, in.baseline);
+  if (in.baseline) {
+    auto cmp = compare(*in.baseline, *a.figures);
+    discount_busy_hosts(cmp, busy_hosts(rep));  // a busy host is not a slower network
+    attach_comparison(rep, in.baseline_file, in.baseline->rule, cmp);
+    a.comparison = std::move(cmp);
+  } else if (jsonx::object_at(rep.extra, "baseline")) {
+    a.comparison = comparison_of(rep);
+  }
+  a.verdict = run_verdict_of(rep);
+  a.report = std::move(rep);
+  return a;
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,49 @@
+// The one analysis of a report, which a run, `gpunet-bench report`, `report --spec/--baseline` and the
+// history import all call: the ceilings and efficiencies of every record, the training section, the
+// contract's verdicts, the baseline comparison and the run verdict, in that order (each reads what the
+// ones before it attached). What the console prints and what the renderers write read its result, so
+// the three commands cannot judge one report three ways.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/analysis/analysis.hpp"
+#include "report/judge/baseline.hpp"
+#include "report/judge/run_verdict.hpp"
+#include "report/judge/spec.hpp"
+#include "report/judge/verdicts.hpp"
+#include "report/model/record.hpp"
+#include "report/training/training_params.hpp"
+
+namespace gpunet::report {
+
+// What the user gave besides the records. Nothing here is owned: the spec and the baseline outlive the call.
+struct AnalyseInputs {
+  const Spec* spec = nullptr;          // --spec: the contract is judged now
+  const Baseline* baseline = nullptr;  // --baseline: the figures are compared now
+  std::string baseline_file;           // the baseline's path, as report.json names it
+  std::optional<nlohmann::json> fabric;  // --fabric (topology/fabric.hpp's fabric_json): "What is wrong" reads it
+  // The training model's parameters; none: those the report stored (a re-render), else the stated defaults.
+  std::optional<training::TrainingParams> training;
+  // Drop the verdicts and comparison a stored report carries: `report --spec/--baseline/...` judges again.
+  bool judge_again = false;
+  bool baseline_figures = false;  // also build this run's figures as a baseline (--save-baseline)
+  AnalysisOptions options;
+};
+
+// The analysed report and its judgement, typed.
+struct Analysed {
+  Report report;  // every record annotated; extra holds what report.json carries (analysis, training, verdicts, ...)
+  std::vector<Verdict> verdicts;                 // the contract's: judged now, else as the report stored them
+  std::optional<BaselineComparison> comparison;  // the same for the baseline; none without one
+  std::optional<Baseline> figures;               // this run's figures (with --baseline or baseline_figures)
+  RunVerdict verdict;                            // the one verdict: exit code, banner, first line
+};
+
+Analysed analyse(Report rep, const AnalyseInputs& in = {});
+
+}  // namespace gpunet::report

@@ -1,0 +1,116 @@
+// report::analyse, the one pipeline a run, `gpunet-bench report`, `report --spec/--baseline` and the
+// history import share: what it judges, what it keeps of a stored judgement, and that judging does not
+// change the training section.
+#include <gtest/gtest.h>
+
+#include "gpunet/build_config.h"
+#include "report/analysed/analyse.hpp"
+#include "report/analysis/fabric_view.hpp"
+#include "report/judge/verdicts_outputs.hpp"
+#include "report/render/outputs.hpp"
+#include "tests/support/spec_names.hpp"
+
+using namespace gpunet::report;
+using nlohmann::json;
+
+namespace {
+
+Report fixture() {
+  auto loaded = load_results(std::string(GPUNET_SOURCE_DIR) + "/tests/data/report/fixture.json");
+  EXPECT_TRUE(loaded.report) << loaded.error;
+  return *loaded.report;
+}
+
+// A contract the fixture's NCCL all-reduce meets and its MPI all-reduce cannot (and a third verdict:
+// the fixture's tcp suite measured the default interface).
+Spec contract() {
+  return parse_spec(json::parse(R"({"spec_version": 1, "name": "two promises", "bandwidth": [
+                                     {"suite": "nccl", "name": "allreduce", "min": 1e-9},
+                                     {"suite": "mpi", "name": "allreduce", "min": 1e6}]})"),
+                    "spec.json", gpunet::test_support::suite_spec_names());
+}
+
+training::TrainingParams step(double compute_s) {
+  training::TrainingParams p;
+  p.step_compute_s = compute_s;
+  p.given = true;
+  return p;
+}
+
+}  // namespace
+
+TEST(Analyse, JudgesTheContractAndStoresWhatItJudged) {
+  const Spec spec = contract();
+  AnalyseInputs in;
+  in.spec = &spec;
+  const Analysed a = analyse(fixture(), in);
+  ASSERT_EQ(a.verdicts.size(), 3u);
+  EXPECT_EQ(a.verdicts[0].status, VerdictStatus::pass);
+  EXPECT_EQ(a.verdicts[1].status, VerdictStatus::fail);
+  EXPECT_EQ(a.verdict.outcome, RunOutcome::fail);
+  EXPECT_EQ(a.verdict.exit_code(), 1);
+  // The typed verdicts are the ones report.json carries, and the verdict is the one its renderers read.
+  EXPECT_EQ(verdicts_of(a.report).size(), 3u);
+  EXPECT_EQ(run_verdict_of(a.report).reasons, a.verdict.reasons);
+  EXPECT_FALSE(a.comparison);
+  EXPECT_FALSE(a.figures);
+}
+
+TEST(Analyse, AStoredJudgementIsKeptUnlessJudgedAgain) {
+  const Spec spec = contract();
+  AnalyseInputs judged;
+  judged.spec = &spec;
+  const Analysed first = analyse(fixture(), judged);
+  // A re-render (no inputs) reads the stored verdicts back and reaches the same verdict.
+  const Analysed again = analyse(first.report);
+  ASSERT_EQ(again.verdicts.size(), first.verdicts.size());
+  EXPECT_EQ(again.verdicts[1].status, VerdictStatus::fail);
+  EXPECT_EQ(again.verdict.outcome, first.verdict.outcome);
+  EXPECT_EQ(again.verdict.reasons, first.verdict.reasons);
+  // Judged again without a spec, the stored contract is gone and cannot fail the run.
+  AnalyseInputs rejudge;
+  rejudge.judge_again = true;
+  const Analysed plain = analyse(first.report, rejudge);
+  EXPECT_TRUE(plain.verdicts.empty());
+  EXPECT_FALSE(plain.report.extra.contains("spec"));
+  for (const auto& reason : plain.verdict.reasons) EXPECT_EQ(reason.find("contract"), std::string::npos) << reason;
+}
+
+TEST(Analyse, AContractDoesNotChangeTheTrainingSection) {
+  const Spec spec = contract();
+  AnalyseInputs plain, judged;
+  plain.training = judged.training = step(1.2);
+  judged.spec = &spec;
+  const json a = analyse(fixture(), plain).report.extra.at("training");
+  const json b = analyse(fixture(), judged).report.extra.at("training");
+  EXPECT_EQ(a.at("inputs").at("step_compute_s"), 1.2);
+  EXPECT_EQ(a, b);
+  // Without parameters, a re-render keeps those the report stored.
+  const Analysed stored = analyse(analyse(fixture(), plain).report);
+  EXPECT_EQ(stored.report.extra.at("training").at("inputs").at("step_compute_s"), 1.2);
+}
+
+TEST(Analyse, ABaselineOfTheSameRunFindsNothingSlower) {
+  AnalyseInputs save;
+  save.baseline_figures = true;
+  const Analysed first = analyse(fixture(), save);
+  ASSERT_TRUE(first.figures);
+  ASSERT_FALSE(first.figures->figures.empty());
+  EXPECT_FALSE(first.comparison);
+  AnalyseInputs compare;
+  compare.baseline = &*first.figures;
+  compare.baseline_file = "base.json";
+  const Analysed second = analyse(fixture(), compare);
+  ASSERT_TRUE(second.comparison);
+  EXPECT_EQ(second.comparison->rows.size(), first.figures->figures.size());
+  for (const auto& r : second.comparison->rows) EXPECT_NE(r.change, Change::slower) << r.key;
+  EXPECT_EQ(second.report.extra.at("baseline").at("file"), "base.json");
+  EXPECT_EQ(second.verdict.outcome, first.verdict.outcome);  // the records' verdict, not made worse
+}
+
+TEST(Analyse, AGivenFabricIsPartOfTheReport) {
+  AnalyseInputs in;
+  in.fabric = json{{"switches", json::array({{{"name", "leaf1"}, {"hosts", {"a", "b"}}}})}};
+  EXPECT_FALSE(has_fabric(analyse(fixture()).report));
+  EXPECT_TRUE(has_fabric(analyse(fixture(), in).report));
+}
