@@ -2,14 +2,13 @@
 
 #include "common/strings.hpp"
 #include "report/analysis/ceilings.hpp"
+#include "report/text/text_format.hpp"
 
 namespace gpunet::report {
 
 namespace {
 
 std::string or_unknown(const std::optional<int>& v) { return v ? std::to_string(*v) : "unknown"; }
-
-std::string plural(size_t n, const std::string& what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 std::string heading(const TopologyKind& k) {
   return join(k.hosts, ", ") + (k.hosts.size() > 1 ? " (same topology)" : "");
@@ -24,17 +23,17 @@ std::string source_text(const std::string& format) {
 std::vector<std::string> summary(const NodeTopologyModel& m) {
   const auto& c = m.cpu;
   const bool cpu_known = c.packages || c.cores || c.pus || !c.numa.empty();
-  std::string cpu = !cpu_known ? std::string("CPU: not in the topology") : "CPU: " + (c.packages ? plural(static_cast<size_t>(*c.packages), "package") : "packages unknown") +
-                    ", " + (c.cores ? plural(static_cast<size_t>(*c.cores), "core") : "cores unknown") + ", " +
-                    (c.pus ? plural(static_cast<size_t>(*c.pus), "hardware thread") : "hardware threads unknown") +
-                    "; " + plural(c.numa.size(), "NUMA node");
+  std::string cpu = !cpu_known ? std::string("CPU: not in the topology") : "CPU: " + (c.packages ? count_of(static_cast<size_t>(*c.packages), "package") : "packages unknown") +
+                    ", " + (c.cores ? count_of(static_cast<size_t>(*c.cores), "core") : "cores unknown") + ", " +
+                    (c.pus ? count_of(static_cast<size_t>(*c.pus), "hardware thread") : "hardware threads unknown") +
+                    "; " + count_of(c.numa.size(), "NUMA node");
   std::vector<std::string> numa;
   for (const auto& n : c.numa)
     numa.push_back("NUMA " + std::to_string(n.os_index) + (n.package ? " (package " + std::to_string(*n.package) + ")" : "") +
                    ": CPUs " + (n.cpus.empty() ? "unknown" : n.cpus));
   if (cpu_known && !numa.empty()) cpu += ": " + join(numa, "; ");
-  std::vector<std::string> out{cpu, "Devices: " + plural(m.gpus.size(), "GPU") + ", " + plural(m.nics.size(), "NIC") +
-                                        ", " + plural(m.interfaces.size(), "network interface") +
+  std::vector<std::string> out{cpu, "Devices: " + count_of(m.gpus.size(), "GPU") + ", " + count_of(m.nics.size(), "NIC") +
+                                        ", " + count_of(m.interfaces.size(), "network interface") +
                                         source_text(m.format)};
   return out;
 }

@@ -27,10 +27,6 @@ int RunVerdict::exit_code() const {
 
 namespace {
 
-std::string count_of(size_t n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // "a, b and 3 more": the first few names of a list.
 std::string first_names(const std::vector<std::string>& names) {
   constexpr size_t kShown = 3;

@@ -1,6 +1,7 @@
 #include "report/judge/verdicts_topology.hpp"
 
 #include "report/judge/spec_match.hpp"
+#include "report/text/text_format.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -40,10 +41,6 @@ std::string listed(const std::vector<std::string>& items, std::size_t shown = 3)
 
 std::string speed_str(const std::optional<double>& gbps) { return gbps ? fmt_num(*gbps) + " Gb/s" : "unknown speed"; }
 
-std::string plural(std::size_t n, const std::string& word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 Verdict no_topology(std::string promise, std::string limit) {
   return {std::move(promise), VerdictStatus::skip, "-", std::move(limit),
           "the report has no per-node topology (run the topo suite)", "", {}};
@@ -59,7 +56,7 @@ Verdict judge_links(const std::string& promise, const std::string& what, const s
                     std::size_t without, std::size_t nodes, const LinkSpec& spec) {
   const std::string limit = limit_str(spec);
   if (seen.empty() && without == 0) return {promise, VerdictStatus::skip, "-", limit, "no " + what + " in the topology of any node", "", {}};
-  if (seen.empty()) return {promise, VerdictStatus::skip, "-", limit, "no PCIe link data for the " + plural(without, what), "", {}};
+  if (seen.empty()) return {promise, VerdictStatus::skip, "-", limit, "no PCIe link data for the " + count_of(without, what), "", {}};
   std::vector<std::string> bad;
   const LinkSeen* worst = &seen.front();
   for (const auto& s : seen) {
@@ -68,13 +65,13 @@ Verdict judge_links(const std::string& promise, const std::string& what, const s
     if ((s_bad && !w_bad) || (s_bad == w_bad && std::pair(s.link.gen, s.link.width) < std::pair(worst->link.gen, worst->link.width)))
       worst = &s;
   }
-  const std::string note = without ? " (" + plural(without, what) + " without link data left out)" : "";
+  const std::string note = without ? " (" + count_of(without, what) + " without link data left out)" : "";
   const std::string measured = link_str(worst->link) + " (" + worst->where + ")";
   if (!bad.empty())
     return {promise, VerdictStatus::fail, measured, limit,
-            plural(bad.size(), what) + " below the promised link: " + listed(bad) + note, "", {}};
+            count_of(bad.size(), what) + " below the promised link: " + listed(bad) + note, "", {}};
   return {promise, VerdictStatus::pass, measured, limit,
-          "all " + plural(seen.size(), what) + " on " + plural(nodes, "node") + " meet it" + note, "", {}};
+          "all " + count_of(seen.size(), what) + " on " + count_of(nodes, "node") + " meet it" + note, "", {}};
 }
 
 }  // namespace
@@ -133,7 +130,7 @@ Verdict check_nic(const std::vector<NodeFacts>& all_nodes, const NicSpec& spec, 
 // Every NIC of the topology (those nic.match counts).
 static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const NicSpec& spec) {
   std::string limit;
-  if (spec.count) limit = ">= " + plural(static_cast<std::size_t>(*spec.count), "NIC") + " per node";
+  if (spec.count) limit = ">= " + count_of(static_cast<std::size_t>(*spec.count), "NIC") + " per node";
   if (spec.speed_Gbps) limit += std::string(spec.count ? " at" : "every NIC at") + " >= " + fmt_num(*spec.speed_Gbps) + " Gb/s";
   if (!spec.match.empty()) limit += " (names matching " + spec.match + ")";
   if (nodes.empty()) return no_topology("nic", limit);
@@ -180,13 +177,13 @@ static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const Ni
     if (!bad.empty()) return {"nic", VerdictStatus::fail, measured, limit, listed(bad), "", {}};
     if (count_unknown)
       return {"nic", VerdictStatus::skip, measured, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
-    return {"nic", VerdictStatus::pass, measured, limit, "every one of " + plural(nodes.size(), "node") + " has enough", "", {}};
+    return {"nic", VerdictStatus::pass, measured, limit, "every one of " + count_of(nodes.size(), "node") + " has enough", "", {}};
   }
   if (seen == 0) return {"nic", VerdictStatus::skip, "-", limit, "no NIC matches on any node", "", {}};
-  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, plural(bad.size(), "NIC") + " too slow or down: " + listed(bad), "", {}};
+  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, count_of(bad.size(), "NIC") + " too slow or down: " + listed(bad), "", {}};
   if (!unknown.empty())
     return {"nic", VerdictStatus::skip, slowest, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
-  return {"nic", VerdictStatus::pass, slowest, limit, "all " + plural(seen, "NIC") + " meet it", "", {}};
+  return {"nic", VerdictStatus::pass, slowest, limit, "all " + count_of(seen, "NIC") + " meet it", "", {}};
 }
 
 Verdict check_pcie_gpu(const std::vector<NodeFacts>& nodes, const LinkSpec& spec) {
@@ -242,12 +239,12 @@ Verdict check_locality(const std::vector<NodeFacts>& nodes, PathClass worst, con
     }
   }
   if (gpus == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU in the topology of any node", "", {}};
-  if (judged == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU-NIC path data for the " + plural(gpus, "GPU"), "", {}};
+  if (judged == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU-NIC path data for the " + count_of(gpus, "GPU"), "", {}};
   const std::string measured = to_string(*worst_seen) + " (" + worst_where + ")";
-  const std::string note = judged < gpus ? " (" + plural(gpus - judged, "GPU") + " without path data left out)" : "";
+  const std::string note = judged < gpus ? " (" + count_of(gpus - judged, "GPU") + " without path data left out)" : "";
   if (!bad.empty())
-    return {"locality", VerdictStatus::fail, measured, limit, plural(bad.size(), "GPU") + " too far from any NIC: " + listed(bad) + note, "", {}};
-  return {"locality", VerdictStatus::pass, measured, limit, "all " + plural(judged, "GPU") + " have a NIC close enough" + note, "", {}};
+    return {"locality", VerdictStatus::fail, measured, limit, count_of(bad.size(), "GPU") + " too far from any NIC: " + listed(bad) + note, "", {}};
+  return {"locality", VerdictStatus::pass, measured, limit, "all " + count_of(judged, "GPU") + " have a NIC close enough" + note, "", {}};
 }
 
 Verdict check_same_topology(const std::vector<NodeFacts>& nodes, const std::string& match) {
@@ -262,8 +259,8 @@ Verdict check_same_topology(const std::vector<NodeFacts>& nodes, const std::stri
       if (nic_counted(x, match)) nics.push_back(speed_str(x.speed_Gbps) + (x.link ? " " + link_str(*x.link) : ""));
     std::sort(gpus.begin(), gpus.end());
     std::sort(nics.begin(), nics.end());
-    return plural(gpus.size(), "GPU") + (gpus.empty() ? "" : " [" + listed(gpus, 64) + "]") + ", " +
-           plural(nics.size(), "NIC") + (nics.empty() ? "" : " [" + listed(nics, 64) + "]");
+    return count_of(gpus.size(), "GPU") + (gpus.empty() ? "" : " [" + listed(gpus, 64) + "]") + ", " +
+           count_of(nics.size(), "NIC") + (nics.empty() ? "" : " [" + listed(nics, 64) + "]");
   };
   std::map<std::string, std::vector<std::string>> groups;
   for (const auto& n : nodes) groups[signature(n)].push_back(n.host);

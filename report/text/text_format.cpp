@@ -47,4 +47,10 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
+std::string count_of(std::size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string count_of(std::size_t n, const std::string& word) { return count_of(n, word, word + "s"); }
+
 }  // namespace gpunet::report

@@ -10,7 +10,7 @@ using nlohmann::json;
 
 namespace {
 
-const json kShapedLink = {{"kind", "ethernet"}, {"speed_Mbps", 10000}, {"mtu", 1500}, {"shaped_rate_bps", 1e9}};
+const json kShapedGigabitLink = {{"kind", "ethernet"}, {"speed_Mbps", 10000}, {"mtu", 1500}, {"shaped_rate_bps", 1e9}};
 
 // `ranks` per-rank sweeps of a TCP bandwidth test over 3 sizes; rank `slow` reaches half the rate.
 Report many_ranks(int ranks, int slow, const std::string& suite = "tcp", const std::string& name = "bw") {
@@ -30,7 +30,7 @@ Report many_ranks(int ranks, int slow, const std::string& suite = "tcp", const s
       r.host = host;
       r.time_us.samples = 10;
       const double g = (k == slow ? 0.45 : 0.93) * static_cast<double>(bytes) / static_cast<double>(bytes + (1 << 18));
-      r.extra = {{"link", kShapedLink}, {"goodput_Gbps", g}};
+      r.extra = {{"link", kShapedGigabitLink}, {"goodput_Gbps", g}};
       r.figure = rate_figure(suite == "tcp" ? "tcp.goodput" : suite + "." + name + ".busbw", g, "Gb/s", host_subject(host), PathModel::tcp_link);
       r.figure->parameters = {{"bytes", std::to_string(bytes)}, {"test", r.variant}};
       rep.results.push_back(r);
