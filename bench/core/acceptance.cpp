@@ -99,9 +99,7 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
   } catch (const std::invalid_argument&) {
     return 2;
   }
-  auto in = analyse_inputs(cfg, acc);
-  in.judge_again = true;  // the stored verdicts and comparison give way to these inputs'
-  const report::Analysed a = report::analyse(std::move(*loaded.report), in);
+  const report::Analysed a = report::analyse(std::move(*loaded.report), analyse_inputs(cfg, acc));
   const int judged = print_judgement(cfg, acc, a, out, err);
   try {
     report::write_analysed_outputs(a.report, cfg.output_dir);

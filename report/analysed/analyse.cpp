@@ -11,14 +11,12 @@ namespace gpunet::report {
 
 Analysed analyse(Report rep, const AnalyseInputs& in) {
   Analysed a;
-  if (in.judge_again)
-    for (const char* stale : {"verdicts", "spec", "baseline"}) rep.extra.erase(stale);
   if (in.fabric) rep.extra["fabric"] = *in.fabric;  // as a stored report carries it
   analyze(rep, in.options);  // ceilings and efficiencies first: the training model and the verdicts read them
   training::add_training_section(rep, in.training.value_or(training::stored_params(rep)));
   if (in.spec) {
     a.verdicts = evaluate(rep, *in.spec);
-    attach_verdicts(rep, *in.spec, a.verdicts);
+    attach_verdicts(rep, *in.spec, a.verdicts);  // replaces a stored contract's
   } else {
     a.verdicts = verdicts_of(rep);
   }
@@ -27,7 +25,7 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
   if (in.baseline) {
     auto cmp = compare(*in.baseline, *a.figures);
     discount_busy_hosts(cmp, busy_hosts(rep));  // a busy host is not a slower network
-    attach_comparison(rep, in.baseline_file, in.baseline->rule, cmp);
+    attach_comparison(rep, in.baseline_file, in.baseline->rule, cmp);  // replaces a stored comparison
     a.comparison = std::move(cmp);
   } else if (jsonx::object_at(rep.extra, "baseline")) {
     a.comparison = comparison_of(rep);

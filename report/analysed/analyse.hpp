@@ -23,14 +23,14 @@ namespace gpunet::report {
 
 // What the user gave besides the records. Nothing here is owned: the spec and the baseline outlive the call.
 struct AnalyseInputs {
+  // A stored report's judgement stands until an input replaces it: a spec replaces its verdicts, a
+  // baseline its comparison. Anything else (--history, --fabric, --save-baseline) keeps both.
   const Spec* spec = nullptr;          // --spec: the contract is judged now
   const Baseline* baseline = nullptr;  // --baseline: the figures are compared now
   std::string baseline_file;           // the baseline's path, as report.json names it
   std::optional<nlohmann::json> fabric;  // --fabric (topology/fabric.hpp's fabric_json): "What is wrong" reads it
   // The training model's parameters; none: those the report stored (a re-render), else the stated defaults.
   std::optional<training::TrainingParams> training;
-  // Drop the verdicts and comparison a stored report carries: `report --spec/--baseline/...` judges again.
-  bool judge_again = false;
   bool baseline_figures = false;  // also build this run's figures as a baseline (--save-baseline)
   AnalysisOptions options;
 };

@@ -27,3 +27,16 @@ assert ra["verdict"] == rb["verdict"], (ra, rb)
 assert any(r.startswith("contract lenient: ") for r in rb["reasons"]), rb
 print("ok: training section and ceilings agree;", ra["verdict"])
 PY
+# A judged report re-rendered with inputs that judge nothing of its contract (--history, --save-baseline)
+# keeps the contract's verdicts: its FAIL is not re-rendered as a PASS.
+echo '{"spec_version": 1, "name": "strict", "bandwidth": [{"suite": "mpi", "name": "allreduce", "min": 1e6}]}' >"$T/strict.json"
+set +e
+"$bin" report "$src/tests/data/report/default_np2.json" --spec "$T/strict.json" -o "$T/judged" >"$T/judged.log" 2>&1
+judged=$?
+"$bin" report "$T/judged/report.json" --history "$T/h.db" --save-baseline "$T/b.json" -o "$T/again" >"$T/again.log" 2>&1
+again=$?
+set -e
+[[ $judged == 1 ]] || { cat "$T/judged.log"; fail "the strict contract gave exit $judged, not 1"; }
+[[ $again == 1 ]] || { cat "$T/again.log"; fail "re-rendered with --history, the failed contract gave exit $again, not 1"; }
+grep -q '^#   contract strict: ' "$T/again.log" || { cat "$T/again.log"; fail "the re-render's verdict does not name the contract"; }
+echo "ok: a stored contract's FAIL survives report --history --save-baseline"

@@ -56,7 +56,7 @@ TEST(Analyse, JudgesTheContractAndStoresWhatItJudged) {
   EXPECT_FALSE(a.figures);
 }
 
-TEST(Analyse, AStoredJudgementIsKeptUnlessJudgedAgain) {
+TEST(Analyse, AStoredJudgementStandsUntilANewContractReplacesIt) {
   const Spec spec = contract();
   AnalyseInputs judged;
   judged.spec = &spec;
@@ -67,13 +67,25 @@ TEST(Analyse, AStoredJudgementIsKeptUnlessJudgedAgain) {
   EXPECT_EQ(again.verdicts[1].status, VerdictStatus::fail);
   EXPECT_EQ(again.verdict.outcome, first.verdict.outcome);
   EXPECT_EQ(again.verdict.reasons, first.verdict.reasons);
-  // Judged again without a spec, the stored contract is gone and cannot fail the run.
-  AnalyseInputs rejudge;
-  rejudge.judge_again = true;
-  const Analysed plain = analyse(first.report, rejudge);
-  EXPECT_TRUE(plain.verdicts.empty());
-  EXPECT_FALSE(plain.report.extra.contains("spec"));
-  for (const auto& reason : plain.verdict.reasons) EXPECT_EQ(reason.find("contract"), std::string::npos) << reason;
+  // Inputs that judge nothing of the contract (`report --history`, --fabric, --save-baseline) keep it:
+  // a failed contract is never re-rendered as a PASS.
+  AnalyseInputs other;
+  other.baseline_figures = true;
+  other.fabric = json{{"switches", json::array()}};
+  const Analysed kept = analyse(first.report, other);
+  EXPECT_EQ(kept.verdicts.size(), first.verdicts.size());
+  EXPECT_EQ(kept.verdict.outcome, RunOutcome::fail);
+  EXPECT_EQ(kept.verdict.reasons, first.verdict.reasons);
+  // A new contract replaces the stored one.
+  const Spec lenient = parse_spec(json::parse(R"({"spec_version": 1, "name": "lenient", "bandwidth": [
+                                                   {"suite": "nccl", "name": "allreduce", "min": 1e-9}]})"),
+                                  "lenient.json", gpunet::test_support::suite_spec_names());
+  AnalyseInputs replaced;
+  replaced.spec = &lenient;
+  const Analysed now = analyse(first.report, replaced);
+  EXPECT_EQ(now.report.extra.at("spec").at("name"), "lenient");
+  for (const auto& v : now.verdicts) EXPECT_NE(v.status, VerdictStatus::fail) << v.promise;
+  for (const auto& reason : now.verdict.reasons) EXPECT_EQ(reason.find("two promises"), std::string::npos) << reason;
 }
 
 TEST(Analyse, AContractDoesNotChangeTheTrainingSection) {
