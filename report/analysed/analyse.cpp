@@ -30,7 +30,7 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
   } else if (jsonx::object_at(rep.extra, "baseline")) {
     a.comparison = comparison_of(rep);
   }
-  a.verdict = run_verdict_of(rep);
+  a.verdict = run_verdict_of(rep, a.verdicts, a.comparison);  // the typed judgement, not read back
   a.report = std::move(rep);
   return a;
 }

@@ -120,7 +120,10 @@ RunVerdict decide_run_verdict(const RunVerdictInputs& in) {
   return std::move(out).done();
 }
 
-RunVerdictInputs run_verdict_inputs(const Report& rep) {
+namespace {
+
+// Everything but the promises and the comparison.
+RunVerdictInputs report_inputs(const Report& rep) {
   RunVerdictInputs in;
   if (const auto* a = jsonx::object_at(rep.extra, "analysis")) {
     const auto& c = jsonx::section(*a, "counts");
@@ -133,10 +136,24 @@ RunVerdictInputs run_verdict_inputs(const Report& rep) {
     const auto name = jsonx::string(*spec, "name").value_or("");
     in.contract = name.empty() ? jsonx::string(*spec, "file").value_or("(unnamed)") : name;
   }
-  in.promises = verdicts_of(rep);
-  if (jsonx::object_at(rep.extra, "baseline")) in.baseline = comparison_of(rep);
   in.busy_hosts = busy_hosts_text(busy_hosts(rep), run_hosts(rep).size());
   return in;
+}
+
+}  // namespace
+
+RunVerdictInputs run_verdict_inputs(const Report& rep) {
+  RunVerdictInputs in = report_inputs(rep);
+  in.promises = verdicts_of(rep);
+  if (jsonx::object_at(rep.extra, "baseline")) in.baseline = comparison_of(rep);
+  return in;
+}
+
+RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, std::optional<BaselineComparison> baseline) {
+  RunVerdictInputs in = report_inputs(rep);
+  in.promises = std::move(promises);
+  in.baseline = std::move(baseline);
+  return decide_run_verdict(in);
 }
 
 std::string run_verdict_console(const RunVerdict& v) {
