@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "report/judge/figure_select.hpp"
 #include "report/model/json_access.hpp"
 
 namespace gpunet::report {
@@ -12,7 +13,16 @@ std::vector<BusyHost> busy_hosts(const Report& rep) {
   for (const auto& r : rep.results) {  // the counters records: name = the suite measured, host = the node
     const auto* load = jsonx::object_at(r.extra, "host_load");
     if (!load || !load->contains("busy") || !(*load)["busy"].is_boolean() || !(*load)["busy"].get<bool>()) continue;
-    out.push_back({r.host, r.name, jsonx::string(*load, "summary").value_or("its CPUs were busy with other work")});
+    out.push_back({r.host, r.name, jsonx::string(*load, "summary").value_or("its CPUs were busy with other work"), ""});
+  }
+  for (const auto& r : rep.results) {
+    const auto* window = jsonx::array_at(r.extra, "host_load_window");
+    if (!window || !r.figure) continue;
+    for (const auto& load : *window)
+      if (load.is_object() && jsonx::boolean(load, "busy").value_or(false))
+        out.push_back({jsonx::string(load, "host").value_or(r.host), r.suite,
+                       jsonx::string(load, "summary").value_or("its CPUs were busy with other work"),
+                       figure_key(figure_fact_of(r))});
   }
   return out;
 }
@@ -48,6 +58,7 @@ void discount_busy_hosts(BaselineComparison& c, const std::vector<BusyHost>& bus
     if (row.change != Change::slower) continue;
     const std::string suite = row.key.substr(0, row.key.find('/'));
     const auto hit = std::find_if(busy.begin(), busy.end(), [&](const BusyHost& b) {
+      if (!b.figure.empty()) return b.figure == row.key;
       return b.suite == suite &&
              (row.hosts.empty() || std::find(row.hosts.begin(), row.hosts.end(), b.host) != row.hosts.end());
     });

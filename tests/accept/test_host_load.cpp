@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "report/analysis/load_during.hpp"
+#include "report/judge/figure_select.hpp"
 #include "report/judge/host_load.hpp"
 #include "report/judge/run_verdict.hpp"
 
@@ -107,4 +108,40 @@ TEST(HostLoad, TheLoadIsInTheProvenanceAndOnTheRecordsMeasuredThen) {
   EXPECT_TRUE(old.provenance.host_load.empty());
   EXPECT_FALSE(json(old.provenance).contains("host_load"));
   EXPECT_FALSE(old.results[0].extra.contains("host_load_during"));
+}
+
+// A latency round of one second carries its own load: a second of other work on one host makes that
+// figure UNCERTAIN (its key), while the suite as a whole was quiet and the other figures stay SLOWER.
+TEST(HostLoad, AFigureMeasuredWhileItsHostWasBusyIsUncertain) {
+  Report rep;
+  rep.results = {load_record("node-1", "tcp", false), load_record("node-2", "tcp", false)};
+  Record lat;  // node-1 -> node-2, measured while node-2 was busy
+  lat.suite = "tcp", lat.name = "latency", lat.variant = "ping-pong", lat.host = "node-1", lat.bytes = 14;
+  lat.figure = time_figure("tcp.latency", 23, pair_subject("node-1", 0, "node-2", 1));
+  lat.figure->parameters = {{"test", "latency"}, {"bytes", "14"}};
+  lat.extra["host_load_window"] = json::array(
+      {{{"host", "node-1"}, {"busy", false}, {"others_pct", 3.0}, {"summary", "quiet"}},
+       {{"host", "node-2"}, {"busy", true}, {"others_pct", 48.0},
+        {"summary", "its CPUs were 48 % busy with other work during tcp latency round 2/2 (load 1.1 on 2 CPUs)"}}});
+  Record other = lat;  // the same pair's figure of another size, measured on quiet hosts
+  other.bytes = 4096;
+  other.figure->parameters["bytes"] = "4096";
+  other.extra.erase("host_load_window");
+  rep.results.insert(rep.results.end(), {lat, other});
+  const auto busy = busy_hosts(rep);
+  ASSERT_EQ(busy.size(), 1u);
+  EXPECT_EQ(busy[0].host, "node-2");
+  const std::string key = figure_key(figure_fact_of(lat));
+  EXPECT_EQ(busy[0].figure, key);
+  BaselineComparison c;
+  c.rows = {row(key, {"node-1", "node-2"}), row(figure_key(figure_fact_of(other)), {"node-1", "node-2"}),
+            row("tcp/bandwidth/matrix goodput node-2 -> node-1", {"node-2", "node-1"})};
+  ASSERT_NE(c.rows[0].key, c.rows[1].key);
+  discount_busy_hosts(c, busy);
+  EXPECT_EQ(c.rows[0].change, Change::uncertain);
+  EXPECT_EQ(c.rows[0].reason,
+            "measured while node-2 was busy: its CPUs were 48 % busy with other work during tcp latency round 2/2 "
+            "(load 1.1 on 2 CPUs) (without that: U test p=1e-6)");
+  EXPECT_EQ(c.rows[1].change, Change::slower) << "another figure of the same hosts, measured in a quiet window";
+  EXPECT_EQ(c.rows[2].change, Change::slower) << "the suite as a whole was quiet";
 }

@@ -188,6 +188,30 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
   EXPECT_EQ(problems_markdown(what_is_wrong(Report{})), "");
 }
 
+// A SLOWER figure of one pair whose ends are fine in every other figure cannot say which end is at
+// fault: "What is wrong" names both, bad-nodes.txt neither. A host in most SLOWER figures is blamed.
+TEST(Culprits, OnePairsSlowerFigureBlamesNeitherEnd) {
+  const auto slower = [](const std::string& key, std::vector<std::string> hosts, double pct) {
+    Comparison c;
+    c.key = key, c.change = Change::slower, c.hosts = std::move(hosts), c.change_pct = pct;
+    return c;
+  };
+  BaselineComparison cmp;
+  cmp.rows = {slower("tcp/bandwidth/matrix goodput fc-node3 -> fc-node0", {"fc-node3", "fc-node0"}, -50),
+              slower("tcp/bandwidth/matrix goodput fc-node1 -> fc-node3", {"fc-node1", "fc-node3"}, -49),
+              slower("tcp/latency/ping-pong/14B p50 fc-node1 <-> fc-node2", {"fc-node1", "fc-node2"}, 105)};
+  Report r;
+  attach_comparison(r, "base.json", CompareRule{}, cmp);
+  const auto w = what_is_wrong(r);
+  ASSERT_EQ(w.sentences.size(), 2u);
+  EXPECT_EQ(w.sentences[0].rfind("fc-node3: 2 figures SLOWER than the baseline", 0), 0u) << w.sentences[0];
+  EXPECT_EQ(w.sentences[1], "fc-node1 and fc-node2: 1 figure SLOWER than the baseline (worst tcp/latency/ping-pong/14B p50 "
+                            "fc-node1 <-> fc-node2 +105 %); nothing else singles out either end: the path between them, "
+                            "or either end");
+  ASSERT_EQ(w.bad_nodes.size(), 1u);
+  EXPECT_EQ(w.bad_nodes[0].host, "fc-node3");
+}
+
 TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
   NodeFacts a{"fc-node0", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", std::nullopt, std::nullopt, ""}}, {}, {}};
   NodeFacts b{"fc-node1", {}, {NicFact{"eth0", {"eth0"}, "0000:00:03.0", 1.0, std::nullopt, ""}}, {}, {}};

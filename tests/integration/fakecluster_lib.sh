@@ -10,6 +10,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 
 fc_cleanup() {
   [[ -n $PFX ]] && "$FC" down --prefix "$PFX" >/dev/null 2>&1 || true
+  [[ -z ${FC_KEEP_OUT:-} ]] || cp -a "$OUT" "$FC_KEEP_OUT" || true  # FC_KEEP_OUT=DIR keeps the outputs
   rm -rf "$OUT"
 }
 trap fc_cleanup EXIT

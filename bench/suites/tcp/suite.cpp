@@ -4,6 +4,7 @@
 #include <memory>
 #include <thread>
 
+#include "bench/core/counters/window_load.hpp"
 #include "bench/suites/tcp/exchange.hpp"
 #include "bench/suites/tcp/json.hpp"
 #include "bench/suites/tcp/live.hpp"
@@ -145,6 +146,8 @@ std::vector<LatencyOutcome> TcpSuite::latency_outcomes(const json& all, const Ro
     o.samples_us = c.at("samples_us").get<std::vector<double>>();
     o.tcp_info = c.at("tcp_info").get<net::TcpInfo>();
     o.rejected = sv.at("rejected").get<Rejections>();
+    for (const json* end : {&c, &sv})
+      if (end->contains("host_load")) o.host_load.push_back(end->at("host_load"));
     const auto server_status = report::status_from_string(sv.at("status").get<std::string>());
     if (o.status == Status::passed && server_status != Status::passed) {
       o.status = server_status;
@@ -166,12 +169,18 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
     next_test_ += rails.size();
     MPI_Barrier(ctx_.mpi.world);
     const double started_s = since_start();
+    const counters::WindowLoad window("/proc", ctx_.cfg.host_busy_pct);
     std::vector<json> parts(rails.size());
     std::vector<std::thread> threads;
     for (size_t k = 1; k < rails.size(); ++k)
       threads.emplace_back([&, k] { parts[k] = latency_part(round, first_id + k, lp, rails[k]); });
     parts[0] = latency_part(round, first_id, lp, rails[0]);
     for (auto& th : threads) th.join();
+    if (s_.self >= 0 && parts[0].is_object()) {  // this node measured: how busy its host was meanwhile
+      const json load = window.finish(s_.nodes()[static_cast<size_t>(s_.self)].host, step_label);
+      for (auto& part : parts)
+        if (part.is_object() && !load.is_null()) part["host_load"] = load;
+    }
     const auto all = gather_json(json(parts), ctx_.mpi.world, 0);
     if (!root()) continue;
     for (size_t k = 0; k < rails.size(); ++k) {
