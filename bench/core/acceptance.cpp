@@ -74,14 +74,14 @@ int print_judgement(const Config& cfg, const Acceptance& acc, const report::Anal
   int code = 0;
   if (acc.spec)
     out << "# Acceptance: " << (acc.spec->name.empty() ? acc.spec->source : acc.spec->name) << "\n"
-        << report::render_verdicts_console(a.verdicts);
-  if (acc.baseline && a.comparison) {
-    out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(*a.comparison);
+        << report::render_verdicts_console(a.judgement.verdicts);
+  if (acc.baseline && a.judgement.comparison) {
+    out << "# Baseline: " << cfg.baseline_path << "\n" << report::render_comparison_console(*a.judgement.comparison);
     if (!cfg.learn_baseline_path.empty() &&
-        !save(cfg.learn_baseline_path, report::learn_noise(*acc.baseline, *a.figures, *a.comparison), out, err))
+        !save(cfg.learn_baseline_path, report::learn_noise(*acc.baseline, *a.figures, *a.judgement.comparison), out, err))
       code = 2;
   }
-  out << report::problems_console(a.report);
+  out << report::problems_console(report::what_is_wrong(a.report, a.judgement));
   if (!cfg.save_baseline_path.empty() && !save(cfg.save_baseline_path, *a.figures, out, err)) code = 2;
   return code;
 }
@@ -102,13 +102,13 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
   const report::Analysed a = report::analyse(std::move(*loaded.report), analyse_inputs(cfg, acc));
   const int judged = print_judgement(cfg, acc, a, out, err);
   try {
-    report::write_analysed_outputs(a.report, cfg.output_dir);
+    report::write_analysed_outputs(a, cfg.output_dir);
   } catch (const std::exception& e) {
     err << "gpunet-bench report: " << e.what() << " (choose a writable directory with -o)\n";
     return 2;
   }
-  out << rendered_line(cfg.output_dir) << "\n" << report::run_verdict_console(a.verdict);
-  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, a.report, cfg.report_input, out, err);
+  out << rendered_line(cfg.output_dir) << "\n" << report::run_verdict_console(a.judgement.verdict);
+  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, a, cfg.report_input, out, err);
   return std::max(run_exit_code(a, judged), recorded);
 }
 
@@ -116,6 +116,6 @@ std::string rendered_line(const std::string& dir) {
   return "gpunet-bench report: wrote " + dir + "/{report.json,report.md,report.html,junit.xml,metrics.prom,*.csv}";
 }
 
-int run_exit_code(const report::Analysed& a, int judged) { return judged == 2 ? 2 : a.verdict.exit_code(); }
+int run_exit_code(const report::Analysed& a, int judged) { return judged == 2 ? 2 : a.judgement.verdict.exit_code(); }
 
 }  // namespace gpunet::bench

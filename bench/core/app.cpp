@@ -148,7 +148,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   const report::Analysed a = report::analyse(std::move(rep), analyse_inputs(cfg, acc));
   std::ostringstream tables;  // verdicts and baseline comparison, printed after the summary
   const int judged = print_judgement(cfg, acc, a, tables, std::cerr);
-  report::write_analysed_outputs(a.report, cfg.output_dir);
+  report::write_analysed_outputs(a, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& r : a.report.results) {
     passed += r.status == report::Status::passed;
@@ -158,9 +158,9 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   std::cout << "# " << a.report.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
             << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,metrics.prom,sweeps.csv,*.csv}\n"
             << report::console_summary(a.report) << tables.str() << report::training::training_console(a.report)
-            << report::run_verdict_console(a.verdict);
+            << report::run_verdict_console(a.judgement.verdict);
   // After every output is on disk: a history that cannot take the run costs the exit code, not the report.
-  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, a.report, "run", std::cout, std::cerr);
+  const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, a, "run", std::cout, std::cerr);
   return std::max(run_exit_code(a, judged), recorded);
 }
 

@@ -11,14 +11,15 @@ namespace gpunet::report {
 
 Analysed analyse(Report rep, const AnalyseInputs& in) {
   Analysed a;
+  Judgement& j = a.judgement;
   if (in.fabric) rep.extra["fabric"] = *in.fabric;  // as a stored report carries it
   analyze(rep, in.options);  // ceilings and efficiencies first: the training model and the verdicts read them
   training::add_training_section(rep, in.training.value_or(training::stored_params(rep)));
   if (in.spec) {
-    a.verdicts = evaluate(rep, *in.spec);
-    attach_verdicts(rep, *in.spec, a.verdicts);  // replaces a stored contract's
+    j.verdicts = evaluate(rep, *in.spec);
+    attach_verdicts(rep, *in.spec, j.verdicts);  // replaces a stored contract's
   } else {
-    a.verdicts = verdicts_of(rep);
+    j.verdicts = verdicts_of(rep);
   }
   if (in.baseline || in.baseline_figures)
     a.figures = make_baseline(rep, in.baseline ? in.baseline->rule : CompareRule{}, in.baseline);
@@ -26,11 +27,11 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
     auto cmp = compare(*in.baseline, *a.figures);
     discount_busy_hosts(cmp, busy_hosts(rep));  // a busy host is not a slower network
     attach_comparison(rep, in.baseline_file, in.baseline->rule, cmp);  // replaces a stored comparison
-    a.comparison = std::move(cmp);
+    j.comparison = std::move(cmp);
   } else if (jsonx::object_at(rep.extra, "baseline")) {
-    a.comparison = comparison_of(rep);
+    j.comparison = comparison_of(rep);
   }
-  a.verdict = run_verdict_of(rep, a.verdicts, a.comparison);  // the typed judgement, not read back
+  j.verdict = run_verdict_of(rep, j.verdicts, j.comparison);  // the typed judgement, not read back
   a.report = std::move(rep);
   return a;
 }

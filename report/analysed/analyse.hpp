@@ -13,9 +13,8 @@
 
 #include "report/analysis/analysis.hpp"
 #include "report/judge/baseline.hpp"
-#include "report/judge/run_verdict.hpp"
+#include "report/judge/judgement.hpp"
 #include "report/judge/spec.hpp"
-#include "report/judge/verdicts.hpp"
 #include "report/model/record.hpp"
 #include "report/training/training_params.hpp"
 
@@ -38,10 +37,8 @@ struct AnalyseInputs {
 // The analysed report and its judgement, typed.
 struct Analysed {
   Report report;  // every record annotated; extra holds what report.json carries (analysis, training, verdicts, ...)
-  std::vector<Verdict> verdicts;                 // the contract's: judged now, else as the report stored them
-  std::optional<BaselineComparison> comparison;  // the same for the baseline; none without one
-  std::optional<Baseline> figures;               // this run's figures (with --baseline or baseline_figures)
-  RunVerdict verdict;                            // the one verdict: exit code, banner, first line
+  Judgement judgement;              // judged now where an input asked for it, else as the report stored it
+  std::optional<Baseline> figures;  // this run's figures (with --baseline or baseline_figures)
 };
 
 Analysed analyse(Report rep, const AnalyseInputs& in = {});

@@ -37,7 +37,7 @@ std::optional<HistoryRun> read_report_run(const std::string& path, std::ostream&
   }
   const Analysed a = analyse(std::move(*loaded.report));
   try {
-    return history_run_of(a.report, path);
+    return history_run_of(a, path);
   } catch (const std::invalid_argument& e) {
     err << kPrefix << e.what() << "\n";
     return std::nullopt;
@@ -145,7 +145,7 @@ int run_history_command(const HistoryRequest& req, std::ostream& out, std::ostre
   return req.action == HistoryRequest::Action::import ? import_reports(req, out, err) : render(req, out, err);
 }
 
-int record_history(const std::string& path, const Report& analysed, const std::string& source, std::ostream& out,
+int record_history(const std::string& path, const Analysed& analysed, const std::string& source, std::ostream& out,
                    std::ostream& err) {
   try {
     const HistoryRun run = history_run_of(analysed, source);

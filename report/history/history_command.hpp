@@ -8,7 +8,7 @@
 #include <string>
 
 #include "report/history/history_request.hpp"
-#include "report/model/record.hpp"
+#include "report/analysed/analyse.hpp"
 
 namespace gpunet::report::history {
 
@@ -16,7 +16,7 @@ int run_history_command(const HistoryRequest& req, std::ostream& out, std::ostre
 
 // Appends an analysed report to the history file (created when missing). 0, or 2 (a file that is not
 // a history) / 3 (cannot write) after one line on err naming the file.
-int record_history(const std::string& path, const Report& analysed, const std::string& source, std::ostream& out,
+int record_history(const std::string& path, const Analysed& analysed, const std::string& source, std::ostream& out,
                    std::ostream& err);
 
 // Empty when `path` can take runs (a history file, or none yet); else one line saying why not.

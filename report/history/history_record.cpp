@@ -8,7 +8,6 @@
 
 #include "common/strings.hpp"
 #include "report/judge/baseline.hpp"
-#include "report/judge/run_verdict.hpp"
 #include "report/document/table_model.hpp"
 
 namespace gpunet::report::history {
@@ -115,7 +114,8 @@ std::string utc_minutes_text(int64_t epoch) {
   return text;
 }
 
-HistoryRun history_run_of(const Report& rep, const std::string& source) {
+HistoryRun history_run_of(const Analysed& a, const std::string& source) {
+  const Report& rep = a.report;
   const Provenance& p = rep.provenance;
   const auto start = parse_utc_time(p.start_time);
   if (!start)
@@ -130,7 +130,7 @@ HistoryRun history_run_of(const Report& rep, const std::string& source) {
   run.git_commit = p.git_commit;
   run.hosts = distinct_hosts(p.hosts);
   run.provenance = provenance_line(p);
-  run.verdict = to_string(run_verdict_of(rep).outcome);
+  run.verdict = to_string(a.judgement.verdict.outcome);
   run.source = source;
   run.baseline = baseline_to_json(make_baseline(rep)).dump();
   const double threshold = analysis_number(rep, "threshold", 0.8);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/model/record.hpp"
+#include "report/analysed/analyse.hpp"
 
 namespace gpunet::report::history {
 
@@ -45,8 +45,8 @@ std::optional<int64_t> parse_utc_time(const std::string& text);
 // "2026-11-28 21:00" (UTC) of seconds since 1970.
 std::string utc_minutes_text(int64_t epoch);
 
-// The history entry of an analysed report (report::analyze ran). Throws std::invalid_argument with one
-// line when the report has no usable start time (provenance.start_time).
-HistoryRun history_run_of(const Report& rep, const std::string& source);
+// The history entry of an analysed report and its verdict. Throws std::invalid_argument with one line
+// when the report has no usable start time (provenance.start_time).
+HistoryRun history_run_of(const Analysed& a, const std::string& source);
 
 }  // namespace gpunet::report::history

@@ -55,8 +55,8 @@ std::pair<std::string, std::string> split_host(const std::string& s, const std::
   return {head, s.substr(colon + 2)};
 }
 
-void from_verdicts(const Report& rep, Problems& p) {
-  for (const auto& v : verdicts_of(rep)) {
+void from_verdicts(const std::vector<Verdict>& verdicts, Problems& p) {
+  for (const auto& v : verdicts) {
     if (v.status == VerdictStatus::warn) p.add(v.reason);
     if (v.status != VerdictStatus::fail) continue;
     const auto [host, rest] = split_host(v.culprit, v.hosts);
@@ -89,10 +89,11 @@ std::vector<std::string> inseparable(const std::string& top, std::vector<Compari
 // takes (one pair's figures, and nothing else singles out either end), nobody is blamed: the sentence
 // names both ends, and neither goes to bad-nodes.txt (a latency that doubled for one pair on a loaded
 // machine once put the pair's first host there).
-void from_baseline(const Report& rep, Problems& p) {
+void from_baseline(const std::optional<BaselineComparison>& comparison, Problems& p) {
   std::vector<Comparison> slower;
-  for (const auto& r : comparison_of(rep).rows)
-    if (r.change == Change::slower) slower.push_back(r);
+  if (comparison)
+    for (const auto& r : comparison->rows)
+      if (r.change == Change::slower) slower.push_back(r);
   while (!slower.empty()) {
     std::vector<std::pair<std::string, int>> counts;
     for (const auto& r : slower)
@@ -188,14 +189,14 @@ void from_findings(const Report& rep, Problems& p) {
   }
 }
 
-Problems problems_of(const Report& rep) {
+Problems problems_of(const Report& rep, const Judgement& j) {
   Problems p;
-  from_verdicts(rep, p);
+  from_verdicts(j.verdicts, p);
   from_failures(rep, p);
   from_fabric(rep, p);
   from_findings(rep, p);
   from_located_nics(p);
-  from_baseline(rep, p);
+  from_baseline(j.comparison, p);
   if (const auto w = network_warning(rep)) p.add(w->reason);
   return p;
 }
@@ -229,16 +230,14 @@ std::vector<BadNode> bad_nodes_of(const Problems& p) {
 
 }  // namespace
 
-std::vector<std::string> problem_sentences(const Report& rep) { return sentences_of(problems_of(rep)); }
-
-std::vector<BadNode> bad_nodes(const Report& rep) { return bad_nodes_of(problems_of(rep)); }
-
-WhatIsWrong what_is_wrong(const Report& rep) {
-  const Problems p = problems_of(rep);
+WhatIsWrong what_is_wrong(const Report& rep, const Judgement& j) {
+  const Problems p = problems_of(rep, j);
   return {sentences_of(p), bad_nodes_of(p)};
 }
 
-BlamedPairs::BlamedPairs(const Report& rep) : BlamedPairs(rep, bad_nodes(rep)) {}
+WhatIsWrong what_is_wrong(const Report& rep) { return what_is_wrong(rep, stored_judgement(rep)); }
+
+BlamedPairs::BlamedPairs(const Report& rep) : BlamedPairs(rep, what_is_wrong(rep).bad_nodes) {}
 
 BlamedPairs::BlamedPairs(const Report& rep, const std::vector<BadNode>& bad) : named_slow_(rep.results) {
   const auto one_way = [&](const std::string& host) {
@@ -259,11 +258,10 @@ bool BlamedPairs::operator()(const Subject& pair) const {
   return blamed(pair.host) || blamed(pair.dst_host) || named_slow_(pair);
 }
 
-std::string problems_console(const Report& rep) {
-  const auto all = problem_sentences(rep);
-  if (all.empty()) return "";
+std::string problems_console(const WhatIsWrong& w) {
+  if (w.sentences.empty()) return "";
   std::string out = "# What is wrong:\n";
-  for (const auto& s : all) out += "#   " + s + "\n";
+  for (const auto& s : w.sentences) out += "#   " + s + "\n";
   return out;
 }
 

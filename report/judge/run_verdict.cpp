@@ -5,7 +5,6 @@
 #include "report/judge/host_load.hpp"
 #include "report/model/json_access.hpp"
 #include "report/text/text_format.hpp"
-#include "report/judge/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -141,13 +140,6 @@ RunVerdictInputs report_inputs(const Report& rep) {
 }
 
 }  // namespace
-
-RunVerdictInputs run_verdict_inputs(const Report& rep) {
-  RunVerdictInputs in = report_inputs(rep);
-  in.promises = verdicts_of(rep);
-  if (jsonx::object_at(rep.extra, "baseline")) in.baseline = comparison_of(rep);
-  return in;
-}
 
 RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, std::optional<BaselineComparison> baseline) {
   RunVerdictInputs in = report_inputs(rep);

@@ -41,11 +41,9 @@ struct RunVerdictInputs {
 // Pure: the verdict and its reasons from the inputs.
 RunVerdict decide_run_verdict(const RunVerdictInputs& in);
 
-// The inputs as a report carries them (extra.analysis, extra.spec + extra.verdicts, extra.baseline).
-RunVerdictInputs run_verdict_inputs(const Report& rep);
-inline RunVerdict run_verdict_of(const Report& rep) { return decide_run_verdict(run_verdict_inputs(rep)); }
-// The same with the promises and the comparison already at hand (report/analysed/analyse.hpp): the
-// rest (counts, contract name, busy hosts) from the report.
+// With the promises and the comparison at hand (report/analysed/analyse.hpp; a stored report's:
+// report/judge/verdicts_outputs.hpp's stored_judgement), the rest (counts, contract name, busy hosts)
+// from the report.
 RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, std::optional<BaselineComparison> baseline);
 
 // "# Verdict: FAIL\n#   contract ...: 1 of 5 promises failed (...)\n...": the console's last lines.

@@ -82,19 +82,27 @@ BaselineComparison comparison_of(const Report& rep) {
   return c;
 }
 
-std::string acceptance_markdown(const Report& rep) {
+Judgement stored_judgement(const Report& rep) {
+  Judgement j;
+  j.verdicts = verdicts_of(rep);
+  if (jsonx::object_at(rep.extra, "baseline")) j.comparison = comparison_of(rep);
+  j.verdict = run_verdict_of(rep, j.verdicts, j.comparison);
+  return j;
+}
+
+std::string acceptance_markdown(const Report& rep, const Judgement& j) {
   std::string out;
-  if (const auto v = verdicts_of(rep); !v.empty())
-    out += "\n## Acceptance: " + md_escape(spec_title(rep)) + "\n\n" + render_verdicts_markdown(v);
-  if (const auto c = comparison_of(rep); !c.rows.empty())
-    out += "\n## Baseline: " + md_escape(baseline_file(rep)) + "\n\n" + render_comparison_markdown(c);
+  if (!j.verdicts.empty())
+    out += "\n## Acceptance: " + md_escape(spec_title(rep)) + "\n\n" + render_verdicts_markdown(j.verdicts);
+  if (j.comparison && !j.comparison->rows.empty())
+    out += "\n## Baseline: " + md_escape(baseline_file(rep)) + "\n\n" + render_comparison_markdown(*j.comparison);
   return out;
 }
 
-std::string acceptance_html(const Report& rep) {
+std::string acceptance_html(const Report& rep, const Judgement& j) {
   std::string out;
   const auto td = [](const std::string& s) { return "<td>" + html_escape(s) + "</td>"; };
-  if (const auto verdicts = verdicts_of(rep); !verdicts.empty()) {
+  if (const auto& verdicts = j.verdicts; !verdicts.empty()) {
     out += "<h2>Acceptance: " + html_escape(spec_title(rep)) +
            "</h2><table><tr><th>Promise</th><th>Verdict</th><th>Measured</th><th>Limit</th><th>Reason</th></tr>";
     for (const auto& v : verdicts) {
@@ -104,7 +112,8 @@ std::string acceptance_html(const Report& rep) {
     }
     out += "</table>";
   }
-  if (const auto c = comparison_of(rep); !c.rows.empty()) {
+  if (j.comparison && !j.comparison->rows.empty()) {
+    const auto& c = *j.comparison;
     out += "<h2>Baseline: " + html_escape(baseline_file(rep)) +
            "</h2><table><tr><th>Figure</th><th>Baseline</th><th>Now</th><th>Change</th><th>Test</th>"
            "<th>Verdict</th><th>Reason</th></tr>";
@@ -157,10 +166,10 @@ void put_suite(std::string& out, JunitCounts& n, const std::string& suite, const
 
 }  // namespace
 
-AcceptanceJunit acceptance_junit(const Report& rep) {
+AcceptanceJunit acceptance_junit(const Judgement& j) {
   AcceptanceJunit a;
   std::vector<JunitCase> verdicts;
-  for (const auto& v : verdicts_of(rep)) {
+  for (const auto& v : j.verdicts) {
     JunitCase c{v.promise, (v.culprit.empty() ? "" : v.culprit + ". ") + "measured " + v.measured + ", limit " + v.limit + ": " + v.reason,
                 "", std::nullopt};
     if (v.status == VerdictStatus::fail) c.failure = "verdict";
@@ -169,7 +178,8 @@ AcceptanceJunit acceptance_junit(const Report& rep) {
   }
   put_suite(a.xml, a.counts, "acceptance", verdicts);
   std::vector<JunitCase> rows;
-  for (const auto& r : comparison_of(rep).rows) {
+  static const std::vector<Comparison> kNone;
+  for (const auto& r : j.comparison ? j.comparison->rows : kNone) {
     JunitCase c{r.key, to_string(r.change) + ": " + opt(r.base_value) + " -> " + opt(r.now_value) + " " + r.unit + " (" + change_text(r) + "); " + r.reason,
                 "", std::nullopt};
     if (r.change == Change::slower) c.failure = "regression";

@@ -1,12 +1,14 @@
-// The acceptance verdicts (report.extra.verdicts) and the baseline comparison (report.extra.baseline)
-// as sections of report.md, report.html and junit.xml, read back from the report so that offline
-// re-rendering shows them too. Each function returns "" (or zero counts) when the report has neither.
+// The acceptance verdicts and the baseline comparison as sections of report.md, report.html and
+// junit.xml, from the run's judgement (report/judge/judgement.hpp); and the reader of the two tables a
+// stored report carries (report.extra.verdicts, report.extra.baseline), which stored_judgement uses.
+// Each section is "" (or zero counts) when the judgement has neither.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "report/judge/baseline.hpp"
+#include "report/judge/judgement.hpp"
 #include "report/model/record.hpp"
 #include "report/judge/verdicts.hpp"
 
@@ -15,9 +17,14 @@ namespace gpunet::report {
 // The tables stored in a report; malformed entries are left out.
 std::vector<Verdict> verdicts_of(const Report& rep);
 BaselineComparison comparison_of(const Report& rep);
+// The judgement a report stored, as analyse reads it when no input replaces it; also the shorthand of
+// tests that build an analysed report by hand.
+Judgement stored_judgement(const Report& rep);
 
-std::string acceptance_markdown(const Report& rep);  // "## Acceptance" and "## Baseline" sections
-std::string acceptance_html(const Report& rep);      // <h2> + <table> for each
+// "## Acceptance" and "## Baseline" sections of the judgement; their titles (the spec's name, the
+// baseline's file) from the report.
+std::string acceptance_markdown(const Report& rep, const Judgement& j);
+std::string acceptance_html(const Report& rep, const Judgement& j);  // <h2> + <table> for each
 
 // junit.xml: a testsuite "acceptance" (FAIL -> failure, SKIP -> skipped) and a testsuite "baseline"
 // (SLOWER -> failure, UNCERTAIN -> skipped), and their counts for the <testsuites> totals.
@@ -28,6 +35,6 @@ struct AcceptanceJunit {
   std::string xml;     // the two <testsuite> elements ("" when the report has neither table)
   JunitCounts counts;  // what they add to the <testsuites> totals
 };
-AcceptanceJunit acceptance_junit(const Report& rep);
+AcceptanceJunit acceptance_junit(const Judgement& j);
 
 }  // namespace gpunet::report

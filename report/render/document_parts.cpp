@@ -1,11 +1,15 @@
 #include "report/render/document_parts.hpp"
 
+#include "report/judge/verdicts_outputs.hpp"
+
 namespace gpunet::report {
 
-DocumentParts document_parts(const Report& rep) {
-  WhatIsWrong wrong = what_is_wrong(rep);
+DocumentParts document_parts(const Report& rep, const Judgement& j) {
+  WhatIsWrong wrong = what_is_wrong(rep, j);
   const BlamedPairs blamed(rep, wrong.bad_nodes);
-  return {std::move(wrong), summary_table(rep, blamed), report_tables(rep, blamed), chart_sections(rep, blamed)};
+  return {j, std::move(wrong), summary_table(rep, blamed), report_tables(rep, blamed), chart_sections(rep, blamed)};
 }
+
+DocumentParts document_parts(const Report& rep) { return document_parts(rep, stored_judgement(rep)); }
 
 }  // namespace gpunet::report

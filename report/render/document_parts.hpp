@@ -1,5 +1,5 @@
-// What report.md, report.html and the tables' CSV files share, built once from an analysed Report:
-// the summary table, the tables after it (report/document/table_model.hpp) and the chart sections
+// What report.md, report.html and the tables' CSV files share, built once from an analysed Report and
+// its judgement (report/judge/judgement.hpp): the judgement itself, "What is wrong", the summary table, the tables after it (report/document/table_model.hpp) and the chart sections
 // (chart_sections.hpp). write_analysed_outputs builds them once for the three formats; at 512 hosts
 // the flows table alone is 261,632 rows. Pure.
 #pragma once
@@ -8,18 +8,21 @@
 
 #include "report/document/table_model.hpp"
 #include "report/judge/culprits.hpp"
+#include "report/judge/judgement.hpp"
 #include "report/model/record.hpp"
 #include "report/render/chart_sections.hpp"
 
 namespace gpunet::report {
 
 struct DocumentParts {
-  WhatIsWrong wrong;  // worked out once: the documents' "What is wrong", bad-nodes.txt, what tables colour
+  Judgement judgement;  // the verdict, the contract's verdicts and the baseline comparison, typed
+  WhatIsWrong wrong;    // worked out once: the documents' "What is wrong", bad-nodes.txt, what tables colour
   Table summary;
   std::vector<Table> tables;
   ChartSections charts;
 };
 
-DocumentParts document_parts(const Report& rep);
+DocumentParts document_parts(const Report& rep, const Judgement& j);
+DocumentParts document_parts(const Report& rep);  // with the judgement the report stored
 
 }  // namespace gpunet::report

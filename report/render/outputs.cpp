@@ -22,28 +22,32 @@ void write_file(const fs::path& path, const std::function<void(std::ostream&)>& 
 
 }  // namespace
 
-void write_analysed_outputs(const Report& rep, const std::string& out_dir) {
+void write_analysed_outputs(const Report& rep, const Judgement& j, const std::string& out_dir) {
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec || !fs::is_directory(out_dir))
     throw std::runtime_error("cannot create the output directory " + out_dir + ": " +
                              (ec ? ec.message() : std::string("a file of that name exists")));
   const fs::path dir(out_dir);
-  write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, o); });
-  const DocumentParts parts = document_parts(rep);  // the tables and charts md, html and the CSVs share
+  write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, j.verdict, o); });
+  const DocumentParts parts = document_parts(rep, j);  // what md, html and the CSVs share
   write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(rep, parts); });
   write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep, parts); });
-  write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, o); });
+  write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, j, o); });
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
-  write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, o); });
+  write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, j.verdict, o); });
   write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(parts.wrong.bad_nodes));  // for the scheduler
   for (const auto& [name, text] : render_table_csvs(parts)) write_file_replacing((dir / name).string(), text);
+}
+
+void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {
+  write_analysed_outputs(a.report, a.judgement, out_dir);
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {
   AnalyseInputs in;
   in.options = opt;
-  write_analysed_outputs(analyse(rep, in).report, out_dir);
+  write_analysed_outputs(analyse(rep, in), out_dir);
 }
 
 }  // namespace gpunet::report

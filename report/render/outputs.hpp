@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/input_file.hpp"
+#include "report/analysed/analyse.hpp"
 #include "report/analysis/analysis.hpp"
 #include "report/model/record.hpp"
 #include "report/training/training_params.hpp"
@@ -28,8 +29,10 @@ inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "repo
 // written to a temporary name and renamed, so a reader never sees half a file. Throws
 // std::runtime_error with one line when a file cannot be written.
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt = {});
-// The same for a report that is already analysed (no copy).
-void write_analysed_outputs(const Report& rep, const std::string& out_dir);
+// The same for a report that is already analysed (report/analysed/analyse.hpp; no copy): every output
+// takes its judgement from `a`, none reads it back from the report.
+void write_analysed_outputs(const Analysed& a, const std::string& out_dir);
+void write_analysed_outputs(const Report& rep, const Judgement& j, const std::string& out_dir);
 
 struct LoadedResults {
   std::optional<Report> report;       // set on success

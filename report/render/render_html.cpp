@@ -60,8 +60,7 @@ pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;ove
 std::string td(const std::string& text) { return "<td>" + html_escape(text) + "</td>"; }
 
 // The run's one verdict (report/judge/run_verdict.hpp): its colour and its reasons, first on the page.
-std::string verdict_header(const Report& rep) {
-  const auto v = run_verdict_of(rep);
+std::string verdict_header(const RunVerdict& v) {
   const std::string verdict = to_string(v.outcome);
   std::string out = "<header class=\"verdict " + verdict + "\"><h1>gpunet-bench: " + html_escape(verdict) + "</h1>";
   for (const auto& reason : v.reasons) out += "<p>" + html_escape(reason) + "</p>";
@@ -143,8 +142,8 @@ std::string render_html(const Report& rep, const DocumentParts& parts) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   CeilingNotes notes;
-  std::string body = verdict_header(rep) + problems_html(parts.wrong) + "<main>";
-  body += acceptance_html(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
+  std::string body = verdict_header(parts.judgement.verdict) + problems_html(parts.wrong) + "<main>";
+  body += acceptance_html(rep, parts.judgement);  // the verdict's evidence: acceptance verdicts and baseline comparison
   body += table_html(parts.summary, notes, threshold, "h2") + provenance(rep);
   body += networks_html(rep);  // the interfaces measured and their roles
   body += training::training_html(rep);  // training impact (report/render/training_render.hpp)

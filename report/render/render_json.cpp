@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "report/render/renderers.hpp"
-#include "report/judge/run_verdict.hpp"
+#include "report/judge/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -104,7 +104,7 @@ void put_record(std::string& out, const Record& r) {
 
 }  // namespace
 
-void render_json(const Report& rep, std::ostream& os) {
+void render_json(const Report& rep, const RunVerdict& verdict, std::ostream& os) {
   std::string out;  // one part at a time
   out += "{\n  \"schema_version\": ";
   put_number(out, rep.schema_version);
@@ -123,7 +123,7 @@ void render_json(const Report& rep, std::ostream& os) {
   put_nested(out, rep.findings);
   out += ",\n  \"extra\": ";
   json extra = rep.extra.is_object() ? rep.extra : json::object();
-  extra["run_verdict"] = to_json(run_verdict_of(rep));  // computed, never read back
+  extra["run_verdict"] = to_json(verdict);  // the judgement's, never read back
   put_nested(out, extra);
   out += "\n}\n";
   os << out;
@@ -131,7 +131,7 @@ void render_json(const Report& rep, std::ostream& os) {
 
 std::string render_json(const Report& rep) {
   std::ostringstream os;
-  render_json(rep, os);
+  render_json(rep, stored_judgement(rep).verdict, os);
   return std::move(os).str();
 }
 

@@ -29,8 +29,7 @@ namespace {
 using Align = MdTable::Align;
 
 // The run's one verdict (report/judge/run_verdict.hpp) and its reasons, before anything else.
-std::string verdict(const Report& rep) {
-  const auto v = run_verdict_of(rep);
+std::string verdict(const RunVerdict& v) {
   std::string out = "# gpunet-bench report\n\n**Verdict: " + to_string(v.outcome) + "**\n\n";
   for (const auto& reason : v.reasons) out += "- " + md_escape(reason) + "\n";
   return out;
@@ -108,9 +107,9 @@ std::string render_markdown(const Report& rep) { return render_markdown(rep, doc
 
 std::string render_markdown(const Report& rep, const DocumentParts& parts) {
   CeilingNotes notes;
-  std::string out = verdict(rep);
+  std::string out = verdict(parts.judgement.verdict);
   out += problems_markdown(parts.wrong);  // what is wrong, before any table
-  out += acceptance_markdown(rep);  // the verdict's evidence: acceptance verdicts and baseline comparison
+  out += acceptance_markdown(rep, parts.judgement);  // the verdict's evidence: acceptance verdicts and baseline comparison
   out += table_markdown(parts.summary, notes, "##");
   out += run(rep);
   out += networks_markdown(rep);  // the interfaces measured and their roles

@@ -13,7 +13,7 @@
 
 #include "report/render/prom_text.hpp"
 #include "report/render/renderers.hpp"
-#include "report/judge/run_verdict.hpp"
+#include "report/judge/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -140,7 +140,7 @@ void add_pair_aggregates(PromFamilies& fams, const std::map<std::string, PairGro
 
 }  // namespace
 
-void render_prom(const Report& rep, std::ostream& out) {
+void render_prom(const Report& rep, const RunVerdict& verdict, std::ostream& out) {
   PromFamilies fams;
   const size_t nodes = run_hosts(rep).size();
   const bool pairs_aggregated = nodes > static_cast<size_t>(kPromPairSeriesMaxNodes);
@@ -174,10 +174,9 @@ void render_prom(const Report& rep, std::ostream& out) {
   for (const auto& [status, n] : statuses)
     add_series(fams, "gpunet_results", "Records of the run by status", {{"status", status}}, n);
   add_series(fams, "gpunet_nodes", "Hosts the run spanned", {}, static_cast<double>(nodes));
-  const RunVerdict verdict = run_verdict_of(rep);  // 1 for the run's verdict, 0 for the others
   for (const auto o : {RunOutcome::pass, RunOutcome::warn, RunOutcome::incomplete, RunOutcome::fail})
     add_series(fams, "gpunet_run_verdict", "The run's one verdict (report.md's first line), 1 for the one it has",
-               {{"verdict", to_string(o)}}, o == verdict.outcome ? 1 : 0);
+               {{"verdict", to_string(o)}}, o == verdict.outcome ? 1 : 0);  // 1 for the run's verdict
   add_series(fams, "gpunet_run_exit_code", "The exit code the run's verdict gives", {}, verdict.exit_code());
 
   for (const auto& [name, fam] : fams) {
@@ -188,7 +187,7 @@ void render_prom(const Report& rep, std::ostream& out) {
 
 std::string render_prom(const Report& rep) {
   std::ostringstream out;
-  render_prom(rep, out);
+  render_prom(rep, stored_judgement(rep).verdict, out);
   return out.str();
 }
 

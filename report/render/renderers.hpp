@@ -14,11 +14,15 @@
 
 namespace gpunet::report {
 
-// report.json: the complete Report, checked against report/schema/report.schema.json.
+// Each takes the run's judgement (report/judge/judgement.hpp) from report::analyse; the forms without
+// it use the one the report stored (stored_judgement), for tests and a report analysed elsewhere.
+
+// report.json: the complete Report, checked against report/schema/report.schema.json, with the run
+// verdict as extra.run_verdict.
 std::string render_json(const Report& rep);
-void render_json(const Report& rep, std::ostream& out);
+void render_json(const Report& rep, const RunVerdict& verdict, std::ostream& out);
 // report.md: verdict, provenance, nccl-tests-like sweep tables with p50/p99/cv and ceiling/efficiency.
-// The forms with DocumentParts take the tables and charts built once (document_parts.hpp).
+// The forms with DocumentParts take the judgement, tables and charts built once (document_parts.hpp).
 std::string render_markdown(const Report& rep);
 std::string render_markdown(const Report& rep, const DocumentParts& parts);
 // report.html: one self-contained page (no scripts, no network) with inline SVG charts.
@@ -26,7 +30,7 @@ std::string render_html(const Report& rep);
 std::string render_html(const Report& rep, const DocumentParts& parts);
 // junit.xml: one testcase per record; failed/timed_out -> failure, skipped -> skipped.
 std::string render_junit(const Report& rep);
-void render_junit(const Report& rep, std::ostream& out);
+void render_junit(const Report& rep, const Judgement& j, std::ostream& out);
 // sweeps.csv: every collective sweep record (MPI, NCCL), one row each.
 std::string render_csv(const Report& rep);
 void render_csv(const Report& rep, std::ostream& out);
@@ -34,7 +38,7 @@ void render_csv(const Report& rep, std::ostream& out);
 // (render_prom.cpp); pair series up to kPromPairSeriesMaxNodes hosts, per-host aggregates beyond.
 inline constexpr int kPromPairSeriesMaxNodes = 16;
 std::string render_prom(const Report& rep);
-void render_prom(const Report& rep, std::ostream& out);
+void render_prom(const Report& rep, const RunVerdict& verdict, std::ostream& out);
 // One CSV per table kind of the other records: (file name, text), every file even without rows.
 std::vector<std::pair<std::string, std::string>> render_table_csvs(const DocumentParts& parts);
 

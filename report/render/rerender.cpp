@@ -198,12 +198,12 @@ int rerender(const std::string& path, const std::string& out_dir, std::ostream& 
   in.training = training;
   const Analysed a = analyse(std::move(*loaded.report), in);
   try {
-    write_analysed_outputs(a.report, out_dir);
+    write_analysed_outputs(a, out_dir);
   } catch (const std::exception& e) {
     err << "gpunet-bench report: " << first_line(e.what()) << " (choose a writable directory with -o)\n";
     return 2;
   }
-  return a.verdict.exit_code();  // the run's own exit code for this verdict
+  return a.judgement.verdict.exit_code();  // the run's own exit code for this verdict
 }
 
 }  // namespace gpunet::report

@@ -6,6 +6,7 @@
 #include "report/judge/figure_select.hpp"
 #include "report/judge/host_load.hpp"
 #include "report/judge/run_verdict.hpp"
+#include "report/judge/verdicts_outputs.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
@@ -60,7 +61,7 @@ TEST(HostLoad, SlowerWhileItsHostWasBusyIsUncertain) {
             "node's network; figures measured then tell about the hosts");
   EXPECT_EQ(busy_hosts_text({}, 4), "");
   rep.provenance.hosts = {"node-1", "node-2", "node-3", "node-4"};
-  const auto v = run_verdict_of(rep);  // said among the reasons, judging nothing
+  const auto v = stored_judgement(rep).verdict;  // said among the reasons, judging nothing
   EXPECT_EQ(v.reasons.back().rfind("hosts: node-1 and node-3 were busy", 0), 0u) << v.reasons.back();
 }
 

@@ -62,9 +62,9 @@ TEST(AcceptanceOutputs, ReadBackFromTheReport) {
   EXPECT_NEAR(*g->change_pct, -66.7, 0.1);
   EXPECT_FALSE(g->hosts.empty());
   EXPECT_TRUE(verdicts_of(Report{}).empty());
-  EXPECT_EQ(acceptance_markdown(Report{}), "");
-  EXPECT_EQ(acceptance_html(Report{}), "");
-  EXPECT_EQ(acceptance_junit(Report{}).xml, "");
+  EXPECT_EQ(acceptance_markdown(Report{}, stored_judgement(Report{})), "");
+  EXPECT_EQ(acceptance_html(Report{}, stored_judgement(Report{})), "");
+  EXPECT_EQ(acceptance_junit(stored_judgement(Report{})).xml, "");
 }
 
 TEST(AcceptanceOutputs, MarkdownAndHtmlAreEscaped) {
@@ -83,7 +83,7 @@ TEST(AcceptanceOutputs, MarkdownAndHtmlAreEscaped) {
 TEST(AcceptanceOutputs, JunitSuitesAndTotals) {
   const auto rep = judged();
   const auto xml = render_junit(rep);
-  const auto n = acceptance_junit(rep).counts;
+  const auto n = acceptance_junit(stored_judgement(rep)).counts;
   EXPECT_EQ(n.tests, 3 + 8);
   EXPECT_EQ(n.failures, 1 + 8);
   EXPECT_EQ(n.skipped, 1 + 0);

@@ -13,6 +13,7 @@
 #include "report/model/legacy_figure.hpp"
 #include "report/render/renderers.hpp"
 #include "report/judge/run_verdict.hpp"
+#include "report/judge/verdicts_outputs.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
@@ -53,9 +54,7 @@ std::vector<std::string> outputs_say(const Report& rep) {
   said.push_back(json::parse(render_json(rep)).at("extra").at("run_verdict").at("verdict").get<std::string>());
   const std::string junit = render_junit(rep);
   if (std::regex_search(junit, m, std::regex(R"re(name="run verdict ([A-Z]+)")re"))) said.push_back(m[1]);
-  std::ostringstream prom;
-  render_prom(rep, prom);
-  const std::string text = prom.str();
+  const std::string text = render_prom(rep);
   if (std::regex_search(text, m, std::regex(R"re(gpunet_run_verdict\{verdict="([A-Z]+)"\} 1\n)re"))) said.push_back(m[1]);
   return said;
 }
@@ -63,7 +62,7 @@ std::vector<std::string> outputs_say(const Report& rep) {
 void expect_outputs_agree(const Report& rep, const std::string& verdict, int exit_code) {
   const auto said = outputs_say(rep);
   EXPECT_EQ(said, std::vector<std::string>(6, verdict)) << render_markdown(rep).substr(0, 600);
-  EXPECT_EQ(run_verdict_of(rep).exit_code(), exit_code);
+  EXPECT_EQ(stored_judgement(rep).verdict.exit_code(), exit_code);
   const std::string junit = render_junit(rep);
   EXPECT_EQ(says(junit, "<failure type=\"FAIL\""), verdict == "FAIL");
 }
@@ -137,7 +136,7 @@ TEST(RunVerdict, ASlowerFigureFailsAndUncertainOnesAreOnlyCounted) {
 
 TEST(RunVerdict, EveryOutputSaysTheSameInEachOutcome) {
   const Report base = clean_run();
-  const std::string records_only = to_string(run_verdict_of(base).outcome);
+  const std::string records_only = to_string(stored_judgement(base).verdict.outcome);
   ASSERT_TRUE(records_only == "PASS" || records_only == "WARN") << records_only;
   expect_outputs_agree(base, records_only, 0);
 

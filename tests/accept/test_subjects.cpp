@@ -180,11 +180,11 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
   r.results.push_back(finding);
   r.results.push_back(pair_finding);
   r.results.push_back(finding);  // a duplicate
-  const auto all = problem_sentences(r);
+  const auto all = what_is_wrong(r).sentences;
   ASSERT_EQ(all.size(), 1u) << all.size();
   EXPECT_EQ(all[0].rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << all[0];
   EXPECT_NE(all[0].find("; every pair with it is slow (6 directions"), std::string::npos) << all[0];
-  EXPECT_EQ(problems_console(r).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
+  EXPECT_EQ(problems_console(what_is_wrong(r)).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
   EXPECT_EQ(problems_markdown(what_is_wrong(Report{})), "");
 }
 
@@ -270,5 +270,5 @@ TEST(Networks, AnInterfaceNobodyChoseIsAWarningThatSaysHowToChoose) {
   EXPECT_EQ(v[1].promise, "network");
   EXPECT_EQ(overall_verdict(v), "PASS with warnings");
   EXPECT_EQ(verdict_exit_code(v), 0);
-  EXPECT_NE(problems_console(r).find("choose it with --tcp-if"), std::string::npos);
+  EXPECT_NE(problems_console(what_is_wrong(r)).find("choose it with --tcp-if"), std::string::npos);
 }

@@ -13,6 +13,7 @@
 #include "tests/support/spec_names.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/render/outputs.hpp"
+#include "report/judge/verdicts_outputs.hpp"
 #include "report/judge/spec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "tests/fuzz/mutate.hpp"
@@ -98,7 +99,7 @@ Outcome check_results(const std::string& path) {
   std::string printed;
   try {
     report::analyze(*loaded.report);
-    report::write_analysed_outputs(*loaded.report, path + ".out");
+    report::write_analysed_outputs(*loaded.report, report::stored_judgement(*loaded.report), path + ".out");
     printed = non_finite_printed(path + ".out");
   } catch (const std::exception& e) {
     return {true, std::string("rendering threw: ") + e.what()};

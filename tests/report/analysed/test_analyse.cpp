@@ -44,15 +44,15 @@ TEST(Analyse, JudgesTheContractAndStoresWhatItJudged) {
   AnalyseInputs in;
   in.spec = &spec;
   const Analysed a = analyse(fixture(), in);
-  ASSERT_EQ(a.verdicts.size(), 3u);
-  EXPECT_EQ(a.verdicts[0].status, VerdictStatus::pass);
-  EXPECT_EQ(a.verdicts[1].status, VerdictStatus::fail);
-  EXPECT_EQ(a.verdict.outcome, RunOutcome::fail);
-  EXPECT_EQ(a.verdict.exit_code(), 1);
+  ASSERT_EQ(a.judgement.verdicts.size(), 3u);
+  EXPECT_EQ(a.judgement.verdicts[0].status, VerdictStatus::pass);
+  EXPECT_EQ(a.judgement.verdicts[1].status, VerdictStatus::fail);
+  EXPECT_EQ(a.judgement.verdict.outcome, RunOutcome::fail);
+  EXPECT_EQ(a.judgement.verdict.exit_code(), 1);
   // The typed verdicts are the ones report.json carries, and the verdict is the one its renderers read.
   EXPECT_EQ(verdicts_of(a.report).size(), 3u);
-  EXPECT_EQ(run_verdict_of(a.report).reasons, a.verdict.reasons);
-  EXPECT_FALSE(a.comparison);
+  EXPECT_EQ(stored_judgement(a.report).verdict.reasons, a.judgement.verdict.reasons);
+  EXPECT_FALSE(a.judgement.comparison);
   EXPECT_FALSE(a.figures);
 }
 
@@ -63,19 +63,19 @@ TEST(Analyse, AStoredJudgementStandsUntilANewContractReplacesIt) {
   const Analysed first = analyse(fixture(), judged);
   // A re-render (no inputs) reads the stored verdicts back and reaches the same verdict.
   const Analysed again = analyse(first.report);
-  ASSERT_EQ(again.verdicts.size(), first.verdicts.size());
-  EXPECT_EQ(again.verdicts[1].status, VerdictStatus::fail);
-  EXPECT_EQ(again.verdict.outcome, first.verdict.outcome);
-  EXPECT_EQ(again.verdict.reasons, first.verdict.reasons);
+  ASSERT_EQ(again.judgement.verdicts.size(), first.judgement.verdicts.size());
+  EXPECT_EQ(again.judgement.verdicts[1].status, VerdictStatus::fail);
+  EXPECT_EQ(again.judgement.verdict.outcome, first.judgement.verdict.outcome);
+  EXPECT_EQ(again.judgement.verdict.reasons, first.judgement.verdict.reasons);
   // Inputs that judge nothing of the contract (`report --history`, --fabric, --save-baseline) keep it:
   // a failed contract is never re-rendered as a PASS.
   AnalyseInputs other;
   other.baseline_figures = true;
   other.fabric = json{{"switches", json::array()}};
   const Analysed kept = analyse(first.report, other);
-  EXPECT_EQ(kept.verdicts.size(), first.verdicts.size());
-  EXPECT_EQ(kept.verdict.outcome, RunOutcome::fail);
-  EXPECT_EQ(kept.verdict.reasons, first.verdict.reasons);
+  EXPECT_EQ(kept.judgement.verdicts.size(), first.judgement.verdicts.size());
+  EXPECT_EQ(kept.judgement.verdict.outcome, RunOutcome::fail);
+  EXPECT_EQ(kept.judgement.verdict.reasons, first.judgement.verdict.reasons);
   // A new contract replaces the stored one.
   const Spec lenient = parse_spec(json::parse(R"({"spec_version": 1, "name": "lenient", "bandwidth": [
                                                    {"suite": "nccl", "name": "allreduce", "min": 1e-9}]})"),
@@ -84,8 +84,8 @@ TEST(Analyse, AStoredJudgementStandsUntilANewContractReplacesIt) {
   replaced.spec = &lenient;
   const Analysed now = analyse(first.report, replaced);
   EXPECT_EQ(now.report.extra.at("spec").at("name"), "lenient");
-  for (const auto& v : now.verdicts) EXPECT_NE(v.status, VerdictStatus::fail) << v.promise;
-  for (const auto& reason : now.verdict.reasons) EXPECT_EQ(reason.find("two promises"), std::string::npos) << reason;
+  for (const auto& v : now.judgement.verdicts) EXPECT_NE(v.status, VerdictStatus::fail) << v.promise;
+  for (const auto& reason : now.judgement.verdict.reasons) EXPECT_EQ(reason.find("two promises"), std::string::npos) << reason;
 }
 
 TEST(Analyse, AContractDoesNotChangeTheTrainingSection) {
@@ -108,16 +108,16 @@ TEST(Analyse, ABaselineOfTheSameRunFindsNothingSlower) {
   const Analysed first = analyse(fixture(), save);
   ASSERT_TRUE(first.figures);
   ASSERT_FALSE(first.figures->figures.empty());
-  EXPECT_FALSE(first.comparison);
+  EXPECT_FALSE(first.judgement.comparison);
   AnalyseInputs compare;
   compare.baseline = &*first.figures;
   compare.baseline_file = "base.json";
   const Analysed second = analyse(fixture(), compare);
-  ASSERT_TRUE(second.comparison);
-  EXPECT_EQ(second.comparison->rows.size(), first.figures->figures.size());
-  for (const auto& r : second.comparison->rows) EXPECT_NE(r.change, Change::slower) << r.key;
+  ASSERT_TRUE(second.judgement.comparison);
+  EXPECT_EQ(second.judgement.comparison->rows.size(), first.figures->figures.size());
+  for (const auto& r : second.judgement.comparison->rows) EXPECT_NE(r.change, Change::slower) << r.key;
   EXPECT_EQ(second.report.extra.at("baseline").at("file"), "base.json");
-  EXPECT_EQ(second.verdict.outcome, first.verdict.outcome);  // the records' verdict, not made worse
+  EXPECT_EQ(second.judgement.verdict.outcome, first.judgement.verdict.outcome);  // the records' verdict, not made worse
 }
 
 TEST(Analyse, AGivenFabricIsPartOfTheReport) {

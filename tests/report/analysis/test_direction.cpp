@@ -138,7 +138,7 @@ TEST(FlowFailures, WhatIsWrongNamesTheHostWhoseFlowsFailed) {
   Report rep;
   rep.results = {matrix_flow(0, 2, 0.95, Status::passed, 2), matrix_flow(0, 1, 0.95, Status::passed, 14),
                  matrix_flow(0, 2, 0.1, Status::timed_out, 14), matrix_flow(2, 3, 0, Status::failed, 16)};
-  const auto problems = problem_sentences(rep);
+  const auto problems = what_is_wrong(rep).sentences;
   ASSERT_FALSE(problems.empty());  // first, before the note on the interface tcp measured (no argv here)
   EXPECT_EQ(problems[0], "node-2: 2 of 2 flows with it failed from 14 s on (connection timed out): its data link went down?");
 }

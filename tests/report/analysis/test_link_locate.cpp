@@ -209,27 +209,27 @@ Report matrix_report(bool with_fabric, const std::function<double(int, int)>& ra
 double racks_slow(int a, int b) { return a / 4 != b / 4 ? 0.05 : 0.095; }
 
 TEST(LinkLocate, WhatIsWrongNamesTheUplinkInsteadOfThePairs) {
-  const auto lines = problem_sentences(matrix_report(true, racks_slow));
+  const auto lines = what_is_wrong(matrix_report(true, racks_slow)).sentences;
   ASSERT_EQ(lines.size(), 1u) << lines.size();
   EXPECT_EQ(lines[0].rfind("leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs crossing them at 0.05 Gb/s", 0), 0u) << lines[0];
   EXPECT_NE(problems_markdown(what_is_wrong(matrix_report(true, racks_slow))).find("leaf1 ↔ spine"), std::string::npos);
   EXPECT_NE(problems_html(what_is_wrong(matrix_report(true, racks_slow))).find("leaf1 ↔ spine"), std::string::npos);
-  EXPECT_TRUE(bad_nodes(matrix_report(true, racks_slow)).empty()) << "no node is blamed for a slow uplink";
+  EXPECT_TRUE(what_is_wrong(matrix_report(true, racks_slow)).bad_nodes.empty()) << "no node is blamed for a slow uplink";
 }
 
 TEST(LinkLocate, WhatIsWrongNamesTheUplinkAndTheNodeOfASlowNic) {
   const auto rep = matrix_report(true, [](int a, int b) { return a == 7 || b == 7 ? 0.02 : racks_slow(a, b); });
-  const auto lines = problem_sentences(rep);
+  const auto lines = what_is_wrong(rep).sentences;
   ASSERT_EQ(lines.size(), 2u) << lines.size();
   EXPECT_EQ(lines[0].rfind("n7: its NIC: 14 of 14 pairs to and from it at 0.02 Gb/s", 0), 0u) << lines[0];
   EXPECT_EQ(lines[1].rfind("leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs crossing them", 0), 0u) << lines[1];
-  const auto nodes = bad_nodes(rep);
+  const auto nodes = what_is_wrong(rep).bad_nodes;
   ASSERT_EQ(nodes.size(), 1u);
   EXPECT_EQ(nodes[0].host, "n7");
 }
 
 TEST(LinkLocate, WithoutAFabricOneLineSaysWhatItWouldTell) {
-  const auto lines = problem_sentences(matrix_report(false, racks_slow));
+  const auto lines = what_is_wrong(matrix_report(false, racks_slow)).sentences;
   ASSERT_EQ(lines.size(), 33u);
   EXPECT_EQ(lines[0],
             "32 slow pairs name no single node; with --fabric FILE (Slurm's topology.conf) the report could tell "

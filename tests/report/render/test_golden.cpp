@@ -13,6 +13,7 @@
 #include "gpunet/build_config.h"
 #include "report/analysis/analysis.hpp"
 #include "report/render/outputs.hpp"
+#include "report/judge/verdicts_outputs.hpp"
 #include "report/render/renderers.hpp"
 
 using namespace gpunet::report;
@@ -97,7 +98,7 @@ TEST(Golden, LoaderTakesAnyKeyOrder) {
 TEST(Golden, JsonRoundTripsThroughTheLoader) {
   const Report rep = analysed_fixture();
   const auto dir = std::filesystem::temp_directory_path() / ("gpunet-golden-" + std::to_string(::getpid()));
-  write_analysed_outputs(rep, dir.string());
+  write_analysed_outputs(rep, stored_judgement(rep), dir.string());
   auto again = load_results((dir / "report.json").string());
   ASSERT_TRUE(again.report.has_value()) << again.error;
   analyze(*again.report);
