@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/core/counters/host_load.hpp"
+#include "bench/core/counters/window_load.hpp"
 #include "tests/support/fake_tree.hpp"
 
 using namespace gpunet::bench::counters;
@@ -73,4 +74,46 @@ TEST(HostLoad, SnapshotsOfAFakeAndOfTheRealProc) {
   for (int i = 0; i < 30000000; ++i) x = x + i * 1e-9;
   const auto after = take_load_snapshot("/proc");
   EXPECT_GT(after.own_ticks, before.own_ticks);
+}
+
+// A round's window on a fake /proc: another job's CPU time between the two snapshots makes the host
+// busy; the busy windows go onto the figures of the hosts they involve, a whole-cluster figure takes
+// them all, and a round on quiet hosts adds nothing.
+TEST(WindowLoad, BusyWindowsGoOntoTheFiguresOfTheirHosts) {
+  FakeTree t;
+  t.write("stat", "cpu  100 0 0 900 0 0 0 0\n");
+  t.write("loadavg", "1.50 1.00 1.00 2/100 1234\n");
+  const WindowLoad window(t.root(), 30);
+  t.write("stat", "cpu  180 0 0 1020 0 0 0 0\n");  // 200 ticks: 80 busy, none of them this run's
+  const auto load = window.finish("node-2", "tcp latency round 2/2");
+  ASSERT_TRUE(load.is_object());
+  EXPECT_TRUE(load["busy"].get<bool>());
+  EXPECT_DOUBLE_EQ(load["others_pct"].get<double>(), 40);
+  EXPECT_EQ(load["summary"].get<std::string>().rfind(
+                "its CPUs were 40 % busy with other work during tcp latency round 2/2 (load 1.5 on ", 0),
+            0u)
+      << load["summary"];  // then this machine's CPU count
+  const WindowLoad too_short(t.root(), 30);
+  EXPECT_TRUE(too_short.finish("node-2", "x").is_null()) << "no CPU time passed";
+
+  nlohmann::json quiet = load;
+  quiet["host"] = "node-1", quiet["busy"] = false;
+  const auto busy = busy_windows({quiet, load, nullptr});
+  ASSERT_EQ(busy.size(), 1u);
+  EXPECT_EQ(busy.begin()->first, "node-2");
+
+  using namespace gpunet::report;
+  std::vector<Record> recs(3);
+  recs[0].figure = time_figure("tcp.latency", 20, pair_subject("node-1", 0, "node-2", 1));
+  recs[1].figure = time_figure("tcp.latency", 11, pair_subject("node-1", 0, "node-3", 2));
+  recs[2].figure = time_figure("mpi.allreduce.time", 12, cluster_subject(3));
+  attach_busy_windows(recs, busy);
+  ASSERT_TRUE(recs[0].extra.contains("host_load_window"));
+  EXPECT_EQ(recs[0].extra["host_load_window"], nlohmann::json::array({load}));
+  EXPECT_FALSE(recs[1].extra.contains("host_load_window")) << "neither end was busy";
+  EXPECT_EQ(recs[2].extra["host_load_window"].size(), 1u);
+  std::vector<Record> untouched(1);
+  untouched[0].figure = recs[1].figure;
+  attach_busy_windows(untouched, {});
+  EXPECT_FALSE(untouched[0].extra.contains("host_load_window"));
 }

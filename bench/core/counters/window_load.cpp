@@ -17,4 +17,30 @@ nlohmann::json WindowLoad::finish(const std::string& host, const std::string& wh
           {"summary", describe_load(*load, what)}};
 }
 
+std::map<std::string, nlohmann::json> busy_windows(const std::vector<nlohmann::json>& loads) {
+  std::map<std::string, nlohmann::json> out;
+  for (const auto& l : loads)
+    if (l.is_object() && l.value("busy", false) && l.contains("host") && l["host"].is_string())
+      out.emplace(l["host"].get<std::string>(), l);
+  return out;
+}
+
+void attach_busy_windows(std::vector<report::Record>& recs, const std::map<std::string, nlohmann::json>& busy) {
+  if (busy.empty()) return;
+  for (auto& r : recs) {
+    if (!r.figure) continue;
+    const report::Subject& s = r.figure->subject;
+    nlohmann::json window = nlohmann::json::array();
+    if (s.kind == report::SubjectKind::cluster || s.kind == report::SubjectKind::group) {
+      for (const auto& [host, load] : busy) window.push_back(load);
+    } else {
+      for (const std::string* host : {&s.host, &s.dst_host}) {
+        if (host->empty() || (host == &s.dst_host && s.dst_host == s.host)) continue;
+        if (const auto it = busy.find(*host); it != busy.end()) window.push_back(it->second);
+      }
+    }
+    if (!window.empty() && (r.extra.is_object() || r.extra.is_null())) r.extra["host_load_window"] = std::move(window);
+  }
+}
+
 }  // namespace gpunet::bench::counters

@@ -1,15 +1,18 @@
-// How busy this host was, with other work or a hypervisor's steal, during one short measurement (a
-// latency round of about a second). A second of someone else's work moves a ping-pong's median on a
-// 2-core VM from ~11 to ~25 us, and a whole suite's load (host_load.hpp) averages it away; the figure
-// measured in that window carries its own load (extra.host_load_window, read by
-// report/judge/host_load.hpp), so a baseline calls it UNCERTAIN rather than SLOWER.
+// How busy a host was, with other work or a hypervisor's steal, during one short measurement (a tcp
+// bandwidth or latency round of about a second). A second of someone else's work moves a ping-pong's
+// median on a 2-core VM from ~11 to ~25 us, and a whole suite's load (host_load.hpp) averages it away;
+// the figures measured in that window carry the busy hosts' loads (extra.host_load_window, read by
+// report/judge/host_load.hpp), so a baseline calls them UNCERTAIN rather than SLOWER.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/core/counters/host_load.hpp"
+#include "report/model/record.hpp"
 
 namespace gpunet::bench::counters {
 
@@ -26,5 +29,12 @@ class WindowLoad {
   double busy_pct_;
   LoadSnapshot before_;
 };
+
+// The busy ones of every host's window (finish's objects, nulls skipped), by host.
+std::map<std::string, nlohmann::json> busy_windows(const std::vector<nlohmann::json>& loads);
+
+// Each record with a figure gets extra.host_load_window: the busy windows of the hosts its subject
+// involves (every busy host for a figure of a group or of the cluster); nothing when none was busy.
+void attach_busy_windows(std::vector<report::Record>& recs, const std::map<std::string, nlohmann::json>& busy);
 
 }  // namespace gpunet::bench::counters

@@ -241,7 +241,6 @@ report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, con
   rec.extra["duration_s"] = cfg.lat_time_s;
   rec.extra["tcp_info"] = json::array({o.tcp_info});
   note_rejections(rec, o.rejected, dst.host);
-  if (!o.host_load.empty()) rec.extra["host_load_window"] = o.host_load;
   if (rec.status != Status::skipped) {
     rec.figure = report::time_figure("tcp.latency", o.time_us.p50, flow_subject(src, dst));
     rec.figure->parameters = {{"test", "latency"}, {"bytes", std::to_string(cfg.lat_bytes)}};

@@ -83,8 +83,6 @@ struct LatencyOutcome {
   std::vector<double> samples_us;
   net::TcpInfo tcp_info;
   Rejections rejected;         // at the server
-  // Each end's host load during the round (bench/core/counters/window_load.hpp), client first.
-  std::vector<nlohmann::json> host_load;
 };
 report::Record latency_record(const FlowSpec& pair, const LatencyOutcome& o, const std::vector<Node>& nodes,
                               const TcpConfig& cfg, const RunFacts& run);

@@ -146,8 +146,6 @@ std::vector<LatencyOutcome> TcpSuite::latency_outcomes(const json& all, const Ro
     o.samples_us = c.at("samples_us").get<std::vector<double>>();
     o.tcp_info = c.at("tcp_info").get<net::TcpInfo>();
     o.rejected = sv.at("rejected").get<Rejections>();
-    for (const json* end : {&c, &sv})
-      if (end->contains("host_load")) o.host_load.push_back(end->at("host_load"));
     const auto server_status = report::status_from_string(sv.at("status").get<std::string>());
     if (o.status == Status::passed && server_status != Status::passed) {
       o.status = server_status;
@@ -176,24 +174,28 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
       threads.emplace_back([&, k] { parts[k] = latency_part(round, first_id + k, lp, rails[k]); });
     parts[0] = latency_part(round, first_id, lp, rails[0]);
     for (auto& th : threads) th.join();
-    if (s_.self >= 0 && parts[0].is_object()) {  // this node measured: how busy its host was meanwhile
-      const json load = window.finish(s_.nodes()[static_cast<size_t>(s_.self)].host, step_label);
-      for (auto& part : parts)
-        if (part.is_object() && !load.is_null()) part["host_load"] = load;
-    }
+    const auto busy = round_busy_windows(window, step_label);
     const auto all = gather_json(json(parts), ctx_.mpi.world, 0);
     if (!root()) continue;
     for (size_t k = 0; k < rails.size(); ++k) {
       json on_rail = json::array();  // each rank's part on this rail
       for (const auto& mine : all) on_rail.push_back(mine.is_array() && mine.size() > k ? mine[k] : json(nullptr));
       const auto outcomes = latency_outcomes(on_rail, round);
+      std::vector<report::Record> recs;
       for (size_t i = 0; i < round.size(); ++i) {
-        auto rec = latency_record({round[i].a, round[i].b}, outcomes[i], s_.nodes(rails[k]), cfg_, s_.run);
-        rec.extra["started_s"] = started_s;
-        ctx_.emit(rec);
+        recs.push_back(latency_record({round[i].a, round[i].b}, outcomes[i], s_.nodes(rails[k]), cfg_, s_.run));
+        recs.back().extra["started_s"] = started_s;
       }
+      counters::attach_busy_windows(recs, busy);
+      for (const auto& rec : recs) ctx_.emit(rec);
     }
   }
+}
+
+std::map<std::string, json> TcpSuite::round_busy_windows(const counters::WindowLoad& window, const std::string& what) const {
+  const json mine = s_.self >= 0 ? window.finish(s_.nodes()[static_cast<size_t>(s_.self)].host, what) : json(nullptr);
+  const auto all = gather_json(mine, ctx_.mpi.world, 0);
+  return root() ? counters::busy_windows(all) : std::map<std::string, json>{};
 }
 
 void TcpSuite::latency() {

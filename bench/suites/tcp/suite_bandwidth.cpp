@@ -61,6 +61,7 @@ std::vector<std::vector<report::Record>> TcpSuite::bandwidth(const std::vector<R
   if (live && root()) ctx_.control.live("# " + label + "\n" + interval_header());
   MPI_Barrier(ctx_.mpi.world);
   const double started_s = since_start();
+  const counters::WindowLoad window("/proc", ctx_.cfg.host_busy_pct);
   json mine = json::array();
   if (s_.self >= 0) {
     std::vector<json> parts(tests.size());
@@ -71,6 +72,7 @@ std::vector<std::vector<report::Record>> TcpSuite::bandwidth(const std::vector<R
     for (auto& th : threads) th.join();
     for (auto& part : parts) mine.push_back(std::move(part));
   }
+  const auto busy = round_busy_windows(window, label);
   const auto all = gather_json(mine, ctx_.mpi.world, 0);
   if (!root()) return std::vector<std::vector<report::Record>>(tests.size());
   std::vector<std::vector<report::Record>> out;
@@ -90,6 +92,7 @@ std::vector<std::vector<report::Record>> TcpSuite::bandwidth(const std::vector<R
     }
     auto recs = bandwidth_records(tests[k].test, res, nodes, cfg_, s_.run);
     for (auto& r : recs) r.extra["started_s"] = started_s;
+    counters::attach_busy_windows(recs, busy);
     out.push_back(std::move(recs));
   }
   return out;

@@ -7,11 +7,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/core/counters/window_load.hpp"
 #include "bench/core/step_progress.hpp"
 #include "bench/core/suite.hpp"
 #include "bench/engines/pair_schedule.hpp"
@@ -59,6 +61,8 @@ class TcpSuite {
   std::vector<std::vector<Cell>> matrix_cells(const std::vector<Round>& rounds);
   // One ping-pong round on every rail (in rail_batches()), its records emitted.
   void latency_round(const Round& round, const std::string& label);
+  // Every rank: its host's load since `window` began, if it took part; at rank 0, the busy ones by host.
+  std::map<std::string, nlohmann::json> round_busy_windows(const counters::WindowLoad& window, const std::string& what) const;
   LatencyParams latency_params() const;
   // This participant's part of a ping-pong round on one rail (client p.a, server p.b; null: no part),
   // and on rank 0 the outcome of each pair from everyone's gathered parts.
