@@ -11,6 +11,7 @@
 #include "report/judge/networks.hpp"
 #include "report/render/renderers.hpp"
 #include "report/analysis/sections.hpp"
+#include "report/document/section_order.hpp"
 #include "report/document/suite_times.hpp"
 #include "report/document/table_model.hpp"
 #include "report/render/table_render.hpp"
@@ -134,28 +135,44 @@ std::string tables(const std::vector<Table>& all, CeilingNotes& notes, double th
   return out;
 }
 
-}  // namespace
 
-std::string render_html(const Report& rep) { return render_html(rep, document_parts(rep)); }
+std::string html_ceilings(const CeilingNotes& notes) {
+  if (notes.empty()) return "";
+  std::string out = "<h2>Ceilings</h2><ol class=\"ceil\">";
+  for (size_t i = 0; i < notes.all().size(); ++i)
+    out += "<li id=\"c" + std::to_string(i + 1) + "\">" + html_escape(notes.all()[i]) + "</li>";
+  return out + "</ol>";
+}
+
+// One section in HTML; `notes` gathers the ceilings the tables cite, in the order they are laid out.
+std::string html_section(SectionKind k, const Report& rep, const DocumentParts& parts, double threshold, CeilingNotes& notes) {
+  switch (k) {
+    case SectionKind::verdict: return verdict_header(parts.judgement.verdict);
+    case SectionKind::problems: return problems_html(parts.wrong);
+    case SectionKind::acceptance: return acceptance_html(rep, parts.judgement);
+    case SectionKind::summary: return table_html(parts.summary, notes, threshold, "h2");
+    case SectionKind::run: return provenance(rep);
+    case SectionKind::networks: return networks_html(rep);
+    case SectionKind::training: return training::training_html(rep);
+    case SectionKind::findings: return html_findings(rep);
+    case SectionKind::charts: return charts_html(parts.charts);
+    case SectionKind::tables: return tables(parts.tables, notes, threshold);
+    case SectionKind::topology: return topology_html(rep);  // <section id="topology">
+    case SectionKind::ceilings: return html_ceilings(notes);
+  }
+  return "";
+}
+
+}  // namespace
 
 std::string render_html(const Report& rep, const DocumentParts& parts) {
   const auto* a = jsonx::object_at(rep.extra, "analysis");
   const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
   CeilingNotes notes;
-  std::string body = verdict_header(parts.judgement.verdict) + problems_html(parts.wrong) + "<main>";
-  body += acceptance_html(rep, parts.judgement);  // the verdict's evidence: acceptance verdicts and baseline comparison
-  body += table_html(parts.summary, notes, threshold, "h2") + provenance(rep);
-  body += networks_html(rep);  // the interfaces measured and their roles
-  body += training::training_html(rep);  // training impact (report/render/training_render.hpp)
-  body += html_findings(rep) + charts_html(parts.charts);
-  body += tables(parts.tables, notes, threshold);
-  body += topology_html(rep);  // <section id="topology">, every kind of node (report/render/topology_render.hpp)
-  if (!notes.empty()) {
-    body += "<h2>Ceilings</h2><ol class=\"ceil\">";
-    for (size_t i = 0; i < notes.all().size(); ++i)
-      body += "<li id=\"c" + std::to_string(i + 1) + "\">" + html_escape(notes.all()[i]) + "</li>";
-    body += "</ol>";
-  }
+  std::string body;
+  for (const auto k : kDocumentHead) body += html_section(k, rep, parts, threshold, notes);
+  body += "<main>";
+  for (const auto k : kDocumentBody) body += html_section(k, rep, parts, threshold, notes);
   return std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                      "style-src 'unsafe-inline'\">"
@@ -163,5 +180,7 @@ std::string render_html(const Report& rep, const DocumentParts& parts) {
                      "<title>gpunet-bench report</title><style>") +
          kStyle + "</style></head><body>" + body + "</main></body></html>\n";
 }
+
+std::string render_html(const Report& rep) { return render_html(rep, document_parts(rep)); }
 
 }  // namespace gpunet::report

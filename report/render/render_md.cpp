@@ -14,6 +14,7 @@
 #include "report/render/renderers.hpp"
 #include "report/judge/run_verdict.hpp"
 #include "report/analysis/sections.hpp"
+#include "report/document/section_order.hpp"
 #include "report/document/suite_times.hpp"
 #include "report/document/table_model.hpp"
 #include "report/render/table_render.hpp"
@@ -101,29 +102,43 @@ std::string tables(const std::vector<Table>& all, CeilingNotes& notes) {
   return out;
 }
 
-}  // namespace
 
-std::string render_markdown(const Report& rep) { return render_markdown(rep, document_parts(rep)); }
+std::string md_ceilings(const CeilingNotes& notes) {
+  if (notes.empty()) return "";
+  std::string out = "\n## Ceilings\n\n";
+  for (size_t i = 0; i < notes.all().size(); ++i) out += "[" + std::to_string(i + 1) + "] " + md_escape(notes.all()[i]) + "  \n";
+  return out;
+}
+
+// One section in Markdown; `notes` gathers the ceilings the tables cite, in the order they are laid out.
+std::string md_section(SectionKind k, const Report& rep, const DocumentParts& parts, CeilingNotes& notes) {
+  switch (k) {
+    case SectionKind::verdict: return verdict(parts.judgement.verdict);
+    case SectionKind::problems: return problems_markdown(parts.wrong);
+    case SectionKind::acceptance: return acceptance_markdown(rep, parts.judgement);
+    case SectionKind::summary: return table_markdown(parts.summary, notes, "##");
+    case SectionKind::run: return run(rep);
+    case SectionKind::networks: return networks_markdown(rep);
+    case SectionKind::training: return training::training_markdown(rep);
+    case SectionKind::findings: return findings(rep);
+    case SectionKind::charts: return charts_markdown(parts.charts);
+    case SectionKind::tables: return tables(parts.tables, notes);
+    case SectionKind::topology: return topology_markdown(rep);
+    case SectionKind::ceilings: return md_ceilings(notes);
+  }
+  return "";
+}
+
+}  // namespace
 
 std::string render_markdown(const Report& rep, const DocumentParts& parts) {
   CeilingNotes notes;
-  std::string out = verdict(parts.judgement.verdict);
-  out += problems_markdown(parts.wrong);  // what is wrong, before any table
-  out += acceptance_markdown(rep, parts.judgement);  // the verdict's evidence: acceptance verdicts and baseline comparison
-  out += table_markdown(parts.summary, notes, "##");
-  out += run(rep);
-  out += networks_markdown(rep);  // the interfaces measured and their roles
-  out += training::training_markdown(rep);  // training impact (report/render/training_render.hpp)
-  out += findings(rep);
-  out += charts_markdown(parts.charts);
-  out += tables(parts.tables, notes);
-  out += topology_markdown(rep);  // every kind of node (report/render/topology_render.hpp)
-  if (!notes.empty()) {
-    out += "\n## Ceilings\n\n";
-    for (size_t i = 0; i < notes.all().size(); ++i)
-      out += "[" + std::to_string(i + 1) + "] " + md_escape(notes.all()[i]) + "  \n";
-  }
+  std::string out;
+  for (const auto k : kDocumentHead) out += md_section(k, rep, parts, notes);
+  for (const auto k : kDocumentBody) out += md_section(k, rep, parts, notes);
   return out;
 }
+
+std::string render_markdown(const Report& rep) { return render_markdown(rep, document_parts(rep)); }
 
 }  // namespace gpunet::report
