@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <set>
 #include <utility>
 
@@ -86,9 +87,9 @@ std::vector<std::string> inseparable(const std::string& top, std::vector<Compari
 
 // SLOWER figures: the host in most of them takes every one that involves it, and so on; a host that
 // only shares a flow with a culprit is never blamed. When another host is in every figure the top one
-// takes (one pair's figures, and nothing else singles out either end), nobody is blamed: the sentence
-// names both ends, and neither goes to bad-nodes.txt (a latency that doubled for one pair on a loaded
-// machine once put the pair's first host there).
+// takes (one pair's figures), the end another source already blames takes them; when none or both
+// is, nobody is blamed: the sentence names both ends, and neither goes to bad-nodes.txt (a latency that
+// doubled for one pair on a loaded machine once put the pair's first host there).
 void from_baseline(const std::optional<BaselineComparison>& comparison, Problems& p) {
   std::vector<Comparison> slower;
   if (comparison)
@@ -114,13 +115,18 @@ void from_baseline(const std::optional<BaselineComparison>& comparison, Problems
       if (slower[i].change_pct && worst->change_pct && std::abs(*slower[i].change_pct) > std::abs(*worst->change_pct)) worst = &slower[i];
     const std::string text = std::to_string(take) + " figure" + (take == 1 ? "" : "s") + " SLOWER than the baseline (worst " +
                              worst->key + " " + (worst->change_pct ? signed_pct(*worst->change_pct) : "") + ")";
-    const auto also = n ? inseparable(top->first, slower.begin(), mine) : std::vector<std::string>{};
-    if (n && also.empty()) {
+    auto ends = n ? inseparable(top->first, slower.begin(), mine) : std::vector<std::string>{};
+    if (n) ends.insert(ends.begin(), top->first);  // without n there is no top host (figures of no host)
+    std::vector<std::string> named;  // the ends another source already blames (a verdict, a finding)
+    std::copy_if(ends.begin(), ends.end(), std::back_inserter(named), [&](const std::string& h) { return p.blamed(h); });
+    if (n && ends.size() == 1) {
       p.blame(top->first, text);
+    } else if (n && named.size() == 1) {
+      p.blame(named[0], text);
     } else if (n) {
-      std::string ends = top->first;
-      for (const auto& h : also) ends += " and " + h;
-      p.add(ends + ": " + text + "; nothing else singles out either end: the path between them, or either end");
+      std::string both = ends[0];
+      for (std::size_t i = 1; i < ends.size(); ++i) both += " and " + ends[i];
+      p.add(both + ": " + text + "; nothing else singles out either end: the path between them, or either end");
     } else {
       p.add(text);
     }

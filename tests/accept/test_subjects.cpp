@@ -210,6 +210,18 @@ TEST(Culprits, OnePairsSlowerFigureBlamesNeitherEnd) {
                             "or either end");
   ASSERT_EQ(w.bad_nodes.size(), 1u);
   EXPECT_EQ(w.bad_nodes[0].host, "fc-node3");
+
+  // When a finding already names one end, that end takes the pair's figure.
+  Record finding;
+  finding.suite = "tcp", finding.name = "finding", finding.status = Status::failed;
+  finding.reason = "host fc-node2: every pair with it is slow (2 directions, confirmed when re-tested alone)";
+  finding.extra = json{{"finding", {{"subject", "host"}, {"host", "fc-node2"}}}};
+  r.results.push_back(finding);
+  const auto named = what_is_wrong(r);
+  ASSERT_EQ(named.bad_nodes.size(), 2u);
+  EXPECT_EQ(named.bad_nodes[0].host, "fc-node2");
+  EXPECT_NE(named.bad_nodes[0].reason.find("1 figure SLOWER than the baseline"), std::string::npos) << named.bad_nodes[0].reason;
+  for (const auto& s : named.sentences) EXPECT_EQ(s.find("nothing else singles out"), std::string::npos) << s;
 }
 
 TEST(Subjects, ANicSpeedThatCannotBeReadIsNotJudgedNotFailed) {
