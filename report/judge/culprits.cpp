@@ -115,20 +115,20 @@ void from_baseline(const std::optional<BaselineComparison>& comparison, Problems
       if (slower[i].change_pct && worst->change_pct && std::abs(*slower[i].change_pct) > std::abs(*worst->change_pct)) worst = &slower[i];
     const std::string text = std::to_string(take) + " figure" + (take == 1 ? "" : "s") + " SLOWER than the baseline (worst " +
                              worst->key + " " + (worst->change_pct ? signed_pct(*worst->change_pct) : "") + ")";
-    auto ends = n ? inseparable(top->first, slower.begin(), mine) : std::vector<std::string>{};
-    if (n) ends.insert(ends.begin(), top->first);  // without n there is no top host (figures of no host)
-    std::vector<std::string> named;  // the ends another source already blames (a verdict, a finding)
-    std::copy_if(ends.begin(), ends.end(), std::back_inserter(named), [&](const std::string& h) { return p.blamed(h); });
-    if (n && ends.size() == 1) {
-      p.blame(top->first, text);
-    } else if (n && named.size() == 1) {
-      p.blame(named[0], text);
-    } else if (n) {
-      std::string both = ends[0];
-      for (std::size_t i = 1; i < ends.size(); ++i) both += " and " + ends[i];
-      p.add(both + ": " + text + "; nothing else singles out either end: the path between them, or either end");
-    } else {
+    if (!n) {  // figures of no host
       p.add(text);
+    } else {
+      auto ends = inseparable(top->first, slower.begin(), mine);
+      ends.insert(ends.begin(), top->first);
+      std::vector<std::string> named;  // the ends another source already blames (a verdict, a finding)
+      std::copy_if(ends.begin(), ends.end(), std::back_inserter(named), [&](const std::string& h) { return p.blamed(h); });
+      if (ends.size() == 1 || named.size() == 1) {
+        p.blame(ends.size() == 1 ? top->first : named[0], text);
+      } else {
+        std::string both = ends[0];
+        for (std::size_t i = 1; i < ends.size(); ++i) both += " and " + ends[i];
+        p.add(both + ": " + text + "; nothing else singles out either end: the path between them, or either end");
+      }
     }
     slower.erase(slower.begin(), slower.begin() + static_cast<long>(take));
   }

@@ -178,14 +178,14 @@ AcceptanceJunit acceptance_junit(const Judgement& j) {
   }
   put_suite(a.xml, a.counts, "acceptance", verdicts);
   std::vector<JunitCase> rows;
-  static const std::vector<Comparison> kNone;
-  for (const auto& r : j.comparison ? j.comparison->rows : kNone) {
-    JunitCase c{r.key, to_string(r.change) + ": " + opt(r.base_value) + " -> " + opt(r.now_value) + " " + r.unit + " (" + change_text(r) + "); " + r.reason,
-                "", std::nullopt};
-    if (r.change == Change::slower) c.failure = "regression";
-    if (r.change == Change::uncertain) c.skipped = c.detail;
-    rows.push_back(std::move(c));
-  }
+  if (j.comparison)
+    for (const auto& r : j.comparison->rows) {
+      JunitCase c{r.key, to_string(r.change) + ": " + opt(r.base_value) + " -> " + opt(r.now_value) + " " + r.unit + " (" + change_text(r) + "); " + r.reason,
+                  "", std::nullopt};
+      if (r.change == Change::slower) c.failure = "regression";
+      if (r.change == Change::uncertain) c.skipped = c.detail;
+      rows.push_back(std::move(c));
+    }
   put_suite(a.xml, a.counts, "baseline", rows);
   return a;
 }

@@ -167,7 +167,7 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
     next_test_ += rails.size();
     MPI_Barrier(ctx_.mpi.world);
     const double started_s = since_start();
-    const counters::WindowLoad window("/proc", ctx_.cfg.host_busy_pct);
+    const auto window = round_window();
     std::vector<json> parts(rails.size());
     std::vector<std::thread> threads;
     for (size_t k = 1; k < rails.size(); ++k)
@@ -192,8 +192,14 @@ void TcpSuite::latency_round(const Round& round, const std::string& label) {
   }
 }
 
-std::map<std::string, json> TcpSuite::round_busy_windows(const counters::WindowLoad& window, const std::string& what) const {
-  const json mine = s_.self >= 0 ? window.finish(s_.nodes()[static_cast<size_t>(s_.self)].host, what) : json(nullptr);
+std::optional<counters::WindowLoad> TcpSuite::round_window() const {
+  if (s_.self < 0) return std::nullopt;  // a rank that only watches reads nothing
+  return counters::WindowLoad("/proc", ctx_.cfg.host_busy_pct);
+}
+
+std::map<std::string, json> TcpSuite::round_busy_windows(const std::optional<counters::WindowLoad>& window,
+                                                         const std::string& what) const {
+  const json mine = window ? window->finish(s_.nodes()[static_cast<size_t>(s_.self)].host, what) : json(nullptr);
   const auto all = gather_json(mine, ctx_.mpi.world, 0);
   return root() ? counters::busy_windows(all) : std::map<std::string, json>{};
 }

@@ -61,7 +61,7 @@ std::vector<std::vector<report::Record>> TcpSuite::bandwidth(const std::vector<R
   if (live && root()) ctx_.control.live("# " + label + "\n" + interval_header());
   MPI_Barrier(ctx_.mpi.world);
   const double started_s = since_start();
-  const counters::WindowLoad window("/proc", ctx_.cfg.host_busy_pct);
+  const auto window = round_window();
   json mine = json::array();
   if (s_.self >= 0) {
     std::vector<json> parts(tests.size());

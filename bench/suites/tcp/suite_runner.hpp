@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,11 @@ class TcpSuite {
   std::vector<std::vector<Cell>> matrix_cells(const std::vector<Round>& rounds);
   // One ping-pong round on every rail (in rail_batches()), its records emitted.
   void latency_round(const Round& round, const std::string& label);
+  // A round's window on this host: its first snapshot, taken by participants only (none otherwise).
+  std::optional<counters::WindowLoad> round_window() const;
   // Every rank: its host's load since `window` began, if it took part; at rank 0, the busy ones by host.
-  std::map<std::string, nlohmann::json> round_busy_windows(const counters::WindowLoad& window, const std::string& what) const;
+  std::map<std::string, nlohmann::json> round_busy_windows(const std::optional<counters::WindowLoad>& window,
+                                                           const std::string& what) const;
   LatencyParams latency_params() const;
   // This participant's part of a ping-pong round on one rail (client p.a, server p.b; null: no part),
   // and on rank 0 the outcome of each pair from everyone's gathered parts.
