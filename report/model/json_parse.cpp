@@ -79,9 +79,7 @@ class BoundedDomSax final : public nlohmann::json_sax<json> {
       top.push_back(std::move(v));
       return &top.back();
     }
-    json& slot = top[frames_.back().key];
-    slot = std::move(v);
-    return &slot;
+    return &top.get_ref<json::object_t&>().insert_or_assign(frames_.back().key, std::move(v)).first->second;
   }
   bool put(json v) {
     place(std::move(v));

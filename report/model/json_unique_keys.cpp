@@ -1,5 +1,6 @@
 #include "report/model/json_unique_keys.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/strings.hpp"
@@ -13,13 +14,13 @@ bool UniqueKeySax::value() {
 
 bool UniqueKeySax::start_object(std::size_t n) {
   value();
-  frames_.push_back(Frame{true, {}, {}, 0});
+  frames_.push_back(Frame{true, {}, nullptr, 0});
   return inner_.start_object(n);
 }
 
 bool UniqueKeySax::start_array(std::size_t n) {
   value();
-  frames_.push_back(Frame{false, {}, {}, 0});
+  frames_.push_back(Frame{false, {}, nullptr, 0});
   return inner_.start_array(n);
 }
 
@@ -33,10 +34,28 @@ bool UniqueKeySax::end_array() {
   return inner_.end_array();
 }
 
+bool UniqueKeySax::seen_before(Frame& f, const std::string& k) {
+  if (f.many) {
+    if (!f.many->insert(k).second) return true;
+  } else if (std::find(f.keys.begin(), f.keys.end(), k) != f.keys.end()) {
+    return true;
+  } else if (f.keys.size() + 1 > kSearchedInPlace) {
+    f.many = std::make_unique<std::unordered_set<std::string>>(f.keys.begin(), f.keys.end());
+    f.many->insert(k);
+  }
+  if (f.many) {  // only the key being read is kept in order
+    f.keys.resize(1);
+    f.keys[0] = k;
+  } else {
+    f.keys.push_back(k);
+  }
+  return false;
+}
+
 bool UniqueKeySax::key(string_t& k) {
   Frame& top = frames_.back();
-  top.key = k;
-  if (!top.keys.insert(k).second) {
+  if (seen_before(top, k)) {
+    top.keys.push_back(k);  // the path names the repeated key
     std::string shown = printable(k);
     if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
     std::string where = path();
@@ -64,7 +83,7 @@ std::string UniqueKeySax::path() const {
   std::string out;
   for (const Frame& f : frames_) {
     if (f.object) {
-      out += (out.empty() ? "" : ".") + printable(f.key);
+      out += (out.empty() ? "" : ".") + (f.keys.empty() ? std::string() : printable(f.keys.back()));
     } else if (f.index > 0) {
       out += "[" + std::to_string(f.index - 1) + "]";
     }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -44,12 +45,16 @@ class UniqueKeySax final : public nlohmann::json_sax<nlohmann::json> {
   const std::string& refusal() const { return refusal_; }
 
  private:
+  // Objects: the keys seen so far, the last being the key being read. A record's objects hold a few
+  // dozen keys, searched in place; an object past kSearchedInPlace keys gets a hash set.
   struct Frame {
     bool object = false;
-    std::unordered_set<std::string> keys;  // objects: the keys seen so far
-    std::string key;                        // objects: the key being read
-    std::size_t index = 0;                  // arrays: the element being read
+    std::vector<std::string> keys;
+    std::unique_ptr<std::unordered_set<std::string>> many;
+    std::size_t index = 0;  // arrays: the element being read
   };
+  static constexpr std::size_t kSearchedInPlace = 32;
+  static bool seen_before(Frame& f, const std::string& k);  // adds k to f's keys
   bool value();  // a value is about to be read in the innermost container
   bool in_range(double v, const string_t& text);
   std::string path() const;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "report/model/json_access.hpp"
 #include "report/model/stats.hpp"
@@ -30,6 +32,19 @@ std::string flow_test(const Figure& f) {
 double steadiness(const TimelinePanel& p) {
   const double median = percentile(p.rates, 0.5);
   return median > 0 ? *std::min_element(p.rates.begin(), p.rates.end()) / median : 0;
+}
+
+// The `keep` panels of lowest steadiness, in that order (equal ones in their order in `panels`).
+std::vector<TimelinePanel> least_steady(std::vector<TimelinePanel> panels, size_t keep) {
+  std::vector<std::pair<double, size_t>> order;
+  order.reserve(panels.size());
+  for (size_t i = 0; i < panels.size(); ++i) order.emplace_back(steadiness(panels[i]), i);
+  keep = std::min(keep, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end());
+  std::vector<TimelinePanel> out;
+  out.reserve(keep);
+  for (size_t i = 0; i < keep; ++i) out.push_back(std::move(panels[order[i].second]));
+  return out;
 }
 
 }  // namespace
@@ -84,10 +99,8 @@ Timelines timeline_charts(const Report& rep) {
     g.title = (test.empty() ? std::string("flows") : test + " flows") + " (" + std::to_string(g.panels.size()) + ")" +
               (dt == interval_of.end() ? "" : ": goodput per " + svg::tick_number(dt->second) + " s interval");
     if (g.panels.size() > kTimelinePanels) {
-      std::stable_sort(g.panels.begin(), g.panels.end(),
-                       [](const TimelinePanel& a, const TimelinePanel& b) { return steadiness(a) < steadiness(b); });
       const size_t total = g.panels.size();
-      g.panels.resize(kTimelinePanels);
+      g.panels = least_steady(std::move(g.panels), kTimelinePanels);
       g.note = "Showing the " + std::to_string(kTimelinePanels) + " of " + std::to_string(total) +
                " flows whose lowest interval fell furthest below their median; every flow's timeline is in "
                "report.json (figure.samples).";

@@ -5,6 +5,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -89,6 +92,23 @@ TEST(RerenderDuplicateKey, ResultsJsonlNamesTheLine) {
   const LoadedResults r = load_results(f.path());
   EXPECT_FALSE(r.report);
   EXPECT_EQ(r.error, f.path() + ": line 2: duplicate key \"status\" at status" + kOnce);
+}
+
+TEST(BaselineDuplicateKey, FoundInAnObjectOfManyKeys) {
+  // Past a few dozen keys an object's keys go into a hash set: a repeat is found on either side of that.
+  const auto figures = [](int keys, const std::string& repeated) {
+    std::string text = R"({"gpunet_baseline": 2, "figures": {)";
+    for (int i = 0; i < keys; ++i) text += "\"k" + std::to_string(i) + "\": {}, ";
+    return text + "\"" + repeated + "\": {}, \"last\": {}}}";
+  };
+  for (const auto& [keys, repeated] : std::vector<std::pair<int, std::string>>{{5, "k3"}, {40, "k3"}, {40, "k39"}, {500, "k250"}}) {
+    const TempFile f("base.json", figures(keys, repeated));
+    EXPECT_EQ(error_of<BaselineError>([&] { (void)load_baseline(f.path()); }),
+              f.path() + ": duplicate key \"" + repeated + "\" at figures." + repeated + kOnce)
+        << keys << " keys";
+  }
+  const TempFile unique("base.json", figures(500, "k500"));
+  EXPECT_EQ(error_of<BaselineError>([&] { (void)load_baseline(unique.path()); }).find("duplicate"), std::string::npos);
 }
 
 TEST(SpecPattern, NestedCountedRepetitionIsRefusedAtOnce) {
