@@ -60,15 +60,11 @@ std::string Column::key() const {
   return k;
 }
 
-std::vector<const TableRow*> shown_rows(const Table& t) {
-  std::vector<const TableRow*> out;
-  if (!t.shown) {
-    for (const auto& row : t.rows) out.push_back(&row);
-    return out;
-  }
-  for (size_t i : *t.shown)
-    if (i < t.rows.size()) out.push_back(&t.rows[i]);
-  return out;
+bool has_rows(const Table& t) { return !t.rows.empty() || t.every_row; }
+
+void for_each_row(const Table& t, const RowSink& sink) {
+  if (t.every_row) return t.every_row(sink);
+  for (const auto& row : t.rows) sink(row);
 }
 
 Cell text_cell(std::string text) { return Cell{std::move(text), "", "", std::nullopt, false}; }

@@ -16,6 +16,7 @@
 // A table that is no record's kind (a view over several kinds) skips 1-3.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +70,8 @@ struct TableRow {
   Status status = Status::passed;
 };
 
+using RowSink = std::function<void(const TableRow&)>;
+
 struct Table {
   TableKind kind = TableKind::other_figures;
   std::string title;
@@ -76,17 +79,19 @@ struct Table {
                                      // collective sweeps go to sweeps.csv, which keeps its own columns)
   std::string note;                  // one line under the title (what the numbers are)
   std::vector<Column> columns;
-  std::vector<TableRow> rows;
+  std::vector<TableRow> rows;        // the rows documents (md, html, console) show, in order
   std::vector<std::string> footer;   // preformatted lines after the table (nccl-tests' footer)
   std::vector<std::string> bullets;  // items after the table (the summary's topology findings)
-  // Documents (md, html, console) show only these rows, in this order, and print `not_shown` after
-  // them; nullopt: every row. The CSV keeps every row. A large run's flows and matrices (shown_rows).
-  std::optional<std::vector<size_t>> shown;
+  // Where documents show only some rows (a large run's flows, a matrix too wide for a page): makes
+  // every row, in order, one at a time, for the CSV, so that a million flows are never held as cells;
+  // `not_shown` says what the documents left out. Empty: `rows` are every row. It reads the records
+  // the table was built from: the report outlives the table.
+  std::function<void(const RowSink&)> every_row;
   std::string not_shown;
 };
 
-// The rows a document shows of `t`, in order.
-std::vector<const TableRow*> shown_rows(const Table& t);
+bool has_rows(const Table& t);                           // rows to show, or rows only the CSV holds
+void for_each_row(const Table& t, const RowSink& sink);  // every row, as the CSV holds them
 
 // Cell constructors.
 Cell text_cell(std::string text);

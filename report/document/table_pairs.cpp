@@ -4,6 +4,7 @@
 // lines: transfer, bitrate, Retr).
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -63,11 +64,51 @@ std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
   return s;
 }
 
+// A matrix's rows: one per sender, a cell per receiver (the flow's rate and its share of its ceiling).
+struct MatrixCells {
+  MatrixCells(const std::vector<const Record*>& flows, BlamedPairs blamed_pairs)
+      : ends(endpoints(flows)), label(ends), blamed(std::move(blamed_pairs)) {
+    for (const Record* r : flows) cell[ends_of(*r)] = r;
+  }
+  TableRow row(const Endpoint& src) const;
+
+  std::set<Endpoint> ends;
+  EndpointLabels label;
+  BlamedPairs blamed;
+  std::map<std::pair<Endpoint, Endpoint>, const Record*> cell;
+};
+
+TableRow MatrixCells::row(const Endpoint& src) const {
+  TableRow row;
+  row.cells.push_back(text_cell(label(src)));
+  for (const auto& dst : ends) {
+    const auto it = cell.find({src, dst});
+    if (it == cell.end()) {
+      row.cells.push_back(text_cell(""));
+      continue;
+    }
+    const Record& r = *it->second;
+    const auto* f = record_figure(r);
+    if (r.status != Status::passed || !f) {
+      row.cells.push_back(text_cell(to_string(r.status)));
+      row.status = r.status;
+      continue;
+    }
+    const auto c = ceiling_view(r);
+    Cell x = number_cell(f->value, format_figure(f->value) + (c.efficiency ? " (" + format_fixed(*c.efficiency * 100, 0) + ")" : ""));
+    x.efficiency = c.efficiency;
+    x.flagged = blamed(f->subject);
+    row.cells.push_back(std::move(x));
+  }
+  return row;
+}
+
 // Rows = senders, columns = receivers; each cell the flow's rate and its share of its ceiling.
 Table matrix_table(const std::string& title, const std::string& csv, const std::vector<const Record*>& flows,
                    const BlamedPairs& blamed) {
-  const auto ends = endpoints(flows);
-  const EndpointLabels label(ends);
+  // Shared by the rows made now and by the CSV's, made later when the documents show none.
+  const auto cells = std::make_shared<const MatrixCells>(flows, blamed);
+  const auto& ends = cells->ends;
   Table t;
   t.kind = TableKind::pair_matrix;
   t.title = title;
@@ -75,41 +116,19 @@ Table matrix_table(const std::string& title, const std::string& csv, const std::
   t.note = "rows send, columns receive; each cell: goodput in Gb/s (efficiency against the flow's ceiling, %)";
   t.columns.push_back({"sender / receiver", "", false});
   for (const auto& e : ends) {
-    Column c(label(e), "Gb/s, %", true);
-    c.csv_key = Column(label(e), "Gb/s").key();  // the CSV holds the goodput alone
+    Column c(cells->label(e), "Gb/s, %", true);
+    c.csv_key = Column(cells->label(e), "Gb/s").key();  // the CSV holds the goodput alone
     t.columns.push_back(std::move(c));
   }
-  std::map<std::pair<Endpoint, Endpoint>, const Record*> cell;
-  for (const Record* r : flows) cell[ends_of(*r)] = r;
-  for (const auto& src : ends) {
-    TableRow row;
-    row.cells.push_back(text_cell(label(src)));
-    for (const auto& dst : ends) {
-      const auto it = cell.find({src, dst});
-      if (it == cell.end()) {
-        row.cells.push_back(text_cell(""));
-        continue;
-      }
-      const Record& r = *it->second;
-      const auto* f = record_figure(r);
-      if (r.status != Status::passed || !f) {
-        row.cells.push_back(text_cell(to_string(r.status)));
-        row.status = r.status;
-        continue;
-      }
-      const auto c = ceiling_view(r);
-      Cell x = number_cell(f->value, format_figure(f->value) + (c.efficiency ? " (" + format_fixed(*c.efficiency * 100, 0) + ")" : ""));
-      x.efficiency = c.efficiency;
-      x.flagged = blamed(f->subject);
-      row.cells.push_back(std::move(x));
-    }
-    t.rows.push_back(std::move(row));
+  if (ends.size() <= kMatrixShownHosts) {
+    for (const auto& src : ends) t.rows.push_back(cells->row(src));
+    return t;
   }
-  if (ends.size() > kMatrixShownHosts) {
-    t.shown = std::vector<size_t>{};
-    t.not_shown = std::to_string(ends.size()) + " x " + std::to_string(ends.size()) + " ends, too wide for a page: every cell is in " +
-                  csv + ", and the pair heatmap under Charts draws them.";
-  }
+  t.every_row = [cells](const RowSink& sink) {
+    for (const auto& src : cells->ends) sink(cells->row(src));
+  };
+  t.not_shown = std::to_string(ends.size()) + " x " + std::to_string(ends.size()) + " ends, too wide for a page: every cell is in " +
+                csv + ", and the pair heatmap under Charts draws them.";
   return t;
 }
 
@@ -161,6 +180,31 @@ std::vector<Cell> iperf3_end_cells(const Record& r) {
   return cells;
 }
 
+// One flow's row of the flows table.
+TableRow flow_row(const Record& r, const EndpointLabels& label, const BlamedPairs& blamed) {
+  const auto [src, dst] = ends_of(r);
+  const auto* f = record_figure(r);
+  const bool ok = r.status == Status::passed && f;
+  const auto c = ceiling_view(r);
+  const auto* dips = jsonx::array_at(jsonx::section(r.extra, "stability"), "dips");
+  TableRow row;
+  row.status = r.status;
+  row.cells = {text_cell(label(src)),
+               text_cell(label(dst)),
+               text_cell(test_text(r)),
+               int_cell(jsonx::integer(r.extra, "streams").value_or(static_cast<int>(r.count))),
+               ok ? figure_cell(f->value) : text_cell(""),
+               ceiling_cell(c),
+               efficiency_cell(c),
+               int_cell(dips ? static_cast<long long>(dips->size()) : 0)};
+  const auto ends = iperf3_end_cells(r);
+  row.cells.insert(row.cells.end(), ends.begin(), ends.end());
+  row.cells.push_back(text_cell(flow_cpu_text(r)));
+  row.cells.push_back(status_cell(r));
+  if (f) row.cells[6].flagged = blamed(f->subject);  // the efficiency cell
+  return row;
+}
+
 Table flows_table(const std::vector<const Record*>& flows, const BlamedPairs& blamed) {
   const EndpointLabels label(endpoints(flows));
   Table t;
@@ -175,34 +219,16 @@ Table flows_table(const std::vector<const Record*>& flows, const BlamedPairs& bl
                {"efficiency", "%", true},       {"dips", "", true},               {"sender transfer", "GB", true},
                {"sender bitrate", "Gb/s", true}, {"sender Retr", "", true},        {"receiver transfer", "GB", true},
                {"receiver bitrate", "Gb/s", true}, {"CPU sender / receiver", "", false}, {"status", "", false}};
-  for (const Record* r : flows) {
-    const auto [src, dst] = ends_of(*r);
-    const auto* f = record_figure(*r);
-    const bool ok = r->status == Status::passed && f;
-    const auto c = ceiling_view(*r);
-    const auto* dips = jsonx::array_at(jsonx::section(r->extra, "stability"), "dips");
-    TableRow row;
-    row.status = r->status;
-    row.cells = {text_cell(label(src)),
-                 text_cell(label(dst)),
-                 text_cell(test_text(*r)),
-                 int_cell(jsonx::integer(r->extra, "streams").value_or(static_cast<int>(r->count))),
-                 ok ? figure_cell(f->value) : text_cell(""),
-                 ceiling_cell(c),
-                 efficiency_cell(c),
-                 int_cell(dips ? static_cast<long long>(dips->size()) : 0)};
-    const auto ends = iperf3_end_cells(*r);
-    row.cells.insert(row.cells.end(), ends.begin(), ends.end());
-    row.cells.push_back(text_cell(flow_cpu_text(*r)));
-    row.cells.push_back(status_cell(*r));
-    if (f) row.cells[6].flagged = blamed(f->subject);  // the efficiency cell
-    t.rows.push_back(std::move(row));
+  if (flows.size() <= kFlowsShown) {
+    for (const Record* r : flows) t.rows.push_back(flow_row(*r, label, blamed));
+    return t;
   }
-  if (flows.size() > kFlowsShown) {
-    t.shown = worst_flows(flows, blamed);
-    t.not_shown = std::to_string(kFlowsShown) + " of " + std::to_string(flows.size()) +
-                  " flows shown: the failed, those named slow, then the lowest efficiency; every flow is in tcp_flows.csv.";
-  }
+  for (size_t i : worst_flows(flows, blamed)) t.rows.push_back(flow_row(*flows[i], label, blamed));
+  t.every_row = [flows, label, blamed](const RowSink& sink) {
+    for (const Record* r : flows) sink(flow_row(*r, label, blamed));
+  };
+  t.not_shown = std::to_string(kFlowsShown) + " of " + std::to_string(flows.size()) +
+                " flows shown: the failed, those named slow, then the lowest efficiency; every flow is in tcp_flows.csv.";
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include "report/analysed/analyse.hpp"
 #include "report/model/file_write.hpp"
 #include "report/render/renderers.hpp"
+#include "report/render/table_render.hpp"
 #include "report/judge/scheduler_lines.hpp"
 
 namespace gpunet::report {
@@ -37,7 +38,7 @@ void write_analysed_outputs(const Report& rep, const Judgement& j, const std::st
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
   write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, j.verdict, o); });
   write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(parts.wrong.bad_nodes));  // for the scheduler
-  for (const auto& [name, text] : render_table_csvs(parts)) write_file_replacing((dir / name).string(), text);
+  for (const auto& csv : table_csv_files(parts.tables)) write_file(dir / csv.name, [&](std::ostream& o) { write_csv(csv, o); });
 }
 
 void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {

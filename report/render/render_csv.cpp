@@ -44,7 +44,13 @@ void render_csv(const Report& rep, std::ostream& os) {
 }
 
 std::vector<std::pair<std::string, std::string>> render_table_csvs(const DocumentParts& parts) {
-  return table_csv_files(parts.tables);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& f : table_csv_files(parts.tables)) {
+    std::ostringstream os;
+    write_csv(f, os);
+    out.emplace_back(f.name, std::move(os).str());
+  }
+  return out;
 }
 
 std::string render_csv(const Report& rep) {

@@ -39,7 +39,8 @@ void render_csv(const Report& rep, std::ostream& out);
 inline constexpr int kPromPairSeriesMaxNodes = 16;
 std::string render_prom(const Report& rep);
 void render_prom(const Report& rep, const RunVerdict& verdict, std::ostream& out);
-// One CSV per table kind of the other records: (file name, text), every file even without rows.
+// One CSV per table kind of the other records: (file name, text), every file even without rows. Held
+// whole: write_analysed_outputs streams them instead (report/render/table_render.hpp).
 std::vector<std::pair<std::string, std::string>> render_table_csvs(const DocumentParts& parts);
 
 }  // namespace gpunet::report

@@ -85,7 +85,12 @@ std::string take_line(json& j, Report& rep) {
 // A results.jsonl, one line at a time: from the whole text, or from the file as it is read.
 class JsonlLines {
  public:
-  explicit JsonlLines(const std::string& path) : path_(path) {}
+  // `bytes`: the file's size. Records take 0.5-2 KB of text: room for the most it may hold is set
+  // aside at once (address space, touched only as records arrive), so that a million records are never
+  // copied to a larger array while both are held.
+  JsonlLines(const std::string& path, std::size_t bytes) : path_(path) {
+    rep_.results.reserve(std::min<std::size_t>(bytes / 512, std::size_t{1} << 24));
+  }
 
   // Takes one line; false once the file is refused (then finish() says why) or ends early.
   bool line(std::string_view line, bool has_newline) {
@@ -137,7 +142,7 @@ class JsonlLines {
 };
 
 LoadedResults load_jsonl(const std::string& path, std::string_view text) {
-  JsonlLines lines(path);
+  JsonlLines lines(path, text.size());
   for (size_t begin = 0; begin < text.size();) {
     const size_t newline = text.find('\n', begin);
     const bool has_newline = newline != std::string_view::npos;
@@ -154,8 +159,8 @@ struct ResultsFileError : std::runtime_error {
 
 // A results.jsonl larger than a whole report file may be (a matrix of hundreds of hosts), read one
 // line at a time; a line may be as large as a report file.
-LoadedResults load_large_jsonl(const std::string& path) {
-  JsonlLines lines(path);
+LoadedResults load_large_jsonl(const std::string& path, std::size_t bytes) {
+  JsonlLines lines(path, bytes);
   try {
     read_input_lines<ResultsFileError>(path, kResultsInput, [&](std::string_view line, bool has_newline) {
       return lines.line(line, has_newline);
@@ -173,7 +178,7 @@ LoadedResults load_large_jsonl(const std::string& path) {
 
 LoadedResults load_results(const std::string& path, std::size_t whole_up_to) {
   // Only a results.jsonl may be larger than a report file: it is read line by line.
-  if (const auto size = input_file_size(path); size && *size > whole_up_to) return load_large_jsonl(path);
+  if (const auto size = input_file_size(path); size && *size > whole_up_to) return load_large_jsonl(path, *size);
   std::string text;
   try {
     text = read_input_file<ResultsFileError>(path, kResultsInput);

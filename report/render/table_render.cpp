@@ -31,16 +31,16 @@ int CeilingNotes::cite(const std::string& derivation) {
 }
 
 std::string table_markdown(const Table& t, CeilingNotes& notes, const std::string& heading) {
-  if (t.rows.empty() && t.bullets.empty()) return "";
+  if (!has_rows(t) && t.bullets.empty()) return "";
   std::string out = "\n" + heading + " " + md_escape(t.title) + "\n\n";
   if (!t.note.empty()) out += md_escape(t.note) + "\n\n";
-  if (!t.rows.empty()) {
-    const auto rows = shown_rows(t);
+  if (has_rows(t)) {
+    const auto& rows = t.rows;
     if (!rows.empty()) {
       MdTable md(headers(t, true), aligns(t));
-      for (const TableRow* row : rows) {
+      for (const TableRow& row : rows) {
         std::vector<std::string> cells;
-        for (const auto& c : row->cells)
+        for (const auto& c : row.cells)
           cells.push_back(md_escape(c.text) + (c.derivation.empty() ? "" : " [" + std::to_string(notes.cite(c.derivation)) + "]"));
         md.add_row(std::move(cells));
       }
@@ -60,20 +60,20 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
 }
 
 std::string table_html(const Table& t, CeilingNotes& notes, double threshold, const std::string& heading) {
-  if (t.rows.empty() && t.bullets.empty()) return "";
+  if (!has_rows(t) && t.bullets.empty()) return "";
   std::string out = "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
   if (!t.note.empty()) out += "<p class=\"note\">" + html_escape(t.note) + "</p>";
-  if (!t.rows.empty()) {
-    const auto rows = shown_rows(t);
+  if (has_rows(t)) {
+    const auto& rows = t.rows;
     if (!rows.empty()) {
       out += "<table class=\"" + html_escape(to_string(t.kind)) + "\"><tr>";
       for (const auto& c : t.columns) out += "<th>" + html_escape(c.header()) + "</th>";
       out += "</tr>";
     }
-    for (const TableRow* row : rows) {
-      out += "<tr class=\"" + row_class(row->status) + "\">";
-      for (size_t i = 0; i < row->cells.size(); ++i) {
-        const Cell& c = row->cells[i];
+    for (const TableRow& row : rows) {
+      out += "<tr class=\"" + row_class(row.status) + "\">";
+      for (size_t i = 0; i < row.cells.size(); ++i) {
+        const Cell& c = row.cells[i];
         std::string cls = i < t.columns.size() && t.columns[i].number ? "n" : "";
         if (c.wrap) cls += cls.empty() ? "w" : " w";
         const std::string tone = c.efficiency ? efficiency_tone(c, threshold) : "";
@@ -104,11 +104,11 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
 }
 
 std::string table_console(const Table& t) {
-  if (t.rows.empty()) return "";
+  if (!has_rows(t)) return "";
   MdTable md(headers(t, false), aligns(t));
-  for (const TableRow* row : shown_rows(t)) {
+  for (const TableRow& row : t.rows) {
     std::vector<std::string> cells;
-    for (const auto& c : row->cells) cells.push_back(c.text);
+    for (const auto& c : row.cells) cells.push_back(c.text);
     md.add_row(std::move(cells));
   }
   std::string out = "# " + t.title + (t.note.empty() ? "" : ": " + t.note) + "\n" + md.render();
@@ -117,28 +117,32 @@ std::string table_console(const Table& t) {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> table_csv_files(const std::vector<Table>& tables) {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<CsvFile> table_csv_files(const std::vector<Table>& tables) {
+  std::vector<CsvFile> out;
   std::map<std::string, size_t> index;
-  std::map<std::string, size_t> width;
   for (const auto& t : tables) {
     if (t.csv.empty()) continue;
     auto [it, fresh] = index.try_emplace(t.csv, out.size());
-    if (fresh) {
-      std::vector<std::string> keys;
-      for (const auto& c : t.columns) keys.push_back(csv_field(c.key()));
-      out.emplace_back(t.csv, join(keys, ",") + "\n");
-      width[t.csv] = keys.size();
-    }
-    std::string& text = out[it->second].second;
-    for (const auto& row : t.rows) {
-      std::vector<std::string> cells;
-      for (const auto& c : row.cells) cells.push_back(csv_field(c.raw.empty() ? c.text : c.raw));
-      cells.resize(width[t.csv]);
-      text += join(cells, ",") + "\n";
-    }
+    if (fresh) out.push_back({t.csv, {}});
+    out[it->second].tables.push_back(&t);
   }
   return out;
+}
+
+// The header of the file's first table, then every row of each table, as wide as that header.
+void write_csv(const CsvFile& f, std::ostream& os) {
+  if (f.tables.empty()) return;
+  std::vector<std::string> keys;
+  for (const auto& c : f.tables.front()->columns) keys.push_back(csv_field(c.key()));
+  os << join(keys, ",") << "\n";
+  std::vector<std::string> cells;
+  for (const Table* t : f.tables)
+    for_each_row(*t, [&](const TableRow& row) {
+      cells.clear();
+      for (const auto& c : row.cells) cells.push_back(csv_field(c.raw.empty() ? c.text : c.raw));
+      cells.resize(keys.size());
+      os << join(cells, ",") << '\n';
+    });
 }
 
 }  // namespace gpunet::report

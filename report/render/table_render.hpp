@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,8 +31,15 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
 std::string table_html(const Table& t, CeilingNotes& notes, double threshold, const std::string& heading = "h3");
 // "# title", then the table padded as in report.md (without citations). Empty without rows.
 std::string table_console(const Table& t);
-// The CSV files of the tables (name, RFC 4180 text), in report order. Tables that share a file
-// share its header (the first one's columns). Every file is there even when it has no rows.
-std::vector<std::pair<std::string, std::string>> table_csv_files(const std::vector<Table>& tables);
+// The CSV files of the tables, in report order: each file's name and the tables whose rows it holds.
+// Tables that share a file share its header (the first one's columns). Every file is there even when
+// it has no rows.
+struct CsvFile {
+  std::string name;
+  std::vector<const Table*> tables;
+};
+std::vector<CsvFile> table_csv_files(const std::vector<Table>& tables);
+// Writes one file's RFC 4180 text, one row at a time (a table's every_row makes rows only as written).
+void write_csv(const CsvFile& f, std::ostream& os);
 
 }  // namespace gpunet::report

@@ -6,6 +6,7 @@ code blocks.
 
 usage: section_titles_test.py PATH/TO/gpunet-bench SOURCE_DIR [--without-large-matrix]
 (the sanitizer build leaves out the 160-host matrix: minutes to render there)"""
+import csv
 import html.parser
 import os
 import subprocess
@@ -75,6 +76,14 @@ def main():
         # 160 x 159 flows: the documents show the worst 1000 and say where the rest are.
         assert "1000 of 25440 flows shown" in md and "1000 of 25440 flows shown" in page
         assert "160 x 160 ends, too wide for a page: every cell is in tcp_matrix.csv" in md
+        # The CSVs hold what the documents leave out: every flow, and every row of the matrix.
+        with open(os.path.join(out, "tcp_flows.csv")) as f:
+            flows = list(csv.reader(f))
+        assert len(flows) == 1 + 25440 and flows[0][:2] == ["sender", "receiver"], (len(flows), flows[0])
+        assert sum(1 for row in flows[1:] if host in row[:2]) == 2 * 159, "the slow host's flows, both ways"
+        with open(os.path.join(out, "tcp_matrix.csv")) as f:
+            matrix = list(csv.reader(f))
+        assert len(matrix) == 1 + 160 and all(len(row) == 161 for row in matrix), (len(matrix), {len(r) for r in matrix})
         # The heatmap is drawn in blocks, the slow host named beside it, and no other.
         assert 'class="block bad"' in page, "no blocks"
         named = {part.split("<")[0] for part in page.split('class="tick worst">')[1:]}
