@@ -22,6 +22,7 @@ std::string to_string(TableKind k) {
     case TableKind::fabric: return "fabric";
     case TableKind::other_figures: return "other_figures";
     case TableKind::checks: return "checks";
+    case TableKind::text: return "text";
   }
   return "other_figures";
 }
@@ -41,6 +42,7 @@ std::string section_title(TableKind k) {
     case TableKind::other_figures: return "Other suites";
     case TableKind::checks: return "Checks and skips";
     case TableKind::summary: return "Summary";
+    case TableKind::text: return "";
   }
   return "Other suites";
 }

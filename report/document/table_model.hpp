@@ -41,6 +41,7 @@ enum class TableKind {
   fabric,          // the tcp fabric test: each uplink's oversubscription (report/analysis/oversubscription.hpp)
   other_figures,   // figures of no kind above: metric, subject, value, unit, ceiling
   checks,          // records that measured nothing: checks, counters, skips, with their reasons
+  text,            // a section's own table of words (report/document/document_section.hpp), under no table section
 };
 std::string to_string(TableKind k);
 // The report section a kind is shown under ("Pairs and flows").

@@ -4,7 +4,6 @@
 #include <map>
 #include <set>
 
-#include "report/text/escape.hpp"
 #include "report/model/json_access.hpp"
 
 namespace gpunet::report {
@@ -101,34 +100,10 @@ std::optional<Verdict> network_warning(const Report& rep) {
                  "", {}};
 }
 
-namespace {
-
 std::string roles_text(const InterfaceUse& u) {
   std::string roles;
   for (const auto& r : u.roles) roles += (roles.empty() ? "" : "; ") + r;
   return roles;
-}
-
-}  // namespace
-
-std::string networks_markdown(const Report& rep) {
-  const auto all = interfaces_used(rep);
-  if (all.empty()) return "";
-  std::string out = "\n## Networks measured\n\n| host | interface | role | figures |\n|---|---|---|---|\n";
-  for (const auto& u : all)
-    out += "| " + md_escape(u.host) + " | " + md_escape(u.iface) + " | " + md_escape(roles_text(u)) + " | " +
-           std::to_string(u.figures) + " |\n";
-  return out;
-}
-
-std::string networks_html(const Report& rep) {
-  const auto all = interfaces_used(rep);
-  if (all.empty()) return "";
-  std::string out = "<h2>Networks measured</h2><table><tr><th>host</th><th>interface</th><th>role</th><th>figures</th></tr>";
-  for (const auto& u : all)
-    out += "<tr><td>" + html_escape(u.host) + "</td><td>" + html_escape(u.iface) + "</td><td>" +
-           html_escape(roles_text(u)) + "</td><td class=\"n\">" + std::to_string(u.figures) + "</td></tr>";
-  return out + "</table>";
 }
 
 }  // namespace gpunet::report

@@ -26,8 +26,7 @@ std::vector<InterfaceUse> interfaces_used(const Report& rep);
 // nullopt otherwise. The reason says how to choose (--tcp-if).
 std::optional<Verdict> network_warning(const Report& rep);
 
-// "## Networks measured" with one row per interface, or "" when no record names one.
-std::string networks_markdown(const Report& rep);
-std::string networks_html(const Report& rep);  // the same as <h2> and <table>
+// "default route; chosen data network (--tcp-if eth0)": an interface's roles in one line.
+std::string roles_text(const InterfaceUse& u);
 
 }  // namespace gpunet::report

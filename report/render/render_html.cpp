@@ -10,6 +10,7 @@
 #include "report/judge/host_load.hpp"
 #include "report/judge/networks.hpp"
 #include "report/render/renderers.hpp"
+#include "report/render/section_render.hpp"
 #include "report/analysis/sections.hpp"
 #include "report/document/section_order.hpp"
 #include "report/document/suite_times.hpp"
@@ -58,56 +59,12 @@ ol.ceil li{margin:2px 0}
 pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
 )";
 
-std::string td(const std::string& text) { return "<td>" + html_escape(text) + "</td>"; }
-
 // The run's one verdict (report/judge/run_verdict.hpp): its colour and its reasons, first on the page.
 std::string verdict_header(const RunVerdict& v) {
   const std::string verdict = to_string(v.outcome);
   std::string out = "<header class=\"verdict " + verdict + "\"><h1>gpunet-bench: " + html_escape(verdict) + "</h1>";
   for (const auto& reason : v.reasons) out += "<p>" + html_escape(reason) + "</p>";
   return out + "</header>";
-}
-
-std::string provenance(const Report& rep) {
-  const auto& p = rep.provenance;
-  std::string argv;
-  for (const auto& a : p.argv) argv += (argv.empty() ? "" : " ") + a;
-  std::vector<std::string> hosts;
-  for (const auto& h : p.hosts)
-    if (hosts.empty() || hosts.back() != h) hosts.push_back(h);
-  std::string host_text;
-  for (size_t i = 0; i < hosts.size() && i < 32; ++i) host_text += (i ? ", " : "") + hosts[i];
-  if (hosts.size() > 32) host_text += ", ... (" + std::to_string(hosts.size()) + " in all)";
-  std::string out = "<h2>Run</h2><table>";
-  auto row = [&](const std::string& k, const std::string& v) { out += "<tr><th>" + html_escape(k) + "</th>" + td(v) + "</tr>"; };
-  row("version", p.version + (p.git_commit.empty() ? "" : " (" + p.git_commit + ")"));
-  row("command", argv);
-  row("ranks", std::to_string(p.hosts.size()) + " on " + std::to_string(p.ranks_per_node.size()) + " nodes");
-  row("hosts", host_text);
-  row("time", p.start_time + (p.end_time.empty() ? "" : " to " + p.end_time));
-  row("libraries", "MPI " + p.mpi_version + "; hwloc " + p.hwloc_version +
-                       (p.cuda_version.empty() ? "" : "; CUDA " + p.cuda_version) +
-                       (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version));
-  row("reduction", p.reduction + " across ranks");
-  if (const auto load = host_load_text(rep); !load.empty()) row("other work on the hosts", load);
-  if (const auto took = suite_times_text(suite_times_of(rep)); !took.empty()) row("time per suite", took);
-  row("units", "GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds, CV in % of the mean; efficiency = figure / ceiling");
-  return out + "</table>";
-}
-
-std::string html_findings(const Report& rep) {
-  std::string items;
-  const auto explain = records_to_explain(rep);
-  for (size_t i = 0; i < explain.size() && i < kFindingsShown; ++i) {
-    const Record* r = explain[i];
-    items += "<li><b>" + html_escape(r->suite + " " + r->name + (r->variant.empty() ? "" : " " + r->variant)) +
-             "</b>" + html_escape((r->bytes > 0 ? " at " + format_bytes(r->bytes) : "") + " on " + r->host) + ": " +
-             html_escape(ceiling_view(*r).explanation) + "</li>";
-  }
-  if (explain.size() > kFindingsShown)
-    items += "<li>... and " + std::to_string(explain.size() - kFindingsShown) +
-             " more (every explanation is in report.json)</li>";
-  return items.empty() ? "" : "<h2>Why figures are below their ceiling</h2><ul>" + items + "</ul>";
 }
 
 // The charts, each kind under its own heading (ids for links and the browser tests), then one line
@@ -151,10 +108,11 @@ std::string html_section(SectionKind k, const Report& rep, const DocumentParts& 
     case SectionKind::problems: return problems_html(parts.wrong);
     case SectionKind::acceptance: return acceptance_html(rep, parts.judgement);
     case SectionKind::summary: return table_html(parts.summary, notes, threshold, "h2");
-    case SectionKind::run: return provenance(rep);
-    case SectionKind::networks: return networks_html(rep);
-    case SectionKind::training: return training::training_html(rep);
-    case SectionKind::findings: return html_findings(rep);
+    case SectionKind::run: return section_html(run_section(rep), notes, threshold);
+    case SectionKind::networks: return section_html(networks_section(rep), notes, threshold);
+    case SectionKind::training:
+      return section_html(training_doc_section(rep), notes, threshold, training::training_charts_html(rep));
+    case SectionKind::findings: return section_html(findings_section(rep), notes, threshold);
     case SectionKind::charts: return charts_html(parts.charts);
     case SectionKind::tables: return tables(parts.tables, notes, threshold);
     case SectionKind::topology: return topology_html(rep);  // <section id="topology">

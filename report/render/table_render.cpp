@@ -32,7 +32,7 @@ int CeilingNotes::cite(const std::string& derivation) {
 
 std::string table_markdown(const Table& t, CeilingNotes& notes, const std::string& heading) {
   if (!has_rows(t) && t.bullets.empty()) return "";
-  std::string out = "\n" + heading + " " + md_escape(t.title) + "\n\n";
+  std::string out = "\n" + (t.title.empty() ? std::string() : heading + " " + md_escape(t.title) + "\n\n");
   if (!t.note.empty()) out += md_escape(t.note) + "\n\n";
   if (has_rows(t)) {
     const auto& rows = t.rows;
@@ -61,7 +61,7 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
 
 std::string table_html(const Table& t, CeilingNotes& notes, double threshold, const std::string& heading) {
   if (!has_rows(t) && t.bullets.empty()) return "";
-  std::string out = "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
+  std::string out = t.title.empty() ? "" : "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
   if (!t.note.empty()) out += "<p class=\"note\">" + html_escape(t.note) + "</p>";
   if (has_rows(t)) {
     const auto& rows = t.rows;

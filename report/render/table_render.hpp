@@ -25,7 +25,8 @@ class CeilingNotes {
 };
 
 // "### title", the note, the table, nccl-tests' footer as a code block, the bullets. Empty for a
-// table without rows or bullets. `heading` is the Markdown heading prefix ("###").
+// table without rows or bullets. `heading` is the Markdown heading prefix ("###"); an untitled table
+// has none (it sits under its section's heading).
 std::string table_markdown(const Table& t, CeilingNotes& notes, const std::string& heading = "###");
 // <h3>, the note, a <table> (efficiency cells coloured against `threshold`), footer and bullets.
 std::string table_html(const Table& t, CeilingNotes& notes, double threshold, const std::string& heading = "h3");

@@ -32,18 +32,6 @@ std::string md_table(const TextTable& t, bool escape = true) {
   return table.render();
 }
 
-std::string html_table(const TextTable& t) {
-  std::string out = "<h3>" + html_escape(t.title) + "</h3><table><tr>";
-  for (const auto& h : t.headers) out += "<th>" + html_escape(h) + "</th>";
-  out += "</tr>";
-  for (const auto& r : t.rows) {
-    out += "<tr>";
-    for (const auto& c : r) out += "<td>" + html_escape(c) + "</td>";
-    out += "</tr>";
-  }
-  return out + "</table>";
-}
-
 }  // namespace
 
 LineChart waiting_chart(const json& s) {
@@ -69,29 +57,10 @@ LineChart waiting_chart(const json& s) {
   return c;
 }
 
-std::string training_markdown(const Report& rep) {
+std::string training_charts_html(const Report& rep) {
   const json* s = section_of(rep);
-  if (!s) return "";
-  const SectionText t = section_text(*s);
-  std::string out = "\n## Training impact\n\n" + md_escape(t.headline) + "\n\n";
-  for (const auto& n : t.notes) out += "- " + md_escape(n) + "\n";
-  for (const auto& table : t.tables) out += "\n### " + md_escape(table.title) + "\n\n" + md_table(table);
-  return out;
-}
-
-std::string training_html(const Report& rep) {
-  const json* s = section_of(rep);
-  if (!s) return "";
-  const SectionText t = section_text(*s);
-  std::string out = "<h2>Training impact</h2><p>" + html_escape(t.headline) + "</p>";
-  if (!t.notes.empty()) {
-    out += "<ul>";
-    for (const auto& n : t.notes) out += "<li>" + html_escape(n) + "</li>";
-    out += "</ul>";
-  }
-  if (s->value("available", false)) out += "<div class=\"charts\">" + svg_line_chart(waiting_chart(*s)) + "</div>";
-  for (const auto& table : t.tables) out += html_table(table);
-  return out;
+  if (!s || !s->value("available", false)) return "";
+  return "<div class=\"charts\">" + svg_line_chart(waiting_chart(*s)) + "</div>";
 }
 
 std::string training_console(const Report& rep) {

@@ -1,6 +1,6 @@
-// The "Training impact" section in each output format: formatting only, of the text laid out by
-// training_tables.hpp from Report::extra.training (report.json carries that object itself). Each
-// returns "" when the report has no training section.
+// What the "Training impact" section needs beyond its words (report/document/document_section.hpp,
+// laid out by section_render.hpp): its chart in report.html, and its console form, which keeps the
+// focus workload's table and the link speeds. Each returns "" when the report has no training section.
 #pragma once
 
 #include <string>
@@ -10,8 +10,7 @@
 
 namespace gpunet::report::training {
 
-std::string training_markdown(const Report& rep);
-std::string training_html(const Report& rep);
+std::string training_charts_html(const Report& rep);  // <div class="charts"> with the waiting chart
 std::string training_console(const Report& rep);
 // GPU waiting (fixed model, capped efficiency) against node count, one series per link speed plus
 // this network as fitted.

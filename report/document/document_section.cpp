@@ -1,0 +1,114 @@
+#include "report/document/document_section.hpp"
+
+#include <algorithm>
+
+#include "common/strings.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/sections.hpp"
+#include "report/document/suite_times.hpp"
+#include "report/judge/host_load.hpp"
+#include "report/judge/networks.hpp"
+#include "report/text/text_format.hpp"
+#include "report/training/training_tables.hpp"
+
+namespace gpunet::report {
+
+namespace {
+
+constexpr size_t kHostsShown = 32;  // hosts the Run section names before "... (N in all)"
+
+Table text_table(std::string title, const std::vector<std::string>& headers) {
+  Table t;
+  t.kind = TableKind::text;
+  t.title = std::move(title);
+  for (size_t i = 0; i < headers.size(); ++i) t.columns.emplace_back(headers[i], "", false);
+  return t;
+}
+
+void add_row(Table& t, std::vector<std::string> texts) {
+  TableRow row;
+  for (auto& text : texts) row.cells.push_back(text_cell(std::move(text)));
+  t.rows.push_back(std::move(row));
+}
+
+std::string hosts_text(const Provenance& p) {
+  std::vector<std::string> hosts;
+  for (const auto& h : p.hosts)
+    if (hosts.empty() || hosts.back() != h) hosts.push_back(h);
+  const size_t shown = std::min(hosts.size(), kHostsShown);
+  std::string text = join(std::vector<std::string>(hosts.begin(), hosts.begin() + static_cast<long>(shown)), ", ");
+  if (hosts.size() > shown) text += ", ... (" + std::to_string(hosts.size()) + " in all)";
+  return text;
+}
+
+}  // namespace
+
+bool empty(const DocSection& s) { return s.paragraphs.empty() && s.items.empty() && s.tables.empty(); }
+
+DocSection run_section(const Report& rep) {
+  const auto& p = rep.provenance;
+  DocSection s;
+  s.title = "Run";
+  Table t = text_table("", {"run", "value"});
+  add_row(t, {"version", p.version + (p.git_commit.empty() ? "" : " (" + p.git_commit + ")")});
+  add_row(t, {"command", join(p.argv, " ")});
+  add_row(t, {"ranks", std::to_string(p.hosts.size()) + " on " + std::to_string(p.ranks_per_node.size()) + " nodes"});
+  add_row(t, {"hosts", hosts_text(p)});
+  add_row(t, {"time", p.start_time + (p.end_time.empty() ? "" : " to " + p.end_time)});
+  add_row(t, {"libraries", "MPI " + p.mpi_version + "; hwloc " + p.hwloc_version +
+                               (p.cuda_version.empty() ? "" : "; CUDA " + p.cuda_version) +
+                               (p.nccl_version.empty() ? "" : "; NCCL " + p.nccl_version)});
+  add_row(t, {"reduction", p.reduction + " across ranks"});
+  if (const auto load = host_load_text(rep); !load.empty()) add_row(t, {"other work on the hosts", load});
+  if (const auto took = suite_times_text(suite_times_of(rep)); !took.empty()) add_row(t, {"time per suite", took});
+  s.tables.push_back(std::move(t));
+  s.closing.push_back("Units: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds (us), CV in % of the mean. "
+                      "efficiency = figure / ceiling; the ceilings the tables cite by number are derived at the end.");
+  return s;
+}
+
+DocSection networks_section(const Report& rep) {
+  DocSection s;
+  s.title = "Networks measured";
+  const auto all = interfaces_used(rep);
+  if (all.empty()) return s;
+  Table t = text_table("", {"host", "interface", "role", "figures"});
+  t.columns.back().number = true;
+  for (const auto& u : all) add_row(t, {u.host, u.iface, roles_text(u), std::to_string(u.figures)});
+  s.tables.push_back(std::move(t));
+  return s;
+}
+
+DocSection findings_section(const Report& rep) {
+  DocSection s;
+  s.title = "Why figures are below their ceiling";
+  const auto explain = records_to_explain(rep);
+  for (size_t i = 0; i < explain.size() && i < kFindingsShown; ++i) {
+    const Record& r = *explain[i];
+    s.items.push_back(r.suite + " " + r.name + (r.variant.empty() ? "" : " " + r.variant) +
+                      (r.bytes > 0 ? " at " + format_bytes(r.bytes) : "") + " on " + r.host + ": " +
+                      std::string(ceiling_view(r).explanation));
+  }
+  if (explain.size() > kFindingsShown)
+    s.items.push_back("... and " + std::to_string(explain.size() - kFindingsShown) +
+                      " more (every explanation is in report.json)");
+  return s;
+}
+
+DocSection training_doc_section(const Report& rep) {
+  DocSection s;
+  s.title = "Training impact";
+  if (!rep.extra.is_object() || !rep.extra.contains("training")) return s;
+  const auto text = training::section_text(rep.extra.at("training"));
+  s.paragraphs.push_back(text.headline);
+  s.items = text.notes;
+  for (const auto& tt : text.tables) {
+    Table t = text_table(tt.title, tt.headers);
+    for (size_t i = 1; i < t.columns.size(); ++i) t.columns[i].number = true;
+    for (const auto& row : tt.rows) add_row(t, row);
+    s.tables.push_back(std::move(t));
+  }
+  return s;
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,31 @@
+// A section of the documents as words and tables, with no layout: its title, paragraphs, a list,
+// tables of the one table type (report/document/table_model.hpp) and closing lines. report.md,
+// report.html and the console lay the same DocSection out (report/render/section_render.hpp), so a
+// section says the same thing in every format and is written once. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/document/table_model.hpp"
+#include "report/model/record.hpp"
+
+namespace gpunet::report {
+
+struct DocSection {
+  std::string title;                    // its heading
+  std::vector<std::string> paragraphs;  // first: what the section answers
+  std::vector<std::string> items;       // a list after them
+  std::vector<Table> tables;            // then tables (kind text, titled: a sub-heading; untitled: under the heading)
+  std::vector<std::string> closing;     // lines after the tables: units, what was left out
+};
+
+// Nothing to show: the documents leave the section out.
+bool empty(const DocSection& s);
+
+DocSection run_section(const Report& rep);       // "Run": version, command, ranks, hosts, time, libraries, ...
+DocSection networks_section(const Report& rep);  // "Networks measured": one row per interface
+DocSection findings_section(const Report& rep);  // "Why figures are below their ceiling": one item per record
+DocSection training_doc_section(const Report& rep);  // "Training impact": the answer, its notes, its tables
+
+}  // namespace gpunet::report

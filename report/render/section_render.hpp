@@ -1,0 +1,18 @@
+// A document section (report/document/document_section.hpp) laid out in Markdown and in HTML: the
+// heading, the paragraphs, the list, the tables (table_render.hpp) and the closing lines, in that
+// order in both. Every string is escaped here.
+#pragma once
+
+#include <string>
+
+#include "report/document/document_section.hpp"
+#include "report/render/table_render.hpp"
+
+namespace gpunet::report {
+
+// "" for an empty section.
+std::string section_markdown(const DocSection& s, CeilingNotes& notes);
+// `drawn`: the section's charts (inline SVG), placed after the list.
+std::string section_html(const DocSection& s, CeilingNotes& notes, double threshold, const std::string& drawn = "");
+
+}  // namespace gpunet::report
