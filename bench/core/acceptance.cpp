@@ -9,6 +9,7 @@
 #include "report/history/history_command.hpp"
 #include "report/judge/culprits.hpp"
 #include "report/render/outputs.hpp"
+#include "report/render/section_render.hpp"
 #include "topology/fabric.hpp"
 
 namespace gpunet::bench {
@@ -81,7 +82,7 @@ int print_judgement(const Config& cfg, const Acceptance& acc, const report::Anal
         !save(cfg.learn_baseline_path, report::learn_noise(*acc.baseline, *a.figures, *a.judgement.comparison), out, err))
       code = 2;
   }
-  out << report::problems_console(report::what_is_wrong(a.report, a.judgement));
+  out << report::section_console(report::problems_section(report::what_is_wrong(a.report, a.judgement)));
   if (!cfg.save_baseline_path.empty() && !save(cfg.save_baseline_path, *a.figures, out, err)) code = 2;
   return code;
 }

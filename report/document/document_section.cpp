@@ -8,6 +8,7 @@
 #include "report/document/suite_times.hpp"
 #include "report/judge/host_load.hpp"
 #include "report/judge/networks.hpp"
+#include "report/judge/scheduler_lines.hpp"
 #include "report/text/text_format.hpp"
 #include "report/training/training_tables.hpp"
 
@@ -44,6 +45,18 @@ std::string hosts_text(const Provenance& p) {
 }  // namespace
 
 bool empty(const DocSection& s) { return s.paragraphs.empty() && s.items.empty() && s.tables.empty(); }
+
+DocSection problems_section(const WhatIsWrong& w) {
+  DocSection s;
+  s.title = "What is wrong";
+  s.prominent = true;
+  s.items = w.sentences;
+  if (w.sentences.empty()) return s;
+  s.code = slurm_lines(w.bad_nodes);
+  if (!s.code.empty())
+    s.closing.push_back("For the scheduler (bad-nodes.txt lists the same hosts; gpunet-bench drains nothing itself):");
+  return s;
+}
 
 DocSection run_section(const Report& rep) {
   const auto& p = rep.provenance;

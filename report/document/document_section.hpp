@@ -1,13 +1,16 @@
 // A section of the documents as words and tables, with no layout: its title, paragraphs, a list,
 // tables of the one table type (report/document/table_model.hpp) and closing lines. report.md,
 // report.html and the console lay the same DocSection out (report/render/section_render.hpp), so a
-// section says the same thing in every format and is written once. Pure.
+// section says the same thing in every format and is written once. The console shows the heading, the
+// paragraphs, the list and the tables; the closing lines and the code are in report.md and report.html.
+// Pure.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "report/document/table_model.hpp"
+#include "report/judge/culprits.hpp"
 #include "report/model/record.hpp"
 
 namespace gpunet::report {
@@ -18,11 +21,14 @@ struct DocSection {
   std::vector<std::string> items;       // a list after them
   std::vector<Table> tables;            // then tables (kind text, titled: a sub-heading; untitled: under the heading)
   std::vector<std::string> closing;     // lines after the tables: units, what was left out
+  std::string code;                     // shell lines to copy, after everything (a code block)
+  bool prominent = false;               // set apart from the page (report.html: a box under the verdict)
 };
 
 // Nothing to show: the documents leave the section out.
 bool empty(const DocSection& s);
 
+DocSection problems_section(const WhatIsWrong& w);  // "What is wrong": one item per problem, the scheduler's lines
 DocSection run_section(const Report& rep);       // "Run": version, command, ranks, hosts, time, libraries, ...
 DocSection networks_section(const Report& rep);  // "Networks measured": one row per interface
 DocSection findings_section(const Report& rep);  // "Why figures are below their ceiling": one item per record

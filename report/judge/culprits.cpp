@@ -14,7 +14,6 @@
 #include "report/judge/scheduler_lines.hpp"
 #include "report/judge/verdicts_outputs.hpp"
 #include "report/model/json_access.hpp"
-#include "report/text/escape.hpp"
 
 namespace gpunet::report {
 
@@ -262,27 +261,6 @@ bool BlamedPairs::operator()(const Subject& pair) const {
   if (pair.kind != SubjectKind::pair) return false;
   const auto blamed = [&](const std::string& h) { return std::find(both_ways_.begin(), both_ways_.end(), h) != both_ways_.end(); };
   return blamed(pair.host) || blamed(pair.dst_host) || named_slow_(pair);
-}
-
-std::string problems_console(const WhatIsWrong& w) {
-  if (w.sentences.empty()) return "";
-  std::string out = "# What is wrong:\n";
-  for (const auto& s : w.sentences) out += "#   " + s + "\n";
-  return out;
-}
-
-std::string problems_markdown(const WhatIsWrong& w) {
-  if (w.sentences.empty()) return "";
-  std::string out = "\n## What is wrong\n\n";
-  for (const auto& s : w.sentences) out += "- " + md_escape(s) + "\n";
-  return out + scheduler_markdown(w.bad_nodes);
-}
-
-std::string problems_html(const WhatIsWrong& w) {
-  if (w.sentences.empty()) return "";
-  std::string out = "<div class=\"problems\"><h2>What is wrong</h2><ul>";
-  for (const auto& s : w.sentences) out += "<li>" + html_escape(s) + "</li>";
-  return out + "</ul>" + scheduler_html(w.bad_nodes) + "</div>";
 }
 
 }  // namespace gpunet::report

@@ -52,8 +52,4 @@ class BlamedPairs {
   std::vector<std::string> both_ways_;
 };
 
-std::string problems_console(const WhatIsWrong& w);   // "# What is wrong:\n#   ...\n", or ""
-std::string problems_markdown(const WhatIsWrong& w);  // "## What is wrong\n\n- ...\n", or ""
-std::string problems_html(const WhatIsWrong& w);      // <div class="problems">...</div>, or ""
-
 }  // namespace gpunet::report

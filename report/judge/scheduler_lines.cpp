@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "report/text/escape.hpp"
 
 namespace gpunet::report {
 
@@ -49,20 +48,6 @@ std::string slurm_lines(const std::vector<BadNode>& nodes) {
   }
   if (drain.empty()) return "";
   return drain + "# or leave them out of a job: srun/sbatch --exclude=" + exclude + "\n";
-}
-
-std::string scheduler_markdown(const std::vector<BadNode>& nodes) {
-  const std::string lines = slurm_lines(nodes);
-  if (lines.empty()) return "";
-  return "\nFor the scheduler (bad-nodes.txt lists the same hosts; gpunet-bench drains nothing itself):\n\n```sh\n" + lines +
-         "```\n";
-}
-
-std::string scheduler_html(const std::vector<BadNode>& nodes) {
-  const std::string lines = slurm_lines(nodes);
-  if (lines.empty()) return "";
-  return "<p>For the scheduler (bad-nodes.txt lists the same hosts; gpunet-bench drains nothing itself):</p><pre>" +
-         html_escape(lines) + "</pre>";
 }
 
 }  // namespace gpunet::report

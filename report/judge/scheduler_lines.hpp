@@ -17,7 +17,4 @@ std::string bad_nodes_text(const std::vector<BadNode>& nodes);
 // node name (letters, digits, '.', '-', '_') gets no line: it is listed in bad-nodes.txt only.
 std::string slurm_lines(const std::vector<BadNode>& nodes);
 
-std::string scheduler_markdown(const std::vector<BadNode>& nodes);  // "" when none
-std::string scheduler_html(const std::vector<BadNode>& nodes);      // "" when none
-
 }  // namespace gpunet::report

@@ -105,7 +105,7 @@ std::string html_ceilings(const CeilingNotes& notes) {
 std::string html_section(SectionKind k, const Report& rep, const DocumentParts& parts, double threshold, CeilingNotes& notes) {
   switch (k) {
     case SectionKind::verdict: return verdict_header(parts.judgement.verdict);
-    case SectionKind::problems: return problems_html(parts.wrong);
+    case SectionKind::problems: return section_html(problems_section(parts.wrong), notes, threshold);
     case SectionKind::acceptance: return acceptance_html(rep, parts.judgement);
     case SectionKind::summary: return table_html(parts.summary, notes, threshold, "h2");
     case SectionKind::run: return section_html(run_section(rep), notes, threshold);

@@ -74,7 +74,7 @@ std::string md_ceilings(const CeilingNotes& notes) {
 std::string md_section(SectionKind k, const Report& rep, const DocumentParts& parts, CeilingNotes& notes) {
   switch (k) {
     case SectionKind::verdict: return verdict(parts.judgement.verdict);
-    case SectionKind::problems: return problems_markdown(parts.wrong);
+    case SectionKind::problems: return section_markdown(problems_section(parts.wrong), notes);
     case SectionKind::acceptance: return acceptance_markdown(rep, parts.judgement);
     case SectionKind::summary: return table_markdown(parts.summary, notes, "##");
     case SectionKind::run: return section_markdown(run_section(rep), notes);

@@ -14,5 +14,7 @@ namespace gpunet::report {
 std::string section_markdown(const DocSection& s, CeilingNotes& notes);
 // `drawn`: the section's charts (inline SVG), placed after the list.
 std::string section_html(const DocSection& s, CeilingNotes& notes, double threshold, const std::string& drawn = "");
+// "# Title:\n#   paragraph\n#   item\n" and the tables (table_console); "" for an empty section.
+std::string section_console(const DocSection& s);
 
 }  // namespace gpunet::report

@@ -1,10 +1,10 @@
 #include "report/render/training_render.hpp"
 
-#include <algorithm>
+#include <string>
+#include <vector>
 
-#include "report/text/escape.hpp"
-#include "report/render/md_table.hpp"
-#include "report/training/training_tables.hpp"
+#include "report/document/document_section.hpp"
+#include "report/render/section_render.hpp"
 
 namespace gpunet::report::training {
 
@@ -15,21 +15,6 @@ namespace {
 const json* section_of(const Report& rep) {
   if (!rep.extra.is_object() || !rep.extra.contains("training")) return nullptr;
   return &rep.extra["training"];
-}
-
-std::string md_table(const TextTable& t, bool escape = true) {
-  auto cell = [&](const std::string& c) { return escape ? md_escape(c) : c; };
-  std::vector<MdTable::Align> align(t.headers.size(), MdTable::Align::right);
-  if (!align.empty()) align[0] = MdTable::Align::left;
-  std::vector<std::string> headers;
-  for (const auto& h : t.headers) headers.push_back(cell(h));
-  MdTable table(headers, align);
-  for (const auto& r : t.rows) {
-    std::vector<std::string> cells;
-    for (const auto& c : r) cells.push_back(cell(c));
-    table.add_row(cells);
-  }
-  return table.render();
 }
 
 }  // namespace
@@ -66,15 +51,11 @@ std::string training_charts_html(const Report& rep) {
 std::string training_console(const Report& rep) {
   const json* s = section_of(rep);
   if (!s) return "";
-  const SectionText t = section_text(*s);
-  std::string out = "# Training impact\n# " + t.headline + "\n";
-  for (const auto& n : t.notes) out += "#   " + n + "\n";
   // The console keeps the focus workload's table and the link speeds; report.md has every table.
-  for (const auto& table : t.tables)
-    if (table.title.find("Workload " + s->value("link_speeds_workload", std::string()) + ":") == 0 ||
-        table.title.rfind("Estimates", 0) == 0)
-      out += "# " + table.title + "\n" + md_table(table, false);
-  return out;
+  DocSection section = training_doc_section(rep);
+  const std::string focus = "Workload " + s->value("link_speeds_workload", std::string()) + ":";
+  std::erase_if(section.tables, [&](const Table& t) { return t.title.rfind(focus, 0) != 0 && t.title.rfind("Estimates", 0) != 0; });
+  return section_console(section);
 }
 
 }  // namespace gpunet::report::training

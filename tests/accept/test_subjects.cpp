@@ -187,8 +187,9 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
   ASSERT_EQ(all.size(), 1u) << all.size();
   EXPECT_EQ(all[0].rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << all[0];
   EXPECT_NE(all[0].find("; every pair with it is slow (6 directions"), std::string::npos) << all[0];
-  EXPECT_EQ(problems_console(what_is_wrong(r)).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
-  EXPECT_EQ(problems_markdown(what_is_wrong(Report{})), "");
+  EXPECT_EQ(section_console(problems_section(what_is_wrong(r))).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
+  CeilingNotes notes;
+  EXPECT_EQ(section_markdown(problems_section(what_is_wrong(Report{})), notes), "");
 }
 
 // A SLOWER figure of one pair whose ends are fine in every other figure cannot say which end is at
@@ -287,5 +288,5 @@ TEST(Networks, AnInterfaceNobodyChoseIsAWarningThatSaysHowToChoose) {
   EXPECT_EQ(v[1].promise, "network");
   EXPECT_EQ(overall_verdict(v), "PASS with warnings");
   EXPECT_EQ(verdict_exit_code(v), 0);
-  EXPECT_NE(problems_console(what_is_wrong(r)).find("choose it with --tcp-if"), std::string::npos);
+  EXPECT_NE(section_console(problems_section(what_is_wrong(r))).find("choose it with --tcp-if"), std::string::npos);
 }

@@ -8,6 +8,7 @@
 #include "report/analysis/fabric_view.hpp"
 #include "report/analysis/link_locate.hpp"
 #include "report/analysis/link_sentences.hpp"
+#include "report/render/section_render.hpp"
 
 namespace gpunet::report {
 namespace {
@@ -212,8 +213,10 @@ TEST(LinkLocate, WhatIsWrongNamesTheUplinkInsteadOfThePairs) {
   const auto lines = what_is_wrong(matrix_report(true, racks_slow)).sentences;
   ASSERT_EQ(lines.size(), 1u) << lines.size();
   EXPECT_EQ(lines[0].rfind("leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs crossing them at 0.05 Gb/s", 0), 0u) << lines[0];
-  EXPECT_NE(problems_markdown(what_is_wrong(matrix_report(true, racks_slow))).find("leaf1 ↔ spine"), std::string::npos);
-  EXPECT_NE(problems_html(what_is_wrong(matrix_report(true, racks_slow))).find("leaf1 ↔ spine"), std::string::npos);
+  CeilingNotes notes;
+  const DocSection problems = problems_section(what_is_wrong(matrix_report(true, racks_slow)));
+  EXPECT_NE(section_markdown(problems, notes).find("leaf1 ↔ spine"), std::string::npos);
+  EXPECT_NE(section_html(problems, notes, 0.8).find("leaf1 ↔ spine"), std::string::npos);
   EXPECT_TRUE(what_is_wrong(matrix_report(true, racks_slow)).bad_nodes.empty()) << "no node is blamed for a slow uplink";
 }
 
