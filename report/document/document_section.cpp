@@ -44,7 +44,9 @@ std::string hosts_text(const Provenance& p) {
 
 }  // namespace
 
-bool empty(const DocSection& s) { return s.paragraphs.empty() && s.items.empty() && s.tables.empty(); }
+bool empty(const DocSection& s) {
+  return s.paragraphs.empty() && s.items.empty() && s.tables.empty() && s.subsections.empty();
+}
 
 DocSection problems_section(const WhatIsWrong& w) {
   DocSection s;
@@ -123,5 +125,50 @@ DocSection training_doc_section(const Report& rep) {
   }
   return s;
 }
+
+namespace {
+
+Table topology_table(const TopoTable& tt) {
+  Table t = text_table(tt.title, tt.header);
+  for (size_t c = 0; c < t.columns.size() && c < tt.numeric.size(); ++c) t.columns[c].number = tt.numeric[c];
+  t.note = tt.note;
+  for (const auto& row : tt.rows) {
+    add_row(t, row);
+    if (tt.wrap_last && !t.rows.back().cells.empty()) t.rows.back().cells.back().wrap = true;
+  }
+  return t;
+}
+
+}  // namespace
+
+DocSection topology_section(const TopoSectionText& text) {
+  DocSection s;
+  s.title = "Topology";
+  s.id = "topology";
+  if (!text.empty_reason.empty()) {
+    s.paragraphs.push_back(text.empty_reason);
+    return s;
+  }
+  for (const auto& k : text.kinds) {
+    DocSection kind;
+    kind.title = k.heading;
+    kind.items = k.summary;
+    for (const auto& t : k.tables) kind.tables.push_back(topology_table(t));
+    DocSection found;
+    found.title = "Topology findings";
+    found.items = k.findings.empty() ? std::vector<std::string>{"none recorded"} : k.findings;
+    kind.subsections.push_back(std::move(found));
+    s.subsections.push_back(std::move(kind));
+  }
+  if (!text.across_nodes.empty()) {
+    DocSection across;
+    across.title = "Across nodes";
+    across.items = text.across_nodes;
+    s.subsections.push_back(std::move(across));
+  }
+  return s;
+}
+
+DocSection topology_section(const Report& rep) { return topology_section(topology_text(rep)); }
 
 }  // namespace gpunet::report

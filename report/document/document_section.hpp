@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/document/table_model.hpp"
+#include "report/document/topology_tables.hpp"
 #include "report/judge/culprits.hpp"
 #include "report/model/record.hpp"
 
@@ -21,8 +22,10 @@ struct DocSection {
   std::vector<std::string> items;       // a list after them
   std::vector<Table> tables;            // then tables (kind text, titled: a sub-heading; untitled: under the heading)
   std::vector<std::string> closing;     // lines after the tables: units, what was left out
-  std::string code;                     // shell lines to copy, after everything (a code block)
+  std::string code;                     // shell lines to copy (a code block)
+  std::vector<DocSection> subsections;  // after everything else, one heading level down
   bool prominent = false;               // set apart from the page (report.html: a box under the verdict)
+  std::string id;                       // report.html's anchor for the section ("" = none)
 };
 
 // Nothing to show: the documents leave the section out.
@@ -33,5 +36,9 @@ DocSection run_section(const Report& rep);       // "Run": version, command, ran
 DocSection networks_section(const Report& rep);  // "Networks measured": one row per interface
 DocSection findings_section(const Report& rep);  // "Why figures are below their ceiling": one item per record
 DocSection training_doc_section(const Report& rep);  // "Training impact": the answer, its notes, its tables
+// "Topology" (id "topology", always there: it says why when empty): one subsection per kind of node
+// with its summary, tables and findings, then the findings across nodes.
+DocSection topology_section(const TopoSectionText& text);
+DocSection topology_section(const Report& rep);
 
 }  // namespace gpunet::report

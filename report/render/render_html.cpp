@@ -17,7 +17,6 @@
 #include "report/document/table_model.hpp"
 #include "report/render/table_render.hpp"
 #include "report/text/text_format.hpp"
-#include "report/render/topology_render.hpp"
 #include "report/render/training_render.hpp"
 #include "report/judge/run_verdict.hpp"
 #include "report/judge/verdicts_outputs.hpp"
@@ -115,7 +114,7 @@ std::string html_section(SectionKind k, const Report& rep, const DocumentParts& 
     case SectionKind::findings: return section_html(findings_section(rep), notes, threshold);
     case SectionKind::charts: return charts_html(parts.charts);
     case SectionKind::tables: return tables(parts.tables, notes, threshold);
-    case SectionKind::topology: return topology_html(rep);  // <section id="topology">
+    case SectionKind::topology: return section_html(topology_section(rep), notes, threshold);
     case SectionKind::ceilings: return html_ceilings(notes);
   }
   return "";

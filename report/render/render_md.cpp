@@ -20,7 +20,6 @@
 #include "report/document/table_model.hpp"
 #include "report/render/table_render.hpp"
 #include "report/text/text_format.hpp"
-#include "report/render/topology_render.hpp"
 #include "report/render/training_render.hpp"
 #include "report/judge/verdicts_outputs.hpp"
 
@@ -83,7 +82,7 @@ std::string md_section(SectionKind k, const Report& rep, const DocumentParts& pa
     case SectionKind::findings: return section_markdown(findings_section(rep), notes);
     case SectionKind::charts: return charts_markdown(parts.charts);
     case SectionKind::tables: return tables(parts.tables, notes);
-    case SectionKind::topology: return topology_markdown(rep);
+    case SectionKind::topology: return section_markdown(topology_section(rep), notes);
     case SectionKind::ceilings: return md_ceilings(notes);
   }
   return "";

@@ -1,24 +1,38 @@
 #include "report/render/section_render.hpp"
 
+#include <algorithm>
+
 #include "report/text/escape.hpp"
 
 namespace gpunet::report {
 
-std::string section_markdown(const DocSection& s, CeilingNotes& notes) {
+namespace {
+
+std::string md_heading(int level) { return std::string(static_cast<size_t>(std::clamp(level, 1, 6)), '#'); }
+std::string html_heading(int level) { return "h" + std::to_string(std::clamp(level, 1, 6)); }
+
+}  // namespace
+
+std::string section_markdown(const DocSection& s, CeilingNotes& notes, int level) {
   if (empty(s)) return "";
-  std::string out = "\n## " + md_escape(s.title) + "\n";
+  std::string out = "\n" + md_heading(level) + " " + md_escape(s.title) + "\n";
   for (const auto& p : s.paragraphs) out += "\n" + md_escape(p) + "\n";
   if (!s.items.empty()) out += "\n";
   for (const auto& item : s.items) out += "- " + md_escape(item) + "\n";
-  for (const auto& t : s.tables) out += table_markdown(t, notes, "###");
+  for (const auto& t : s.tables) out += table_markdown(t, notes, md_heading(level + 1));
   for (const auto& line : s.closing) out += "\n" + md_escape(line) + "\n";
   if (!s.code.empty()) out += "\n```sh\n" + s.code + "```\n";
+  for (const auto& sub : s.subsections) out += section_markdown(sub, notes, level + 1);
   return out;
 }
 
-std::string section_html(const DocSection& s, CeilingNotes& notes, double threshold, const std::string& drawn) {
+std::string section_html(const DocSection& s, CeilingNotes& notes, double threshold, const std::string& drawn,
+                         int level) {
   if (empty(s)) return "";
-  std::string out = (s.prominent ? "<div class=\"prominent\">" : "") + std::string("<h2>") + html_escape(s.title) + "</h2>";
+  const std::string h = html_heading(level);
+  std::string out = s.id.empty() ? "" : "<section id=\"" + html_escape(s.id) + "\">";
+  if (s.prominent) out += "<div class=\"prominent\">";
+  out += "<" + h + ">" + html_escape(s.title) + "</" + h + ">";
   for (const auto& p : s.paragraphs) out += "<p>" + html_escape(p) + "</p>";
   if (!s.items.empty()) {
     out += "<ul>";
@@ -26,10 +40,12 @@ std::string section_html(const DocSection& s, CeilingNotes& notes, double thresh
     out += "</ul>";
   }
   out += drawn;
-  for (const auto& t : s.tables) out += table_html(t, notes, threshold, "h3");
+  for (const auto& t : s.tables) out += table_html(t, notes, threshold, html_heading(level + 1));
   for (const auto& line : s.closing) out += "<p class=\"note\">" + html_escape(line) + "</p>";
   if (!s.code.empty()) out += "<pre>" + html_escape(s.code) + "</pre>";
-  return s.prominent ? out + "</div>" : out;
+  for (const auto& sub : s.subsections) out += section_html(sub, notes, threshold, "", level + 1);
+  if (s.prominent) out += "</div>";
+  return s.id.empty() ? out : out + "</section>";
 }
 
 std::string section_console(const DocSection& s) {
@@ -38,6 +54,7 @@ std::string section_console(const DocSection& s) {
   for (const auto& p : s.paragraphs) out += "#   " + p + "\n";
   for (const auto& item : s.items) out += "#   " + item + "\n";
   for (const auto& t : s.tables) out += table_console(t);
+  for (const auto& sub : s.subsections) out += section_console(sub);
   return out;
 }
 

@@ -10,10 +10,11 @@
 
 namespace gpunet::report {
 
-// "" for an empty section.
-std::string section_markdown(const DocSection& s, CeilingNotes& notes);
+// "" for an empty section. `level`: its heading's (2: "##", <h2>); its tables and subsections are one down.
+std::string section_markdown(const DocSection& s, CeilingNotes& notes, int level = 2);
 // `drawn`: the section's charts (inline SVG), placed after the list.
-std::string section_html(const DocSection& s, CeilingNotes& notes, double threshold, const std::string& drawn = "");
+std::string section_html(const DocSection& s, CeilingNotes& notes, double threshold, const std::string& drawn = "",
+                         int level = 2);
 // "# Title:\n#   paragraph\n#   item\n" and the tables (table_console); "" for an empty section.
 std::string section_console(const DocSection& s);
 

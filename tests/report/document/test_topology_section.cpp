@@ -16,12 +16,23 @@
 #include "report/render/renderers.hpp"
 #include "report/document/table_model.hpp"
 #include "report/document/topology_model.hpp"
-#include "report/render/topology_render.hpp"
+#include "report/render/section_render.hpp"
 
 using namespace gpunet::report;
 using nlohmann::json;
 
 namespace {
+
+// The topology section as report.md and report.html lay it out.
+std::string topology_md(const TopoSectionText& text) {
+  CeilingNotes notes;
+  return section_markdown(topology_section(text), notes);
+}
+std::string topology_md(const Report& rep) { return topology_md(topology_text(rep)); }
+std::string topology_page(const Report& rep) {
+  CeilingNotes notes;
+  return section_html(topology_section(rep), notes, 0.8);
+}
 
 const std::filesystem::path kTopoDir = std::filesystem::path(GPUNET_SOURCE_DIR) / "tests/data/report/topology";
 
@@ -50,7 +61,7 @@ Report topo_report_of(const std::string& fixture) {
 }
 
 void check_topo_golden(const std::string& fixture) {
-  const std::string actual = topology_markdown(topo_report_of(fixture));
+  const std::string actual = topology_md(topo_report_of(fixture));
   const auto path = kTopoDir / (fixture + ".md");
   const char* update = std::getenv("GPUNET_UPDATE_GOLDEN");
   if (update && std::string(update) == "1") {
@@ -67,7 +78,7 @@ TEST(TopologySection, GoldenJuwelsGpu) { check_topo_golden("juwels-gpu"); }
 TEST(TopologySection, GoldenCpuOnlyNode) { check_topo_golden("ci-vm-cpu-only"); }
 
 TEST(TopologySection, GpuNodeShowsMatrixLinksAndFindings) {
-  const std::string md = topology_markdown(topo_report_of("juwels-gpu"));
+  const std::string md = topology_md(topo_report_of("juwels-gpu"));
   EXPECT_NE(md.find("GPU/NIC paths"), std::string::npos);
   EXPECT_NE(md.find("PCIe links"), std::string::npos);
   EXPECT_NE(md.find("Topology findings"), std::string::npos);
@@ -76,7 +87,7 @@ TEST(TopologySection, GpuNodeShowsMatrixLinksAndFindings) {
 
 TEST(TopologySection, CpuOnlyNodeHasNoMatrixButItsInterfaces) {
   const Report rep = topo_report_of("ci-vm-cpu-only");
-  const std::string md = topology_markdown(rep);
+  const std::string md = topology_md(rep);
   EXPECT_EQ(md.find("GPU/NIC paths"), std::string::npos) << "no matrix without GPUs";
   EXPECT_NE(md.find("Network interfaces"), std::string::npos);
   const auto m = node_topology_model(rep, "ci-vm");
@@ -89,8 +100,8 @@ TEST(TopologySection, CpuOnlyNodeHasNoMatrixButItsInterfaces) {
 }
 
 TEST(TopologySection, HtmlHasAStableId) {
-  EXPECT_NE(topology_html(topo_report_of("ci-vm-cpu-only")).find("<section id=\"topology\">"), std::string::npos);
-  const std::string empty = topology_html(Report{});
+  EXPECT_NE(topology_page(topo_report_of("ci-vm-cpu-only")).find("<section id=\"topology\">"), std::string::npos);
+  const std::string empty = topology_page(Report{});
   EXPECT_NE(empty.find("<section id=\"topology\">"), std::string::npos) << "present, saying why, when empty";
   EXPECT_NE(empty.find("did not run"), std::string::npos);
   EXPECT_NE(render_html(topo_report_of("ci-vm-cpu-only")).find("<section id=\"topology\">"), std::string::npos);
@@ -137,7 +148,7 @@ TEST(TopologySection, IdenticalNodesAreOneKind) {
   const auto o = topology_overview(fc_topo_cluster({1e9, 1e9, 1e9}));
   ASSERT_EQ(o.kinds.size(), 1u);
   EXPECT_EQ(o.kinds[0].hosts, (std::vector<std::string>{"fc-node0", "fc-node1", "fc-node2"}));
-  const std::string md = topology_markdown(topology_text(o));
+  const std::string md = topology_md(topology_text(o));
   EXPECT_NE(md.find("### fc-node0, fc-node1, fc-node2 (same topology)"), std::string::npos) << md;
   ASSERT_EQ(o.kinds[0].model.interfaces.size(), 2u);
   const auto& eth0 = o.kinds[0].model.interfaces[0];
@@ -152,7 +163,7 @@ TEST(TopologySection, AHostWithAnotherNicSpeedIsItsOwnKind) {
   ASSERT_EQ(o.kinds.size(), 2u);
   EXPECT_EQ(o.kinds[0].hosts, (std::vector<std::string>{"fc-node0", "fc-node1", "fc-node3"}));
   EXPECT_EQ(o.kinds[1].hosts, (std::vector<std::string>{"fc-node2"}));
-  const std::string md = topology_markdown(topology_text(o));
+  const std::string md = topology_md(topology_text(o));
   EXPECT_NE(md.find("### fc-node2\n"), std::string::npos) << md;
   EXPECT_NE(md.find("0.25 (tbf shaped; link 10)"), std::string::npos) << md;
 }

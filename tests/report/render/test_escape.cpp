@@ -65,7 +65,7 @@ TEST(Escape, HtmlReportCarriesNoHostileMarkup) {
   EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("&lt;/td&gt;&lt;/tr&gt;&lt;img src=x onerror=alert(2)&gt;"), std::string::npos);
   // Every tag in the page is one the renderer writes.
-  const std::set<std::string> allowed{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3",
+  const std::set<std::string> allowed{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "h4",
                                       "p", "main", "table", "tr", "th", "td", "ul", "li", "b", "div", "svg", "rect",
                                       "line", "text", "polyline", "polygon", "circle", "details", "summary", "a", "ol", "section"};
   for (size_t i = html.find('<'); i != std::string::npos; i = html.find('<', i + 1)) {
