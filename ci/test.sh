@@ -9,14 +9,16 @@ bash ci/setup.sh --tests
 
 build_config() {  # BUILD_DIR CMAKE_ARGS...
   local dir=$1; shift
-  echo "=== configuration: $dir $*"
+  echo "=== configuration: $dir $* (at ${SECONDS} s)"
   bash ci/build.sh "$dir" -DGPUNET_WERROR=ON -DGPUNET_BUILD_TESTS=ON "$@"
+  echo "=== built $dir (at ${SECONDS} s)"
 }
 # -j2: GoogleTest cases two at a time; every mpirun, namespace or browser test runs alone (RUN_SERIAL,
 # tests/CMakeLists.txt), so none of them meets another test's load.
 run_tests() {  # BUILD_DIR CTEST_ARGS...
   local dir=$1; shift
   ctest --test-dir "$dir" --output-on-failure -j2 --timeout 300 "$@"
+  echo "=== tested $dir (at ${SECONDS} s)"
 }
 
 build_config build   # the same build directory as launch/quickstart

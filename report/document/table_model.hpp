@@ -64,6 +64,7 @@ struct Cell {
   std::optional<double> efficiency;  // an efficiency cell: HTML colours it against the threshold
   bool flagged = false;    // a finding names its path slow: HTML colours it low, whatever the efficiency
   bool wrap = false;       // long text: HTML lets it wrap
+  bool strong = false;     // a verdict: bold in report.md and report.html
 };
 
 struct TableRow {

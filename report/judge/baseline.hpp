@@ -151,7 +151,10 @@ int regression_exit_code(const BaselineComparison& c);
 // report.extra["baseline"] = {file, rule, rows: [...], new_figures, summary}.
 void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c);
 
-std::string render_comparison_markdown(const BaselineComparison& c);
+// "12 figures: 10 SAME, ...": the line under the comparison in every format.
+std::string comparison_summary(const BaselineComparison& c);
+// One row's texts: figure, baseline, now, change, test, verdict, reason (report/document/acceptance_section.hpp).
+std::vector<std::string> comparison_cells(const Comparison& r);
 std::string render_comparison_console(const BaselineComparison& c);
 
 }  // namespace gpunet::report

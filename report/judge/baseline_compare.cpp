@@ -182,6 +182,13 @@ std::map<std::string, std::string> rail0_aliases(const Baseline& now) {
 
 }  // namespace
 
+std::string comparison_summary(const BaselineComparison& c) { return summary(c); }
+
+std::vector<std::string> comparison_cells(const Comparison& r) {
+  const Cells x = cells(r);
+  return {x.key, x.base, x.now, x.change, x.test, x.verdict, x.reason};
+}
+
 std::string one_interface_key(const std::string& key, const BaselineFigure& f) {
   if (f.rail != 0 || f.subject.empty() || key.size() <= f.subject.size() ||
       key.compare(key.size() - f.subject.size(), f.subject.size(), f.subject) != 0)
@@ -267,19 +274,6 @@ void attach_comparison(Report& report, const std::string& file, const CompareRul
       {"rows", rows},
       {"new_figures", c.new_figures},
       {"summary", summary(c)}};
-}
-
-std::string render_comparison_markdown(const BaselineComparison& c) {
-  std::ostringstream os;
-  os << "| Figure | Baseline | Now | Change | Test | Verdict | Reason |\n"
-        "|---|---|---|---|---|---|---|\n";
-  for (const auto& r : c.rows) {
-    const auto x = cells(r);
-    os << "| " << md_escape(x.key) << " | " << x.base << " | " << x.now << " | " << x.change << " | " << x.test << " | **"
-       << x.verdict << "** | " << md_escape(x.reason) << " |\n";
-  }
-  os << "\n" << summary(c) << "\n";
-  return os.str();
 }
 
 std::string render_comparison_console(const BaselineComparison& c) {

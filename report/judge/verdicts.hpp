@@ -68,8 +68,10 @@ int verdict_exit_code(const std::vector<Verdict>& verdicts);
 // report.extra["spec"] = {file, name}, so that every renderer can show them.
 void attach_verdicts(Report& report, const Spec& spec, const std::vector<Verdict>& verdicts);
 
-// Tables for people: Markdown (for report.md / CI summaries) and aligned plain text (console).
-std::string render_verdicts_markdown(const std::vector<Verdict>& verdicts);
+// "3 PASS, 1 FAIL, 0 SKIP (not judged: ...)": the line under the verdicts in every format.
+std::string verdicts_summary(const std::vector<Verdict>& verdicts);
+// The verdicts as aligned plain text (console); report.md and report.html lay them out from
+// report/document/acceptance_section.hpp.
 std::string render_verdicts_console(const std::vector<Verdict>& verdicts);
 
 }  // namespace gpunet::report

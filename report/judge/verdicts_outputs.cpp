@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "report/text/escape.hpp"
 #include "report/model/json_access.hpp"
+#include "report/text/escape.hpp"
 #include "report/judge/verdicts_facts.hpp"
 
 namespace gpunet::report {
@@ -20,14 +20,6 @@ std::optional<Change> change_from(const std::string& s) {
     if (to_string(c) == s) return c;
   return std::nullopt;
 }
-
-std::string spec_title(const Report& rep) {
-  const auto& spec = jsonx::section(rep.extra, "spec");
-  const auto name = str(spec, "name");
-  return name.empty() ? str(spec, "file") : name;
-}
-
-std::string baseline_file(const Report& rep) { return str(jsonx::section(rep.extra, "baseline"), "file"); }
 
 std::string opt(const std::optional<double>& v) { return v ? fmt_num(*v) : "-"; }
 
@@ -82,50 +74,20 @@ BaselineComparison comparison_of(const Report& rep) {
   return c;
 }
 
+std::string spec_title(const Report& rep) {
+  const auto& spec = jsonx::section(rep.extra, "spec");
+  const auto name = str(spec, "name");
+  return name.empty() ? str(spec, "file") : name;
+}
+
+std::string baseline_file(const Report& rep) { return str(jsonx::section(rep.extra, "baseline"), "file"); }
+
 Judgement stored_judgement(const Report& rep) {
   Judgement j;
   j.verdicts = verdicts_of(rep);
   if (jsonx::object_at(rep.extra, "baseline")) j.comparison = comparison_of(rep);
   j.verdict = run_verdict_of(rep, j.verdicts, j.comparison);
   return j;
-}
-
-std::string acceptance_markdown(const Report& rep, const Judgement& j) {
-  std::string out;
-  if (!j.verdicts.empty())
-    out += "\n## Acceptance: " + md_escape(spec_title(rep)) + "\n\n" + render_verdicts_markdown(j.verdicts);
-  if (j.comparison && !j.comparison->rows.empty())
-    out += "\n## Baseline: " + md_escape(baseline_file(rep)) + "\n\n" + render_comparison_markdown(*j.comparison);
-  return out;
-}
-
-std::string acceptance_html(const Report& rep, const Judgement& j) {
-  std::string out;
-  const auto td = [](const std::string& s) { return "<td>" + html_escape(s) + "</td>"; };
-  if (const auto& verdicts = j.verdicts; !verdicts.empty()) {
-    out += "<h2>Acceptance: " + html_escape(spec_title(rep)) +
-           "</h2><table><tr><th>Promise</th><th>Verdict</th><th>Measured</th><th>Limit</th><th>Reason</th></tr>";
-    for (const auto& v : verdicts) {
-      const char* cls = v.status == VerdictStatus::fail ? "failed" : v.status == VerdictStatus::skip ? "skipped" : "passed";
-      out += std::string("<tr class=\"") + cls + "\">" + td(v.promise) + "<td><b>" + to_string(v.status) + "</b></td>" +
-             td(v.measured) + td(v.limit) + "<td class=\"w\">" + html_escape(v.reason) + "</td></tr>";
-    }
-    out += "</table>";
-  }
-  if (j.comparison && !j.comparison->rows.empty()) {
-    const auto& c = *j.comparison;
-    out += "<h2>Baseline: " + html_escape(baseline_file(rep)) +
-           "</h2><table><tr><th>Figure</th><th>Baseline</th><th>Now</th><th>Change</th><th>Test</th>"
-           "<th>Verdict</th><th>Reason</th></tr>";
-    for (const auto& r : c.rows) {
-      const char* cls = r.change == Change::slower ? "failed" : r.change == Change::uncertain ? "skipped" : "passed";
-      out += std::string("<tr class=\"") + cls + "\">" + td(r.key) + td(opt(r.base_value) + " " + r.unit) + td(opt(r.now_value) + " " + r.unit) +
-             td(change_text(r)) + td(r.method.empty() ? "-" : r.method) + "<td><b>" + to_string(r.change) + "</b></td>" +
-             "<td class=\"w\">" + html_escape(r.reason) + "</td></tr>";
-    }
-    out += "</table>";
-  }
-  return out;
 }
 
 namespace {

@@ -21,10 +21,10 @@ BaselineComparison comparison_of(const Report& rep);
 // tests that build an analysed report by hand.
 Judgement stored_judgement(const Report& rep);
 
-// "## Acceptance" and "## Baseline" sections of the judgement; their titles (the spec's name, the
-// baseline's file) from the report.
-std::string acceptance_markdown(const Report& rep, const Judgement& j);
-std::string acceptance_html(const Report& rep, const Judgement& j);  // <h2> + <table> for each
+// What the Acceptance and Baseline sections are titled by: the spec's name (else its file) and the
+// baseline's file, as the report stored them.
+std::string spec_title(const Report& rep);
+std::string baseline_file(const Report& rep);
 
 // junit.xml: a testsuite "acceptance" (FAIL -> failure, SKIP -> skipped) and a testsuite "baseline"
 // (SLOWER -> failure, UNCERTAIN -> skipped), and their counts for the <testsuites> totals.

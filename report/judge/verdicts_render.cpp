@@ -48,9 +48,7 @@ void attach_verdicts(Report& report, const Spec& spec, const std::vector<Verdict
   if (const auto rate = promised_rate_Gbps(spec)) report.extra["spec"]["link_rate_Gbps"] = *rate;  // the pair heatmap's reference
 }
 
-namespace {
-
-std::string summary(const std::vector<Verdict>& verdicts) {
+std::string verdicts_summary(const std::vector<Verdict>& verdicts) {
   std::size_t n[4] = {0, 0, 0, 0};
   for (const auto& v : verdicts) ++n[static_cast<int>(v.status)];
   std::ostringstream os;
@@ -64,18 +62,6 @@ std::string summary(const std::vector<Verdict>& verdicts) {
     os.seekp(-1, std::ios_base::end);
     os << ")";
   }
-  return os.str();
-}
-
-}  // namespace
-
-std::string render_verdicts_markdown(const std::vector<Verdict>& verdicts) {
-  std::ostringstream os;
-  os << "| Promise | Verdict | Measured | Limit | Reason |\n|---|---|---|---|---|\n";
-  for (const auto& v : verdicts)
-    os << "| " << md_escape(v.promise) << " | **" << to_string(v.status) << "** | " << md_escape(v.measured) << " | "
-       << md_escape(v.limit) << " | " << md_escape(v.reason) << " |\n";
-  os << "\n" << summary(verdicts) << "\n";
   return os.str();
 }
 
@@ -93,7 +79,7 @@ std::string render_verdicts_console(const std::vector<Verdict>& verdicts) {
   for (const auto& v : verdicts)
     os << pad(v.promise, w[0]) << "  " << pad(to_string(v.status), 7) << "  " << pad(v.measured, w[1]) << "  "
        << pad(v.limit, w[2]) << "  " << v.reason << "\n";
-  os << summary(verdicts) << "\n";
+  os << verdicts_summary(verdicts) << "\n";
   return os.str();
 }
 

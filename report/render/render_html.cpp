@@ -11,6 +11,7 @@
 #include "report/judge/networks.hpp"
 #include "report/render/renderers.hpp"
 #include "report/render/section_render.hpp"
+#include "report/document/acceptance_section.hpp"
 #include "report/analysis/sections.hpp"
 #include "report/document/section_order.hpp"
 #include "report/document/suite_times.hpp"
@@ -105,7 +106,11 @@ std::string html_section(SectionKind k, const Report& rep, const DocumentParts& 
   switch (k) {
     case SectionKind::verdict: return verdict_header(parts.judgement.verdict);
     case SectionKind::problems: return section_html(problems_section(parts.wrong), notes, threshold);
-    case SectionKind::acceptance: return acceptance_html(rep, parts.judgement);
+    case SectionKind::acceptance: {
+      std::string out;
+      for (const auto& s : acceptance_sections(rep, parts.judgement)) out += section_html(s, notes, threshold);
+      return out;
+    }
     case SectionKind::summary: return table_html(parts.summary, notes, threshold, "h2");
     case SectionKind::run: return section_html(run_section(rep), notes, threshold);
     case SectionKind::networks: return section_html(networks_section(rep), notes, threshold);

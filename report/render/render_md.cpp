@@ -13,6 +13,7 @@
 #include "report/render/md_table.hpp"
 #include "report/render/renderers.hpp"
 #include "report/render/section_render.hpp"
+#include "report/document/acceptance_section.hpp"
 #include "report/judge/run_verdict.hpp"
 #include "report/analysis/sections.hpp"
 #include "report/document/section_order.hpp"
@@ -74,7 +75,11 @@ std::string md_section(SectionKind k, const Report& rep, const DocumentParts& pa
   switch (k) {
     case SectionKind::verdict: return verdict(parts.judgement.verdict);
     case SectionKind::problems: return section_markdown(problems_section(parts.wrong), notes);
-    case SectionKind::acceptance: return acceptance_markdown(rep, parts.judgement);
+    case SectionKind::acceptance: {
+      std::string out;
+      for (const auto& s : acceptance_sections(rep, parts.judgement)) out += section_markdown(s, notes);
+      return out;
+    }
     case SectionKind::summary: return table_markdown(parts.summary, notes, "##");
     case SectionKind::run: return section_markdown(run_section(rep), notes);
     case SectionKind::networks: return section_markdown(networks_section(rep), notes);

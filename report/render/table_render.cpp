@@ -41,7 +41,8 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
       for (const TableRow& row : rows) {
         std::vector<std::string> cells;
         for (const auto& c : row.cells)
-          cells.push_back(md_escape(c.text) + (c.derivation.empty() ? "" : " [" + std::to_string(notes.cite(c.derivation)) + "]"));
+          cells.push_back((c.strong ? "**" + md_escape(c.text) + "**" : md_escape(c.text)) +
+                          (c.derivation.empty() ? "" : " [" + std::to_string(notes.cite(c.derivation)) + "]"));
         md.add_row(std::move(cells));
       }
       out += md.render();
@@ -86,7 +87,7 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
           out += " title=\"" + html_escape(c.derivation) + "\">" + html_escape(c.text) + " <a href=\"#c" + n + "\">[" + n +
                  "]</a></td>";
         } else {
-          out += ">" + html_escape(c.text) + "</td>";
+          out += ">" + (c.strong ? "<b>" + html_escape(c.text) + "</b>" : html_escape(c.text)) + "</td>";
         }
       }
       out += "</tr>";

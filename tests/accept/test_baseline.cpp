@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "tests/support/judged_markdown.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/judge/baseline_stats.hpp"
 #include "report/model/json_parse.hpp"
@@ -393,7 +394,9 @@ TEST(Baseline, MissingAndNewFiguresAttachAndRender) {
   EXPECT_EQ(b.extra["baseline"]["rows"].size(), 3u);
   EXPECT_EQ(b.extra["baseline"]["rows"][0]["change"], "UNCERTAIN");
   EXPECT_TRUE(b.extra["baseline"]["rows"][0]["now"].is_null());
-  const auto md = render_comparison_markdown(c);
+  Judgement judged;
+  judged.comparison = c;
+  const auto md = gpunet::test_support::judged_markdown(Report{}, judged);
   EXPECT_NE(md.find("| mpi/allreduce/case0/1024B/np4 p50 |"), std::string::npos) << md;
   EXPECT_NE(md.find("3 figures: 2 SAME, 0 FASTER, 0 SLOWER, 1 UNCERTAIN; 2 new without a baseline"), std::string::npos) << md;
 }

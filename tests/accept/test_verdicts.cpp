@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "gpunet/build_config.h"
+#include "tests/support/judged_markdown.hpp"
 #include "tests/support/spec_names.hpp"
 #include "report/model/legacy_figure.hpp"
 #include "report/judge/verdicts.hpp"
@@ -275,7 +276,9 @@ TEST(Verdicts, ExitCodeAttachAndRender) {
   EXPECT_EQ(back[0].status, verdicts[0].status);
   EXPECT_EQ(j.at("extra").at("spec").at("name"), spec.name);
 
-  const auto md = render_verdicts_markdown({{"a|b", VerdictStatus::fail, "1 GB/s", ">= 2 GB/s", "too slow", "", {}}});
+  Judgement judged;
+  judged.verdicts = {{"a|b", VerdictStatus::fail, "1 GB/s", ">= 2 GB/s", "too slow", "", {}}};
+  const auto md = gpunet::test_support::judged_markdown(Report{}, judged);
   EXPECT_TRUE(has(md, "| a\\|b | **FAIL** | 1 GB/s | >= 2 GB/s | too slow |")) << md;
   EXPECT_TRUE(has(md, "0 PASS, 1 FAIL, 0 SKIP"));
   const auto text = render_verdicts_console(verdicts);

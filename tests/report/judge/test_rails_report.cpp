@@ -186,7 +186,7 @@ TEST(RailBaseline, OneInterfaceBaselineMatchesRailZero) {
       same += row.change == Change::same;
       missing += row.reason == "not measured in this run";
     }
-    EXPECT_EQ(same, 6) << render_comparison_markdown(c);
+    EXPECT_EQ(same, 6) << comparison_summary(c);
     EXPECT_EQ(missing, base == &one ? 0 : 6) << "rail 1 of the baseline is not in a one-interface run";
     EXPECT_EQ(c.new_figures, base == &one ? 6u : 0u);
   }
