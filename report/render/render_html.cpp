@@ -56,6 +56,8 @@ svg .dip{fill:#b00020;fill-opacity:.2}svg .ceiling{stroke:#b00020;stroke-width:1
 svg .rate{fill:none;stroke:#1f77b4;stroke-width:1.6}
 details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 ol.ceil li{margin:2px 0}
+div.prominent{margin:16px 20px 0;padding:2px 16px 8px;background:#fff;border:1px solid #ddd;border-left:5px solid #b00020}
+div.prominent h2{margin-top:10px}
 pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
 )";
 
