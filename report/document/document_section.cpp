@@ -18,20 +18,6 @@ namespace {
 
 constexpr size_t kHostsShown = 32;  // hosts the Run section names before "... (N in all)"
 
-Table text_table(std::string title, const std::vector<std::string>& headers) {
-  Table t;
-  t.kind = TableKind::text;
-  t.title = std::move(title);
-  for (size_t i = 0; i < headers.size(); ++i) t.columns.emplace_back(headers[i], "", false);
-  return t;
-}
-
-void add_row(Table& t, std::vector<std::string> texts) {
-  TableRow row;
-  for (auto& text : texts) row.cells.push_back(text_cell(std::move(text)));
-  t.rows.push_back(std::move(row));
-}
-
 std::string hosts_text(const Provenance& p) {
   std::vector<std::string> hosts;
   for (const auto& h : p.hosts)
@@ -43,6 +29,21 @@ std::string hosts_text(const Provenance& p) {
 }
 
 }  // namespace
+
+Table text_table(std::string title, const std::vector<std::string>& headers) {
+  Table t;
+  t.kind = TableKind::text;
+  t.title = std::move(title);
+  for (const auto& h : headers) t.columns.emplace_back(h, "", false);
+  return t;
+}
+
+TableRow& add_row(Table& t, std::vector<std::string> texts, Status status) {
+  TableRow& row = t.rows.emplace_back();
+  row.status = status;
+  for (auto& text : texts) row.cells.push_back(text_cell(std::move(text)));
+  return row;
+}
 
 bool empty(const DocSection& s) {
   return s.paragraphs.empty() && s.items.empty() && s.tables.empty() && s.subsections.empty();

@@ -31,6 +31,12 @@ struct DocSection {
 // Nothing to show: the documents leave the section out.
 bool empty(const DocSection& s);
 
+// A table of words (kind text) with these headers and no rows yet; untitled, it sits under its
+// section's heading.
+Table text_table(std::string title, const std::vector<std::string>& headers);
+// Appends a row of these texts; returns it, for marking cells.
+TableRow& add_row(Table& t, std::vector<std::string> texts, Status status = Status::passed);
+
 DocSection problems_section(const WhatIsWrong& w);  // "What is wrong": one item per problem, the scheduler's lines
 DocSection run_section(const Report& rep);       // "Run": version, command, ranks, hosts, time, libraries, ...
 DocSection networks_section(const Report& rep);  // "Networks measured": one row per interface
