@@ -28,6 +28,17 @@ std::string hosts_text(const Provenance& p) {
   return text;
 }
 
+Table topology_table(const TopoTable& tt) {
+  Table t = text_table(tt.title, tt.header);
+  for (size_t c = 0; c < t.columns.size() && c < tt.numeric.size(); ++c) t.columns[c].number = tt.numeric[c];
+  t.note = tt.note;
+  for (const auto& row : tt.rows) {
+    add_row(t, row);
+    if (tt.wrap_last && !t.rows.back().cells.empty()) t.rows.back().cells.back().wrap = true;
+  }
+  return t;
+}
+
 }  // namespace
 
 Table text_table(std::string title, const std::vector<std::string>& headers) {
@@ -126,21 +137,6 @@ DocSection training_doc_section(const Report& rep) {
   }
   return s;
 }
-
-namespace {
-
-Table topology_table(const TopoTable& tt) {
-  Table t = text_table(tt.title, tt.header);
-  for (size_t c = 0; c < t.columns.size() && c < tt.numeric.size(); ++c) t.columns[c].number = tt.numeric[c];
-  t.note = tt.note;
-  for (const auto& row : tt.rows) {
-    add_row(t, row);
-    if (tt.wrap_last && !t.rows.back().cells.empty()) t.rows.back().cells.back().wrap = true;
-  }
-  return t;
-}
-
-}  // namespace
 
 DocSection topology_section(const TopoSectionText& text) {
   DocSection s;

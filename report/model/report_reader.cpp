@@ -343,10 +343,12 @@ bool ReportSax::time_field(const Scalar& v) {
 
 }  // namespace
 
+std::size_t records_room(std::size_t bytes) { return std::min<std::size_t>(bytes / 512, std::size_t{1} << 24); }
+
 ReportText read_report_json(std::string_view text) {
   ReportText out;
   ReportSax sax(text);
-  sax.records().reserve(std::min<size_t>(text.size() / 512, 1u << 24));  // records take 0.5-2 KB of text
+  sax.records().reserve(records_room(text.size()));
   UniqueKeySax unique(sax);
   json::sax_parse(text.begin(), text.end(), &unique);
   // Not one JSON object with schema_version first: the caller reads it as JSON lines.

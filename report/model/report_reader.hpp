@@ -3,6 +3,7 @@
 // A 30,000-record report loads in a fraction of the time and memory a full JSON tree takes.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,5 +25,10 @@ struct ReportText {
 // kind == invalid: it is a report.json (schema_version came first) but a part is malformed.
 // Nesting deeper than kMaxJsonDepth (json_parse.hpp) or a duplicate key makes it invalid.
 ReportText read_report_json(std::string_view text);
+
+// How many records a results file of `bytes` may hold (records take 0.5-2 KB of text), capped: the
+// room readers set aside at once, as address space touched only as records arrive, so that a million
+// records are never copied to a larger array while both are held.
+std::size_t records_room(std::size_t bytes);
 
 }  // namespace gpunet::report

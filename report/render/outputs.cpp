@@ -32,7 +32,7 @@ void write_analysed_outputs(const Report& rep, const Judgement& j, const std::st
   const fs::path dir(out_dir);
   write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, j.verdict, o); });
   const DocumentParts parts = document_parts(rep, j);  // what md, html and the CSVs share
-  write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(rep, parts); });
+  write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(parts); });
   write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep, parts); });
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, j, o); });
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });

@@ -11,7 +11,6 @@
 #include "report/judge/networks.hpp"
 #include "report/render/renderers.hpp"
 #include "report/render/section_render.hpp"
-#include "report/document/acceptance_section.hpp"
 #include "report/analysis/sections.hpp"
 #include "report/document/section_order.hpp"
 #include "report/document/suite_times.hpp"
@@ -107,21 +106,16 @@ std::string html_ceilings(const CeilingNotes& notes) {
 std::string html_section(SectionKind k, const Report& rep, const DocumentParts& parts, double threshold, CeilingNotes& notes) {
   switch (k) {
     case SectionKind::verdict: return verdict_header(parts.judgement.verdict);
-    case SectionKind::problems: return section_html(problems_section(parts.wrong), notes, threshold);
-    case SectionKind::acceptance: {
-      std::string out;
-      for (const auto& s : acceptance_sections(rep, parts.judgement)) out += section_html(s, notes, threshold);
-      return out;
-    }
+    case SectionKind::problems: return section_html(parts.problems, notes, threshold);
+    case SectionKind::acceptance: return section_html(parts.acceptance, notes, threshold);
     case SectionKind::summary: return table_html(parts.summary, notes, threshold, "h2");
-    case SectionKind::run: return section_html(run_section(rep), notes, threshold);
-    case SectionKind::networks: return section_html(networks_section(rep), notes, threshold);
-    case SectionKind::training:
-      return section_html(training_doc_section(rep), notes, threshold, training::training_charts_html(rep));
-    case SectionKind::findings: return section_html(findings_section(rep), notes, threshold);
+    case SectionKind::run: return section_html(parts.run, notes, threshold);
+    case SectionKind::networks: return section_html(parts.networks, notes, threshold);
+    case SectionKind::training: return section_html(parts.training, notes, threshold, training::training_charts_html(rep));
+    case SectionKind::findings: return section_html(parts.findings, notes, threshold);
     case SectionKind::charts: return charts_html(parts.charts);
     case SectionKind::tables: return tables(parts.tables, notes, threshold);
-    case SectionKind::topology: return section_html(topology_section(rep), notes, threshold);
+    case SectionKind::topology: return section_html(parts.topology, notes, threshold);
     case SectionKind::ceilings: return html_ceilings(notes);
   }
   return "";

@@ -13,7 +13,6 @@
 #include "report/render/md_table.hpp"
 #include "report/render/renderers.hpp"
 #include "report/render/section_render.hpp"
-#include "report/document/acceptance_section.hpp"
 #include "report/judge/run_verdict.hpp"
 #include "report/analysis/sections.hpp"
 #include "report/document/section_order.hpp"
@@ -71,23 +70,19 @@ std::string md_ceilings(const CeilingNotes& notes) {
 }
 
 // One section in Markdown; `notes` gathers the ceilings the tables cite, in the order they are laid out.
-std::string md_section(SectionKind k, const Report& rep, const DocumentParts& parts, CeilingNotes& notes) {
+std::string md_section(SectionKind k, const DocumentParts& parts, CeilingNotes& notes) {
   switch (k) {
     case SectionKind::verdict: return verdict(parts.judgement.verdict);
-    case SectionKind::problems: return section_markdown(problems_section(parts.wrong), notes);
-    case SectionKind::acceptance: {
-      std::string out;
-      for (const auto& s : acceptance_sections(rep, parts.judgement)) out += section_markdown(s, notes);
-      return out;
-    }
+    case SectionKind::problems: return section_markdown(parts.problems, notes);
+    case SectionKind::acceptance: return section_markdown(parts.acceptance, notes);
     case SectionKind::summary: return table_markdown(parts.summary, notes, "##");
-    case SectionKind::run: return section_markdown(run_section(rep), notes);
-    case SectionKind::networks: return section_markdown(networks_section(rep), notes);
-    case SectionKind::training: return section_markdown(training_doc_section(rep), notes);
-    case SectionKind::findings: return section_markdown(findings_section(rep), notes);
+    case SectionKind::run: return section_markdown(parts.run, notes);
+    case SectionKind::networks: return section_markdown(parts.networks, notes);
+    case SectionKind::training: return section_markdown(parts.training, notes);
+    case SectionKind::findings: return section_markdown(parts.findings, notes);
     case SectionKind::charts: return charts_markdown(parts.charts);
     case SectionKind::tables: return tables(parts.tables, notes);
-    case SectionKind::topology: return section_markdown(topology_section(rep), notes);
+    case SectionKind::topology: return section_markdown(parts.topology, notes);
     case SectionKind::ceilings: return md_ceilings(notes);
   }
   return "";
@@ -95,14 +90,14 @@ std::string md_section(SectionKind k, const Report& rep, const DocumentParts& pa
 
 }  // namespace
 
-std::string render_markdown(const Report& rep, const DocumentParts& parts) {
+std::string render_markdown(const DocumentParts& parts) {
   CeilingNotes notes;
   std::string out;
-  for (const auto k : kDocumentHead) out += md_section(k, rep, parts, notes);
-  for (const auto k : kDocumentBody) out += md_section(k, rep, parts, notes);
+  for (const auto k : kDocumentHead) out += md_section(k, parts, notes);
+  for (const auto k : kDocumentBody) out += md_section(k, parts, notes);
   return out;
 }
 
-std::string render_markdown(const Report& rep) { return render_markdown(rep, document_parts(rep)); }
+std::string render_markdown(const Report& rep) { return render_markdown(document_parts(rep)); }
 
 }  // namespace gpunet::report

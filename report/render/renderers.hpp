@@ -24,7 +24,7 @@ void render_json(const Report& rep, const RunVerdict& verdict, std::ostream& out
 // report.md: verdict, provenance, nccl-tests-like sweep tables with p50/p99/cv and ceiling/efficiency.
 // The forms with DocumentParts take the judgement, tables and charts built once (document_parts.hpp).
 std::string render_markdown(const Report& rep);
-std::string render_markdown(const Report& rep, const DocumentParts& parts);
+std::string render_markdown(const DocumentParts& parts);  // everything report.md shows is in the parts
 // report.html: one self-contained page (no scripts, no network) with inline SVG charts.
 std::string render_html(const Report& rep);
 std::string render_html(const Report& rep, const DocumentParts& parts);

@@ -85,12 +85,8 @@ std::string take_line(json& j, Report& rep) {
 // A results.jsonl, one line at a time: from the whole text, or from the file as it is read.
 class JsonlLines {
  public:
-  // `bytes`: the file's size. Records take 0.5-2 KB of text: room for the most it may hold is set
-  // aside at once (address space, touched only as records arrive), so that a million records are never
-  // copied to a larger array while both are held.
-  JsonlLines(const std::string& path, std::size_t bytes) : path_(path) {
-    rep_.results.reserve(std::min<std::size_t>(bytes / 512, std::size_t{1} << 24));
-  }
+  // `bytes`: the file's size, which sets the records' room (records_room).
+  JsonlLines(const std::string& path, std::size_t bytes) : path_(path) { rep_.results.reserve(records_room(bytes)); }
 
   // Takes one line; false once the file is refused (then finish() says why) or ends early.
   bool line(std::string_view line, bool has_newline) {

@@ -48,6 +48,18 @@ std::string section_html(const DocSection& s, CeilingNotes& notes, double thresh
   return s.id.empty() ? out : out + "</section>";
 }
 
+std::string section_markdown(const std::vector<DocSection>& all, CeilingNotes& notes) {
+  std::string out;
+  for (const auto& s : all) out += section_markdown(s, notes);
+  return out;
+}
+
+std::string section_html(const std::vector<DocSection>& all, CeilingNotes& notes, double threshold) {
+  std::string out;
+  for (const auto& s : all) out += section_html(s, notes, threshold);
+  return out;
+}
+
 std::string section_console(const DocSection& s) {
   if (empty(s)) return "";
   std::string out = "# " + s.title + ":\n";

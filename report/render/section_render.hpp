@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "report/document/document_section.hpp"
 #include "report/render/table_render.hpp"
@@ -15,6 +16,9 @@ std::string section_markdown(const DocSection& s, CeilingNotes& notes, int level
 // `drawn`: the section's charts (inline SVG), placed after the list.
 std::string section_html(const DocSection& s, CeilingNotes& notes, double threshold, const std::string& drawn = "",
                          int level = 2);
+// Several sections in turn, each at level 2.
+std::string section_markdown(const std::vector<DocSection>& all, CeilingNotes& notes);
+std::string section_html(const std::vector<DocSection>& all, CeilingNotes& notes, double threshold);
 // "# Title:\n#   paragraph\n#   item\n" and the tables (table_console); "" for an empty section.
 std::string section_console(const DocSection& s);
 

@@ -35,10 +35,9 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
   std::string out = "\n" + (t.title.empty() ? std::string() : heading + " " + md_escape(t.title) + "\n\n");
   if (!t.note.empty()) out += md_escape(t.note) + "\n\n";
   if (has_rows(t)) {
-    const auto& rows = t.rows;
-    if (!rows.empty()) {
+    if (!t.rows.empty()) {
       MdTable md(headers(t, true), aligns(t));
-      for (const TableRow& row : rows) {
+      for (const TableRow& row : t.rows) {
         std::vector<std::string> cells;
         for (const auto& c : row.cells)
           cells.push_back((c.strong ? "**" + md_escape(c.text) + "**" : md_escape(c.text)) +
@@ -47,7 +46,7 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
       }
       out += md.render();
     }
-    if (!t.not_shown.empty()) out += (rows.empty() ? "" : "\n") + md_escape(t.not_shown) + "\n";
+    if (!t.not_shown.empty()) out += (t.rows.empty() ? "" : "\n") + md_escape(t.not_shown) + "\n";
   }
   if (!t.footer.empty()) {
     out += "\n";
@@ -65,13 +64,12 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
   std::string out = t.title.empty() ? "" : "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
   if (!t.note.empty()) out += "<p class=\"note\">" + html_escape(t.note) + "</p>";
   if (has_rows(t)) {
-    const auto& rows = t.rows;
-    if (!rows.empty()) {
+    if (!t.rows.empty()) {
       out += "<table class=\"" + html_escape(to_string(t.kind)) + "\"><tr>";
       for (const auto& c : t.columns) out += "<th>" + html_escape(c.header()) + "</th>";
       out += "</tr>";
     }
-    for (const TableRow& row : rows) {
+    for (const TableRow& row : t.rows) {
       out += "<tr class=\"" + row_class(row.status) + "\">";
       for (size_t i = 0; i < row.cells.size(); ++i) {
         const Cell& c = row.cells[i];
@@ -92,7 +90,7 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
       }
       out += "</tr>";
     }
-    if (!rows.empty()) out += "</table>";
+    if (!t.rows.empty()) out += "</table>";
     if (!t.not_shown.empty()) out += "<p class=\"note\">" + html_escape(t.not_shown) + "</p>";
   }
   for (const auto& line : t.footer) out += "<p class=\"footer\">" + html_escape(line) + "</p>";
