@@ -57,7 +57,18 @@ TableRow& add_row(Table& t, std::vector<std::string> texts, Status status) {
 }
 
 bool empty(const DocSection& s) {
-  return s.paragraphs.empty() && s.items.empty() && s.tables.empty() && s.subsections.empty();
+  const bool no_tables =
+      std::none_of(s.tables.begin(), s.tables.end(), [](const Table& t) { return has_rows(t) || !t.bullets.empty(); });
+  return s.paragraphs.empty() && s.items.empty() && no_tables && s.drawings.count == 0 && s.banner.empty() &&
+         std::all_of(s.subsections.begin(), s.subsections.end(), [](const DocSection& sub) { return empty(sub); });
+}
+
+DocSection verdict_section(const RunVerdict& v) {
+  DocSection s;
+  s.banner = to_string(v.outcome);
+  s.title = "Verdict: " + s.banner;
+  s.items = v.reasons;
+  return s;
 }
 
 DocSection problems_section(const WhatIsWrong& w) {
@@ -167,5 +178,24 @@ DocSection topology_section(const TopoSectionText& text) {
 }
 
 DocSection topology_section(const Report& rep) { return topology_section(topology_text(rep)); }
+
+std::vector<DocSection> record_table_sections(std::vector<Table> tables) {
+  std::vector<DocSection> out;
+  for (auto& t : tables) {
+    const bool shown = has_rows(t) || !t.bullets.empty();
+    if (out.empty() || (shown && out.back().title != section_title(t.kind) && !empty(out.back()))) out.emplace_back();
+    if (shown) out.back().title = section_title(t.kind);
+    out.back().tables.push_back(std::move(t));
+  }
+  return out;
+}
+
+DocSection summary_section(Table summary) {
+  DocSection s;
+  s.title = std::move(summary.title);
+  summary.title.clear();
+  s.tables.push_back(std::move(summary));
+  return s;
+}
 
 }  // namespace gpunet::report

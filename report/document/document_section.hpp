@@ -1,5 +1,6 @@
-// A section of the documents as words and tables, with no layout: its title, paragraphs, a list,
-// tables of the one table type (report/document/table_model.hpp) and closing lines. report.md,
+// A section of the documents as words, tables and drawings, with no layout: its title, paragraphs,
+// a list, tables of the one table type (report/document/table_model.hpp), closing lines and
+// subsections. The documents are a list of them in order (report/render/document_parts.hpp); report.md,
 // report.html and the console lay the same DocSection out (report/render/section_render.hpp), so a
 // section says the same thing in every format and is written once. The console shows the heading, the
 // paragraphs, the list and the tables; the closing lines and the code are in report.md and report.html.
@@ -12,9 +13,16 @@
 #include "report/document/table_model.hpp"
 #include "report/document/topology_tables.hpp"
 #include "report/judge/culprits.hpp"
+#include "report/judge/run_verdict.hpp"
 #include "report/model/record.hpp"
 
 namespace gpunet::report {
+
+// Charts drawn for a section: report.html places them (inline SVG), report.md says how many there are.
+struct Drawings {
+  size_t count = 0;
+  std::string html;
+};
 
 struct DocSection {
   std::string title;                    // its heading
@@ -26,9 +34,12 @@ struct DocSection {
   std::vector<DocSection> subsections;  // after everything else, one heading level down
   bool prominent = false;               // set apart from the page (report.html: a box under the verdict)
   std::string id;                       // report.html's anchor for the section ("" = none)
+  Drawings drawings;                    // after the list, before the tables
+  std::string banner;                   // the run's verdict heading the page, coloured by it (PASS, FAIL, ...)
+  bool cited = false;                   // the items are notes that cells cite as [n] (Cell::cite): numbered
 };
 
-// Nothing to show: the documents leave the section out.
+// Nothing to show (a table without rows or bullets shows nothing): the documents leave the section out.
 bool empty(const DocSection& s);
 
 // A table of words (kind text) with these headers and no rows yet; untitled, it sits under its
@@ -37,6 +48,7 @@ Table text_table(std::string title, const std::vector<std::string>& headers);
 // Appends a row of these texts; returns it, for marking cells.
 TableRow& add_row(Table& t, std::vector<std::string> texts, Status status = Status::passed);
 
+DocSection verdict_section(const RunVerdict& v);  // the banner: "Verdict: FAIL" and one item per reason
 DocSection problems_section(const WhatIsWrong& w);  // "What is wrong": one item per problem, the scheduler's lines
 DocSection run_section(const Report& rep);       // "Run": version, command, ranks, hosts, time, libraries, ...
 DocSection networks_section(const Report& rep);  // "Networks measured": one row per interface
@@ -46,5 +58,9 @@ DocSection training_doc_section(const Report& rep);  // "Training impact": the a
 // with its summary, tables and findings, then the findings across nodes.
 DocSection topology_section(const TopoSectionText& text);
 DocSection topology_section(const Report& rep);
+// The table model's tables after the summary (report_tables), a section per section_title in turn.
+std::vector<DocSection> record_table_sections(std::vector<Table> tables);
+// The summary table as a section under its own title.
+DocSection summary_section(Table summary);
 
 }  // namespace gpunet::report

@@ -1,7 +1,7 @@
-// The sections of report.md and report.html, in the one order both lay them out. The head (the
-// verdict and what is wrong) comes before anything else; the body after it. Each renderer turns every
-// kind into its format with a switch that has no default, so a new section that one format lacks
-// fails the build (-Wswitch, warnings are errors), and the order cannot drift between formats.
+// The sections of the document (report/render/document_parts.hpp), in reading order. The head (the
+// verdict and what is wrong) comes before anything else; the body after it. The document is built by
+// a switch over these kinds that has no default, so a kind without its sections fails the build
+// (-Wswitch, warnings are errors); report.md and report.html lay out the one list it builds.
 #pragma once
 
 namespace gpunet::report {

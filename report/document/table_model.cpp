@@ -69,14 +69,24 @@ void for_each_row(const Table& t, const RowSink& sink) {
   for (const auto& row : t.rows) sink(row);
 }
 
-Cell text_cell(std::string text) { return Cell{std::move(text), "", "", std::nullopt, false}; }
-Cell wrap_cell(std::string text) { return Cell{std::move(text), "", "", std::nullopt, true}; }
+Cell text_cell(std::string text) {
+  Cell c;
+  c.text = std::move(text);
+  return c;
+}
+Cell wrap_cell(std::string text) {
+  Cell c = text_cell(std::move(text));
+  c.wrap = true;
+  return c;
+}
 Cell int_cell(long long v) { return text_cell(std::to_string(v)); }
 
 Cell number_cell(double v, std::string text) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.9g", v);
-  return Cell{std::move(text), buf, "", std::nullopt, false};
+  Cell c = text_cell(std::move(text));
+  c.raw = buf;
+  return c;
 }
 
 Cell figure_cell(double v) { return number_cell(v, format_figure(v)); }

@@ -61,6 +61,7 @@ struct Cell {
   std::string text;        // as shown
   std::string raw;         // for CSV (full precision); empty: the text
   std::string derivation;  // a ceiling cell: how it is derived (md cites it, HTML shows it on hover)
+  int cite = 0;            // the derivation's number in the documents' Ceilings (ceiling_citations.hpp); 0: none
   std::optional<double> efficiency;  // an efficiency cell: HTML colours it against the threshold
   bool flagged = false;    // a finding names its path slow: HTML colours it low, whatever the efficiency
   bool wrap = false;       // long text: HTML lets it wrap

@@ -1,28 +1,85 @@
 #include "report/render/document_parts.hpp"
 
 #include "report/document/acceptance_section.hpp"
+#include "report/document/ceiling_citations.hpp"
+#include "report/document/section_order.hpp"
 #include "report/judge/verdicts_outputs.hpp"
+#include "report/model/json_access.hpp"
+#include "report/render/chart_sections.hpp"
+#include "report/render/training_render.hpp"
 
 namespace gpunet::report {
 
+namespace {
+
+// "Charts": one subsection per kind of chart drawn, after a line for each chart left out and why.
+DocSection charts_section(ChartSections drawn) {
+  DocSection s;
+  s.title = "Charts";
+  s.id = "charts";
+  for (const auto& o : drawn.omitted) s.items.push_back("Not drawn: " + o + ".");
+  for (auto& c : drawn.sections) {
+    DocSection& sub = s.subsections.emplace_back();
+    sub.title = std::move(c.title);
+    sub.id = std::move(c.id);
+    sub.drawings = {c.drawings, std::move(c.html)};
+  }
+  return s;
+}
+
+DocSection training_with_chart(const Report& rep) {
+  DocSection s = training_doc_section(rep);
+  if (std::string chart = training::training_charts_html(rep); !chart.empty()) s.drawings = {1, std::move(chart)};
+  return s;
+}
+
+// The sections of one kind, in the document's order; `blamed` colours the summary and the pair tables.
+void add_sections(SectionKind k, const Report& rep, const DocumentParts& parts, const BlamedPairs& blamed,
+                  std::vector<DocSection>& out) {
+  auto add = [&](DocSection s) { out.push_back(std::move(s)); };
+  auto add_all = [&](std::vector<DocSection> all) { for (auto& s : all) out.push_back(std::move(s)); };
+  switch (k) {
+    case SectionKind::verdict: return add(verdict_section(parts.judgement.verdict));
+    case SectionKind::problems: return add(problems_section(parts.wrong));
+    case SectionKind::acceptance: return add_all(acceptance_sections(rep, parts.judgement));
+    case SectionKind::summary: return add(summary_section(summary_table(rep, blamed)));
+    case SectionKind::run: return add(run_section(rep));
+    case SectionKind::networks: return add(networks_section(rep));
+    case SectionKind::training: return add(training_with_chart(rep));
+    case SectionKind::findings: return add(findings_section(rep));
+    case SectionKind::charts: return add(charts_section(chart_sections(rep, blamed)));
+    case SectionKind::tables: return add_all(record_table_sections(report_tables(rep, blamed)));
+    case SectionKind::topology: return add(topology_section(rep));
+    case SectionKind::ceilings: return add(cite_ceilings(out));  // last: what every section before it cites
+  }
+}
+
+void collect_csv_tables(const DocSection& s, std::vector<const Table*>& out) {
+  for (const auto& t : s.tables)
+    if (!t.csv.empty()) out.push_back(&t);
+  for (const auto& sub : s.subsections) collect_csv_tables(sub, out);
+}
+
+}  // namespace
+
 DocumentParts document_parts(const Report& rep, const Judgement& j) {
-  WhatIsWrong wrong = what_is_wrong(rep, j);
-  const BlamedPairs blamed(rep, wrong.bad_nodes);
-  DocSection problems = problems_section(wrong);
-  return {j,
-          std::move(wrong),
-          summary_table(rep, blamed),
-          report_tables(rep, blamed),
-          chart_sections(rep, blamed),
-          std::move(problems),
-          acceptance_sections(rep, j),
-          run_section(rep),
-          networks_section(rep),
-          training_doc_section(rep),
-          findings_section(rep),
-          topology_section(rep)};
+  DocumentParts parts;
+  parts.judgement = j;
+  parts.wrong = what_is_wrong(rep, j);
+  const auto* a = jsonx::object_at(rep.extra, "analysis");
+  parts.threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
+  const BlamedPairs blamed(rep, parts.wrong.bad_nodes);
+  for (const auto k : kDocumentHead) add_sections(k, rep, parts, blamed, parts.head);
+  for (const auto k : kDocumentBody) add_sections(k, rep, parts, blamed, parts.body);
+  return parts;
 }
 
 DocumentParts document_parts(const Report& rep) { return document_parts(rep, stored_judgement(rep)); }
+
+std::vector<const Table*> csv_tables(const DocumentParts& parts) {
+  std::vector<const Table*> out;
+  for (const auto& s : parts.body) collect_csv_tables(s, out);
+  return out;
+}
 
 }  // namespace gpunet::report

@@ -33,12 +33,12 @@ void write_analysed_outputs(const Report& rep, const Judgement& j, const std::st
   write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, j.verdict, o); });
   const DocumentParts parts = document_parts(rep, j);  // what md, html and the CSVs share
   write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(parts); });
-  write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(rep, parts); });
+  write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(parts); });
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, j, o); });
   write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
   write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, j.verdict, o); });
   write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(parts.wrong.bad_nodes));  // for the scheduler
-  for (const auto& csv : table_csv_files(parts.tables)) write_file(dir / csv.name, [&](std::ostream& o) { write_csv(csv, o); });
+  for (const auto& csv : table_csv_files(csv_tables(parts))) write_file(dir / csv.name, [&](std::ostream& o) { write_csv(csv, o); });
 }
 
 void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {

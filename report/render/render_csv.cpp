@@ -45,7 +45,7 @@ void render_csv(const Report& rep, std::ostream& os) {
 
 std::vector<std::pair<std::string, std::string>> render_table_csvs(const DocumentParts& parts) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& f : table_csv_files(parts.tables)) {
+  for (const auto& f : table_csv_files(csv_tables(parts))) {
     std::ostringstream os;
     write_csv(f, os);
     out.emplace_back(f.name, std::move(os).str());

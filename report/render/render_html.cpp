@@ -1,25 +1,9 @@
 // report.html: one self-contained page. No script, no external resource (a Content-Security-Policy
-// forbids both), inline SVG charts, the overall verdict at the top. Every string is escaped.
-#include <map>
-
-#include "report/judge/culprits.hpp"
-#include "report/analysis/analysis.hpp"
-#include "report/text/escape.hpp"
-#include "report/render/chart_sections.hpp"
-#include "report/model/json_access.hpp"
-#include "report/judge/host_load.hpp"
-#include "report/judge/networks.hpp"
+// forbids both), inline SVG charts, the overall verdict at the top. The document's sections
+// (document_parts.hpp) laid out in turn (section_render.hpp); every string is escaped there.
+#include "report/render/document_parts.hpp"
 #include "report/render/renderers.hpp"
 #include "report/render/section_render.hpp"
-#include "report/analysis/sections.hpp"
-#include "report/document/section_order.hpp"
-#include "report/document/suite_times.hpp"
-#include "report/document/table_model.hpp"
-#include "report/render/table_render.hpp"
-#include "report/text/text_format.hpp"
-#include "report/render/training_render.hpp"
-#include "report/judge/run_verdict.hpp"
-#include "report/judge/verdicts_outputs.hpp"
 
 namespace gpunet::report {
 
@@ -38,7 +22,7 @@ table{display:block;max-width:100%;overflow-x:auto}
 th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:break-word}
 td:last-child{overflow-wrap:anywhere}
 td.n{white-space:nowrap}
-td.w{white-space:normal;min-width:12em;max-width:32em;overflow-wrap:anywhere}
+td.w{white-space:normal;max-width:32em;overflow-wrap:anywhere}
 p.note{margin:2px 0;color:#555;font-size:13px}
 p.footer{margin:0;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -60,85 +44,18 @@ div.prominent h2{margin-top:10px}
 pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
 )";
 
-// The run's one verdict (report/judge/run_verdict.hpp): its colour and its reasons, first on the page.
-std::string verdict_header(const RunVerdict& v) {
-  const std::string verdict = to_string(v.outcome);
-  std::string out = "<header class=\"verdict " + verdict + "\"><h1>gpunet-bench: " + html_escape(verdict) + "</h1>";
-  for (const auto& reason : v.reasons) out += "<p>" + html_escape(reason) + "</p>";
-  return out + "</header>";
-}
-
-// The charts, each kind under its own heading (ids for links and the browser tests), then one line
-// for every chart left out and why.
-std::string charts_html(const ChartSections& drawn) {
-  std::string out;
-  for (const auto& s : drawn.sections) out += "<h3 id=\"" + s.id + "\">" + html_escape(s.title) + "</h3>" + s.html;
-  for (const auto& o : drawn.omitted) out += "<p class=\"omitted\">Not drawn: " + html_escape(o) + ".</p>";
-  return out.empty() ? "" : "<h2 id=\"charts\">Charts</h2>" + out;
-}
-
-// Every table of the model after the summary; a kind's tables under one heading.
-std::string tables(const std::vector<Table>& all, CeilingNotes& notes, double threshold) {
-  std::string out, section;
-  for (const auto& t : all) {
-    const std::string body = table_html(t, notes, threshold);
-    if (body.empty()) continue;
-    const std::string heading = section_title(t.kind);
-    if (section != heading) {
-      section = heading;
-      out += "<h2>" + html_escape(heading) + "</h2>";
-    }
-    out += body;
-  }
-  return out;
-}
-
-
-std::string html_ceilings(const CeilingNotes& notes) {
-  if (notes.empty()) return "";
-  std::string out = "<h2>Ceilings</h2><ol class=\"ceil\">";
-  for (size_t i = 0; i < notes.all().size(); ++i)
-    out += "<li id=\"c" + std::to_string(i + 1) + "\">" + html_escape(notes.all()[i]) + "</li>";
-  return out + "</ol>";
-}
-
-// One section in HTML; `notes` gathers the ceilings the tables cite, in the order they are laid out.
-std::string html_section(SectionKind k, const Report& rep, const DocumentParts& parts, double threshold, CeilingNotes& notes) {
-  switch (k) {
-    case SectionKind::verdict: return verdict_header(parts.judgement.verdict);
-    case SectionKind::problems: return section_html(parts.problems, notes, threshold);
-    case SectionKind::acceptance: return section_html(parts.acceptance, notes, threshold);
-    case SectionKind::summary: return table_html(parts.summary, notes, threshold, "h2");
-    case SectionKind::run: return section_html(parts.run, notes, threshold);
-    case SectionKind::networks: return section_html(parts.networks, notes, threshold);
-    case SectionKind::training: return section_html(parts.training, notes, threshold, training::training_charts_html(rep));
-    case SectionKind::findings: return section_html(parts.findings, notes, threshold);
-    case SectionKind::charts: return charts_html(parts.charts);
-    case SectionKind::tables: return tables(parts.tables, notes, threshold);
-    case SectionKind::topology: return section_html(parts.topology, notes, threshold);
-    case SectionKind::ceilings: return html_ceilings(notes);
-  }
-  return "";
-}
-
 }  // namespace
 
-std::string render_html(const Report& rep, const DocumentParts& parts) {
-  const auto* a = jsonx::object_at(rep.extra, "analysis");
-  const double threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
-  CeilingNotes notes;
-  std::string body;
-  for (const auto k : kDocumentHead) body += html_section(k, rep, parts, threshold, notes);
-  body += "<main>";
-  for (const auto k : kDocumentBody) body += html_section(k, rep, parts, threshold, notes);
+std::string render_html(const DocumentParts& parts) {
   return std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                      "style-src 'unsafe-inline'\">"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                      "<title>gpunet-bench report</title><style>") +
-         kStyle + "</style></head><body>" + body + "</main></body></html>\n";
+         kStyle + "</style></head><body>" + section_html(parts.head, parts.threshold) + "<main>" +
+         section_html(parts.body, parts.threshold) + "</main></body></html>\n";
 }
 
-std::string render_html(const Report& rep) { return render_html(rep, document_parts(rep)); }
+std::string render_html(const Report& rep) { return render_html(document_parts(rep)); }
 
 }  // namespace gpunet::report

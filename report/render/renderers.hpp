@@ -22,12 +22,12 @@ namespace gpunet::report {
 std::string render_json(const Report& rep);
 void render_json(const Report& rep, const RunVerdict& verdict, std::ostream& out);
 // report.md: verdict, provenance, nccl-tests-like sweep tables with p50/p99/cv and ceiling/efficiency.
-// The forms with DocumentParts take the judgement, tables and charts built once (document_parts.hpp).
+// The forms with DocumentParts lay out the document built once for every format (document_parts.hpp).
 std::string render_markdown(const Report& rep);
-std::string render_markdown(const DocumentParts& parts);  // everything report.md shows is in the parts
+std::string render_markdown(const DocumentParts& parts);
 // report.html: one self-contained page (no scripts, no network) with inline SVG charts.
 std::string render_html(const Report& rep);
-std::string render_html(const Report& rep, const DocumentParts& parts);
+std::string render_html(const DocumentParts& parts);
 // junit.xml: one testcase per record; failed/timed_out -> failure, skipped -> skipped.
 std::string render_junit(const Report& rep);
 void render_junit(const Report& rep, const Judgement& j, std::ostream& out);

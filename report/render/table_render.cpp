@@ -24,13 +24,7 @@ std::string row_class(Status s) { return to_string(s); }
 
 }  // namespace
 
-int CeilingNotes::cite(const std::string& derivation) {
-  auto [it, fresh] = index_.try_emplace(derivation, static_cast<int>(order_.size()) + 1);
-  if (fresh) order_.push_back(derivation);
-  return it->second;
-}
-
-std::string table_markdown(const Table& t, CeilingNotes& notes, const std::string& heading) {
+std::string table_markdown(const Table& t, const std::string& heading) {
   if (!has_rows(t) && t.bullets.empty()) return "";
   std::string out = "\n" + (t.title.empty() ? std::string() : heading + " " + md_escape(t.title) + "\n\n");
   if (!t.note.empty()) out += md_escape(t.note) + "\n\n";
@@ -41,7 +35,7 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
         std::vector<std::string> cells;
         for (const auto& c : row.cells)
           cells.push_back((c.strong ? "**" + md_escape(c.text) + "**" : md_escape(c.text)) +
-                          (c.derivation.empty() ? "" : " [" + std::to_string(notes.cite(c.derivation)) + "]"));
+                          (c.cite == 0 ? "" : " [" + std::to_string(c.cite) + "]"));
         md.add_row(std::move(cells));
       }
       out += md.render();
@@ -59,7 +53,7 @@ std::string table_markdown(const Table& t, CeilingNotes& notes, const std::strin
   return out;
 }
 
-std::string table_html(const Table& t, CeilingNotes& notes, double threshold, const std::string& heading) {
+std::string table_html(const Table& t, double threshold, const std::string& heading) {
   if (!has_rows(t) && t.bullets.empty()) return "";
   std::string out = t.title.empty() ? "" : "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
   if (!t.note.empty()) out += "<p class=\"note\">" + html_escape(t.note) + "</p>";
@@ -78,10 +72,10 @@ std::string table_html(const Table& t, CeilingNotes& notes, double threshold, co
         const std::string tone = c.efficiency ? efficiency_tone(c, threshold) : "";
         if (!tone.empty()) cls += (cls.empty() ? "" : " ") + tone;
         out += "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"");
-        if (tone == "above" && c.derivation.empty())
+        if (tone == "above" && c.cite == 0)
           out += " title=\"above its ceiling beyond noise (over 102 %): a ceiling to explain (see why figures are below their ceiling), not a good figure\"";
-        if (!c.derivation.empty()) {
-          const std::string n = std::to_string(notes.cite(c.derivation));
+        if (c.cite != 0) {
+          const std::string n = std::to_string(c.cite);
           out += " title=\"" + html_escape(c.derivation) + "\">" + html_escape(c.text) + " <a href=\"#c" + n + "\">[" + n +
                  "]</a></td>";
         } else {
@@ -116,14 +110,14 @@ std::string table_console(const Table& t) {
   return out;
 }
 
-std::vector<CsvFile> table_csv_files(const std::vector<Table>& tables) {
+std::vector<CsvFile> table_csv_files(const std::vector<const Table*>& tables) {
   std::vector<CsvFile> out;
   std::map<std::string, size_t> index;
-  for (const auto& t : tables) {
-    if (t.csv.empty()) continue;
-    auto [it, fresh] = index.try_emplace(t.csv, out.size());
-    if (fresh) out.push_back({t.csv, {}});
-    out[it->second].tables.push_back(&t);
+  for (const Table* t : tables) {
+    if (t->csv.empty()) continue;
+    auto [it, fresh] = index.try_emplace(t->csv, out.size());
+    if (fresh) out.push_back({t->csv, {}});
+    out[it->second].tables.push_back(t);
   }
   return out;
 }

@@ -188,8 +188,7 @@ TEST(Culprits, OneSentencePerHostAndNoBlameForItsPartners) {
   EXPECT_EQ(all[0].rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << all[0];
   EXPECT_NE(all[0].find("; every pair with it is slow (6 directions"), std::string::npos) << all[0];
   EXPECT_EQ(section_console(problems_section(what_is_wrong(r))).rfind("# What is wrong:\n#   fc-node3: ", 0), 0u);
-  CeilingNotes notes;
-  EXPECT_EQ(section_markdown(problems_section(what_is_wrong(Report{})), notes), "");
+  EXPECT_EQ(section_markdown(problems_section(what_is_wrong(Report{}))), "");
 }
 
 // A SLOWER figure of one pair whose ends are fine in every other figure cannot say which end is at
@@ -270,8 +269,7 @@ TEST(Subjects, ANicSpeedPromiseJudgesTheInterfaceThatCarriedTheTraffic) {
 TEST(Networks, AnInterfaceNobodyChoseIsAWarningThatSaysHowToChoose) {
   auto r = matrix_run(-1);
   EXPECT_FALSE(network_warning(r));
-  CeilingNotes notes;
-  std::string md = section_markdown(networks_section(r), notes);
+  std::string md = section_markdown(networks_section(r));
   md.erase(std::unique(md.begin(), md.end(), [](char a, char b) { return a == ' ' && b == ' '; }), md.end());  // no padding
   EXPECT_NE(md.find("| fc-node0 | eth0 | tcp: the chosen data network (--tcp-if eth0) | 4 |"), std::string::npos) << md;
   r.provenance.argv = {"gpunet-bench", "--suites", "tcp"};

@@ -16,9 +16,8 @@ inline std::string squeezed(std::string text) {
 }
 
 inline std::string judged_markdown(const report::Report& rep, const report::Judgement& j) {
-  report::CeilingNotes notes;
   std::string md;
-  for (const auto& s : report::acceptance_sections(rep, j)) md += report::section_markdown(s, notes);
+  for (const auto& s : report::acceptance_sections(rep, j)) md += report::section_markdown(s);
   return squeezed(md);
 }
 

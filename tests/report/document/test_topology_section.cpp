@@ -25,13 +25,11 @@ namespace {
 
 // The topology section as report.md and report.html lay it out.
 std::string topology_md(const TopoSectionText& text) {
-  CeilingNotes notes;
-  return section_markdown(topology_section(text), notes);
+  return section_markdown(topology_section(text));
 }
 std::string topology_md(const Report& rep) { return topology_md(topology_text(rep)); }
 std::string topology_page(const Report& rep) {
-  CeilingNotes notes;
-  return section_html(topology_section(rep), notes, 0.8);
+  return section_html(topology_section(rep), 0.8);
 }
 
 const std::filesystem::path kTopoDir = std::filesystem::path(GPUNET_SOURCE_DIR) / "tests/data/report/topology";

@@ -15,10 +15,9 @@ TEST(SchedulerLines, OneHostPerLineAndSlurmLinesForEach) {
             "scontrol update NodeName=node3 State=DRAIN Reason='gpunet-bench: every directed pair with it (6) is below 0.7 Gb/s'\n"
             "scontrol update NodeName=node7 State=DRAIN Reason='gpunet-bench: its link is down: no flow reached it'\n"
             "# or leave them out of a job: srun/sbatch --exclude=node3,node7\n");
-  CeilingNotes notes;
   const DocSection problems = problems_section({{"node3 is slow"}, nodes});
-  EXPECT_NE(section_markdown(problems, notes).find("```sh\nscontrol update NodeName=node3"), std::string::npos);
-  const std::string html = section_html(problems, notes, 0.8);
+  EXPECT_NE(section_markdown(problems).find("```sh\nscontrol update NodeName=node3"), std::string::npos);
+  const std::string html = section_html(problems, 0.8);
   EXPECT_NE(html.find("<pre>scontrol update NodeName=node3 State=DRAIN Reason=&#39;gpunet-bench: every"), std::string::npos) << html;
   EXPECT_EQ(section_console(problems), "# What is wrong:\n#   node3 is slow\n");  // the lines are in the documents
 }
@@ -26,9 +25,8 @@ TEST(SchedulerLines, OneHostPerLineAndSlurmLinesForEach) {
 TEST(SchedulerLines, NothingBlamedIsAnEmptyListAndNoLines) {
   EXPECT_EQ(bad_nodes_text({}), "");
   EXPECT_EQ(slurm_lines({}), "");
-  CeilingNotes notes;
-  EXPECT_EQ(section_markdown(problems_section({}), notes), "");
-  EXPECT_EQ(section_html(problems_section({}), notes, 0.8), "");
+  EXPECT_EQ(section_markdown(problems_section({})), "");
+  EXPECT_EQ(section_html(problems_section({}), 0.8), "");
 }
 
 // A host name or reason from a hostile results file cannot break out of the shell line.
