@@ -157,7 +157,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   }
   std::cout << "# " << a.report.results.size() << " results: " << passed << " passed, " << failed << " failed, " << skipped
             << " skipped. Reports: " << cfg.output_dir << "/{report.json,report.md,report.html,junit.xml,metrics.prom,sweeps.csv,*.csv}\n"
-            << report::console_summary(a.report) << tables.str() << report::training::training_console(a.report)
+            << report::console_summary(a.report) << tables.str() << report::training::training_console(a.training)
             << report::run_verdict_console(a.judgement.verdict);
   // After every output is on disk: a history that cannot take the run costs the exit code, not the report.
   const int recorded = cfg.history_path.empty() ? 0 : report::history::record_history(cfg.history_path, a, "run", std::cout, std::cerr);

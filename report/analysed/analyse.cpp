@@ -14,7 +14,12 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
   Judgement& j = a.judgement;
   if (in.fabric) rep.extra["fabric"] = *in.fabric;  // as a stored report carries it
   analyze(rep, in.options);  // ceilings and efficiencies first: the training model and the verdicts read them
-  training::add_training_section(rep, in.training.value_or(training::stored_params(rep)));
+  a.training = training::training_answer(rep, in.training.value_or(training::stored_params(rep)));
+  if (a.training) {
+    rep.extra["training"] = *a.training;  // for report.json
+  } else if (rep.extra.is_object()) {
+    rep.extra.erase("training");  // a stored section this analysis did not reach again
+  }
   if (in.spec) {
     j.verdicts = evaluate(rep, *in.spec);
     attach_verdicts(rep, *in.spec, j.verdicts);  // replaces a stored contract's
@@ -32,6 +37,14 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
     j.comparison = comparison_of(rep);
   }
   j.verdict = run_verdict_of(rep, j.verdicts, j.comparison);  // the typed judgement, not read back
+  a.report = std::move(rep);
+  return a;
+}
+
+Analysed stored_analysis(Report rep) {
+  Analysed a;
+  a.judgement = stored_judgement(rep);
+  a.training = training::training_result_of(rep);
   a.report = std::move(rep);
   return a;
 }

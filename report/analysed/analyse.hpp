@@ -17,6 +17,7 @@
 #include "report/judge/spec.hpp"
 #include "report/model/record.hpp"
 #include "report/training/training_params.hpp"
+#include "report/training/training_result.hpp"
 
 namespace gpunet::report {
 
@@ -34,13 +35,20 @@ struct AnalyseInputs {
   AnalysisOptions options;
 };
 
-// The analysed report and its judgement, typed.
+// The analysed report, its judgement and its training answer, typed. Every output reads these; the
+// report's extra holds what report.json carries of them (analysis, training, verdicts, ...).
 struct Analysed {
-  Report report;  // every record annotated; extra holds what report.json carries (analysis, training, verdicts, ...)
+  Report report;  // every record annotated
   Judgement judgement;              // judged now where an input asked for it, else as the report stored it
+  std::optional<training::TrainingResult> training;  // none: nothing to model
   std::optional<Baseline> figures;  // this run's figures (with --baseline or baseline_figures)
 };
 
 Analysed analyse(Report rep, const AnalyseInputs& in = {});
+
+// A stored report as it was analysed when it was written: its judgement and training answer read back
+// (stored_judgement, training_result_of), nothing worked out again. For a report analysed elsewhere
+// and for tests; `gpunet-bench report` analyses again.
+Analysed stored_analysis(Report rep);
 
 }  // namespace gpunet::report

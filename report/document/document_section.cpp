@@ -133,11 +133,11 @@ DocSection findings_section(const Report& rep) {
   return s;
 }
 
-DocSection training_doc_section(const Report& rep) {
+DocSection training_doc_section(const std::optional<training::TrainingResult>& answer) {
   DocSection s;
   s.title = "Training impact";
-  if (!rep.extra.is_object() || !rep.extra.contains("training")) return s;
-  const auto text = training::section_text(rep.extra.at("training"));
+  if (!answer) return s;
+  const auto text = training::section_text(*answer);
   s.paragraphs.push_back(text.headline);
   s.items = text.notes;
   for (const auto& tt : text.tables) {

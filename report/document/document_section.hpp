@@ -7,6 +7,7 @@
 // Pure.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "report/judge/culprits.hpp"
 #include "report/judge/run_verdict.hpp"
 #include "report/model/record.hpp"
+#include "report/training/training_result.hpp"
 
 namespace gpunet::report {
 
@@ -53,7 +55,8 @@ DocSection problems_section(const WhatIsWrong& w);  // "What is wrong": one item
 DocSection run_section(const Report& rep);       // "Run": version, command, ranks, hosts, time, libraries, ...
 DocSection networks_section(const Report& rep);  // "Networks measured": one row per interface
 DocSection findings_section(const Report& rep);  // "Why figures are below their ceiling": one item per record
-DocSection training_doc_section(const Report& rep);  // "Training impact": the answer, its notes, its tables
+// "Training impact": the answer, its notes, its tables (empty without an answer).
+DocSection training_doc_section(const std::optional<training::TrainingResult>& answer);
 // "Topology" (id "topology", always there: it says why when empty): one subsection per kind of node
 // with its summary, tables and findings, then the findings across nodes.
 DocSection topology_section(const TopoSectionText& text);

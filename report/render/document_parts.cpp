@@ -27,15 +27,16 @@ DocSection charts_section(ChartSections drawn) {
   return s;
 }
 
-DocSection training_with_chart(const Report& rep) {
-  DocSection s = training_doc_section(rep);
-  if (std::string chart = training::training_charts_html(rep); !chart.empty()) s.drawings = {1, std::move(chart)};
+DocSection training_with_chart(const std::optional<training::TrainingResult>& answer) {
+  DocSection s = training_doc_section(answer);
+  if (std::string chart = training::training_charts_html(answer); !chart.empty()) s.drawings = {1, std::move(chart)};
   return s;
 }
 
 // The sections of one kind, in the document's order; `blamed` colours the summary and the pair tables.
-void add_sections(SectionKind k, const Report& rep, const DocumentParts& parts, const BlamedPairs& blamed,
+void add_sections(SectionKind k, const Analysed& a, const DocumentParts& parts, const BlamedPairs& blamed,
                   std::vector<DocSection>& out) {
+  const Report& rep = a.report;
   auto add = [&](DocSection s) { out.push_back(std::move(s)); };
   auto add_all = [&](std::vector<DocSection> all) { for (auto& s : all) out.push_back(std::move(s)); };
   switch (k) {
@@ -45,7 +46,7 @@ void add_sections(SectionKind k, const Report& rep, const DocumentParts& parts, 
     case SectionKind::summary: return add(summary_section(summary_table(rep, blamed)));
     case SectionKind::run: return add(run_section(rep));
     case SectionKind::networks: return add(networks_section(rep));
-    case SectionKind::training: return add(training_with_chart(rep));
+    case SectionKind::training: return add(training_with_chart(a.training));
     case SectionKind::findings: return add(findings_section(rep));
     case SectionKind::charts: return add(charts_section(chart_sections(rep, blamed)));
     case SectionKind::tables: return add_all(record_table_sections(report_tables(rep, blamed)));
@@ -62,19 +63,20 @@ void collect_csv_tables(const DocSection& s, std::vector<const Table*>& out) {
 
 }  // namespace
 
-DocumentParts document_parts(const Report& rep, const Judgement& j) {
+DocumentParts document_parts(const Analysed& a) {
+  const Report& rep = a.report;
   DocumentParts parts;
-  parts.judgement = j;
-  parts.wrong = what_is_wrong(rep, j);
-  const auto* a = jsonx::object_at(rep.extra, "analysis");
-  parts.threshold = a ? jsonx::number(*a, "threshold").value_or(0.8) : 0.8;
+  parts.judgement = a.judgement;
+  parts.wrong = what_is_wrong(rep, a.judgement);
+  const auto* analysis = jsonx::object_at(rep.extra, "analysis");
+  parts.threshold = analysis ? jsonx::number(*analysis, "threshold").value_or(0.8) : 0.8;
   const BlamedPairs blamed(rep, parts.wrong.bad_nodes);
-  for (const auto k : kDocumentHead) add_sections(k, rep, parts, blamed, parts.head);
-  for (const auto k : kDocumentBody) add_sections(k, rep, parts, blamed, parts.body);
+  for (const auto k : kDocumentHead) add_sections(k, a, parts, blamed, parts.head);
+  for (const auto k : kDocumentBody) add_sections(k, a, parts, blamed, parts.body);
   return parts;
 }
 
-DocumentParts document_parts(const Report& rep) { return document_parts(rep, stored_judgement(rep)); }
+DocumentParts document_parts(const Report& rep) { return document_parts(stored_analysis(rep)); }
 
 std::vector<const Table*> csv_tables(const DocumentParts& parts) {
   std::vector<const Table*> out;

@@ -1,6 +1,6 @@
 // The document report.md, report.html and the tables' CSV files are laid out from, built once from an
-// analysed Report and its judgement (report/judge/judgement.hpp): the judgement itself, "What is
-// wrong", and the sections in reading order (report/document/document_section.hpp), the ceilings they
+// analysed report (report/analysed/analyse.hpp: the records, the judgement, the training answer): the
+// judgement itself, "What is wrong", and the sections in reading order (report/document/document_section.hpp), the ceilings they
 // cite numbered once (report/document/ceiling_citations.hpp). The order is section_order.hpp's; each
 // renderer lays out the same list, so no format can add, drop or reorder a section. write_analysed_outputs
 // builds it once for every format; at 512 hosts the flows table alone is 261,632 rows. Pure.
@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "report/analysed/analyse.hpp"
 #include "report/document/document_section.hpp"
 #include "report/document/table_model.hpp"
 #include "report/judge/culprits.hpp"
@@ -24,8 +25,8 @@ struct DocumentParts {
   std::vector<DocSection> body;  // everything after them, the Ceilings last
 };
 
-DocumentParts document_parts(const Report& rep, const Judgement& j);
-DocumentParts document_parts(const Report& rep);  // with the judgement the report stored
+DocumentParts document_parts(const Analysed& a);
+DocumentParts document_parts(const Report& rep);  // as the report stored its analysis (stored_analysis)
 
 // Every table of the document with a CSV file (Table::csv), in reading order.
 std::vector<const Table*> csv_tables(const DocumentParts& parts);

@@ -23,7 +23,9 @@ void write_file(const fs::path& path, const std::function<void(std::ostream&)>& 
 
 }  // namespace
 
-void write_analysed_outputs(const Report& rep, const Judgement& j, const std::string& out_dir) {
+void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {
+  const Report& rep = a.report;
+  const Judgement& j = a.judgement;
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec || !fs::is_directory(out_dir))
@@ -31,7 +33,7 @@ void write_analysed_outputs(const Report& rep, const Judgement& j, const std::st
                              (ec ? ec.message() : std::string("a file of that name exists")));
   const fs::path dir(out_dir);
   write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, j.verdict, o); });
-  const DocumentParts parts = document_parts(rep, j);  // what md, html and the CSVs share
+  const DocumentParts parts = document_parts(a);  // what md, html and the CSVs share
   write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(parts); });
   write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(parts); });
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, j, o); });
@@ -39,10 +41,6 @@ void write_analysed_outputs(const Report& rep, const Judgement& j, const std::st
   write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, j.verdict, o); });
   write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(parts.wrong.bad_nodes));  // for the scheduler
   for (const auto& csv : table_csv_files(csv_tables(parts))) write_file(dir / csv.name, [&](std::ostream& o) { write_csv(csv, o); });
-}
-
-void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {
-  write_analysed_outputs(a.report, a.judgement, out_dir);
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {

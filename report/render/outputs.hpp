@@ -30,9 +30,9 @@ inline constexpr const char* kOutputFiles[] = {"report.json", "report.md", "repo
 // std::runtime_error with one line when a file cannot be written.
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt = {});
 // The same for a report that is already analysed (report/analysed/analyse.hpp; no copy): every output
-// takes its judgement from `a`, none reads it back from the report.
+// takes its judgement and training answer from `a`, none reads them back from the report (a stored
+// report's: stored_analysis).
 void write_analysed_outputs(const Analysed& a, const std::string& out_dir);
-void write_analysed_outputs(const Report& rep, const Judgement& j, const std::string& out_dir);
 
 struct LoadedResults {
   std::optional<Report> report;       // set on success

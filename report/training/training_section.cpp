@@ -9,30 +9,7 @@
 
 namespace gpunet::report::training {
 
-using nlohmann::json;
-
 namespace {
-
-json regime_json(const RegimeFit& f) {
-  json res = json::array();
-  for (const auto& r : f.residuals)
-    res.push_back({{"n", r.n}, {"bytes", r.bytes}, {"measured_s", r.measured_s}, {"predicted_s", r.predicted_s},
-                   {"relative", r.relative}});
-  return {{"regime", f.regime},
-          {"algorithm", f.regime == "small messages"
-                            ? "latency-bound algorithm (Open MPI's tuned component uses recursive doubling here), "
-                              "fitted in the ring's form"
-                            : "ring"},
-          {"min_bytes", f.min_bytes},
-          {"max_bytes", f.max_bytes},
-          {"alpha_s", f.model.alpha_s},
-          {"beta_s_per_byte", f.model.beta_s_per_byte},
-          {"bandwidth_GBps", f.model.beta_s_per_byte > 0 ? 1e-9 / f.model.beta_s_per_byte : 0.0},
-          {"r2", f.quality.r2},
-          {"max_abs_relative_residual", f.quality.max_abs_relative},
-          {"median_abs_relative_residual", f.quality.median_abs_relative},
-          {"residuals", res}};
-}
 
 // The model every prediction uses: the large-message regime of the first curve between nodes (NCCL
 // before MPI) that crossed the network the tcp suite measured, else the TCP pair fallback, else the
@@ -112,22 +89,6 @@ std::string row_kind(int n, int measured) {
   return n > kMaxFakeClusterNodes || n > measured ? "projection" : "model";
 }
 
-json step_json(const StepEstimate& e, const std::string& kind) {
-  return {{"nodes", e.nodes},
-          {"kind", kind},
-          {"bytes_per_node", e.bytes_per_node},
-          {"comm_s", e.comm_s},
-          {"step_no_overlap_s", e.no_overlap_s},
-          {"step_perfect_overlap_s", e.perfect_overlap_s},
-          {"step_model_s", e.model_s},
-          {"wait_no_overlap", e.wait_no_overlap},
-          {"wait_perfect_overlap", e.wait_perfect},
-          {"wait_model", e.wait_model},
-          {"scaling_efficiency", e.scaling_efficiency}};
-}
-
-json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
-
 struct Workload {
   std::string name;
   double params;
@@ -140,18 +101,13 @@ std::vector<Workload> workloads(const TrainingParams& p) {
   return w;
 }
 
-json workload_json(const Workload& w, const AlphaBeta& m, const TrainingParams& p, int measured, double compute) {
+WorkloadAnswer workload_answer(const Workload& w, const AlphaBeta& m, const TrainingParams& p, int measured, double compute) {
   const double grad = w.params * p.grad_bytes_per_param;
-  json rows = json::array();
+  WorkloadAnswer out{w.name, w.params, grad, bucket_count(grad, p.bucket_bytes),
+                     nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute, 4096, p.sharding), {}};
   for (int n : node_counts(measured))
-    rows.push_back(step_json(estimate(p.sharding, m, n, grad, p.bucket_bytes, compute), row_kind(n, measured)));
-  return {{"name", w.name},
-          {"params", w.params},
-          {"grad_bytes", grad},
-          {"buckets", bucket_count(grad, p.bucket_bytes)},
-          {"comm_exceeds_compute_at",
-           optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute, 4096, p.sharding))},
-          {"rows", rows}};
+    out.rows.push_back({estimate(p.sharding, m, n, grad, p.bucket_bytes, compute), row_kind(n, measured)});
+  return out;
 }
 
 // The alpha of the link-speed estimates: the user's (--alpha-us), else the data network's latency (the
@@ -181,52 +137,42 @@ AlphaBeta with_alpha(AlphaBeta m, double alpha_s) {
 
 // How much the answer hangs on alpha: the focus workload's wait at 100GbE (the typical efficiency) at
 // `n` nodes, with alpha halved, as chosen and doubled.
-json alpha_sensitivity(const Chosen& c, const Workload& w, const TrainingParams& p, int n, double compute,
-                       const ProjectionAlpha& a) {
-  json out = {{"alpha_s", a.s}, {"from", a.from}, {"workload", w.name}, {"nodes", n}, {"link", "100GbE"}};
-  json waits = json::array();
+AlphaSensitivity alpha_sensitivity(const Chosen& c, const Workload& w, const TrainingParams& p, int n, double compute,
+                                   const ProjectionAlpha& a) {
+  AlphaSensitivity out{a.s, a.from, w.name, "100GbE", n, {}};
   for (double k : {0.5, 1.0, 2.0}) {
     const AlphaBeta m = with_alpha(at_link_speed(c.model, kTypicalEfficiency, 100), a.s * k);
     const auto e = estimate(p.sharding, m, n, w.params * p.grad_bytes_per_param, p.bucket_bytes, compute);
-    waits.push_back({{"alpha_s", a.s * k}, {"wait_no_overlap", e.wait_no_overlap}});
+    out.waits.push_back({a.s * k, e.wait_no_overlap});
   }
-  out["waits"] = waits;
   return out;
 }
 
-json link_speeds_json(const Chosen& c, const Workload& w, const TrainingParams& p, int measured, double compute,
-                      const ProjectionAlpha& alpha) {
-  json out = json::array();
+std::vector<LinkSpeed> link_speeds(const Chosen& c, const Workload& w, const TrainingParams& p, int measured, double compute,
+                                   const ProjectionAlpha& alpha) {
+  std::vector<LinkSpeed> out;
   const double grad = w.params * p.grad_bytes_per_param;
   const double capped = c.efficiency ? std::min(*c.efficiency, kTypicalEfficiency) : kTypicalEfficiency;
   for (double rate : kLinkSpeedsGbps) {
-    json entry = {{"name", ethernet_name(rate)}, {"rate_Gbps", rate}, {"ceiling_GBps", ethernet_ceiling_Bps(rate) / 1e9}};
+    LinkSpeed entry{ethernet_name(rate), rate, ethernet_ceiling_Bps(rate) / 1e9, std::nullopt, {}};
     auto project = [&](double eff) {
       const AlphaBeta m = with_alpha(at_link_speed(c.model, eff, rate), alpha.s);
-      json rows = json::array();
-      for (int n : node_counts(measured)) {
-        const auto e = estimate(p.sharding, m, n, grad, p.bucket_bytes, compute);
-        rows.push_back({{"nodes", n}, {"comm_s", e.comm_s}, {"wait_no_overlap", e.wait_no_overlap},
-                        {"wait_model", e.wait_model}, {"scaling_efficiency", e.scaling_efficiency}});
-      }
-      return json{{"efficiency", eff},
-                  {"bandwidth_GBps", eff * ethernet_ceiling_Bps(rate) / 1e9},
-                  {"comm_exceeds_compute_at",
-                   optional_int(nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute, 4096, p.sharding))},
-                  {"rows", rows}};
+      Projection pr{eff, eff * ethernet_ceiling_Bps(rate) / 1e9,
+                    nodes_where_comm_exceeds_compute(m, grad, p.bucket_bytes, compute, 4096, p.sharding), {}};
+      for (int n : node_counts(measured)) pr.rows.push_back(estimate(p.sharding, m, n, grad, p.bucket_bytes, compute));
+      return pr;
     };
-    if (c.efficiency) entry["at_run_efficiency"] = project(*c.efficiency);
-    entry["at_capped_efficiency"] = project(capped);
-    out.push_back(entry);
+    if (c.efficiency) entry.at_run_efficiency = project(*c.efficiency);
+    entry.at_capped_efficiency = project(capped);
+    out.push_back(std::move(entry));
   }
   return out;
 }
 
-json data_movement_json(const Chosen& c, const TrainingInputs& in, double bytes, double alpha_s) {
-  json out = json::array();
+std::vector<DataMovement> data_movement(const Chosen& c, const TrainingInputs& in, double bytes, double alpha_s) {
+  std::vector<DataMovement> out;
   auto add = [&](const std::string& network, const AlphaBeta& m, bool estimate) {
-    out.push_back({{"network", network}, {"bandwidth_GBps", m.beta_s_per_byte > 0 ? 1e-9 / m.beta_s_per_byte : 0.0},
-                   {"seconds", transfer_s(m, bytes)}, {"estimate", estimate}});
+    out.push_back({network, m.beta_s_per_byte > 0 ? 1e-9 / m.beta_s_per_byte : 0.0, transfer_s(m, bytes), estimate});
   };
   add("this network, fitted (" + c.path + ")", c.model, false);
   if (in.pair && !c.fallback) add("this network, tcp pair goodput", from_pair(in.pair->half_rtt_s, in.pair->goodput_Bps), false);
@@ -236,120 +182,59 @@ json data_movement_json(const Chosen& c, const TrainingInputs& in, double bytes,
   return out;
 }
 
-json latency_json(const TrainingInputs& in, double threshold_us) {
-  json out = json::array();
-  for (const auto& l : in.latency)
-    out.push_back({{"pair", l.pair}, {"p99_rtt_us", l.p99_rtt_us}, {"within_threshold", l.p99_rtt_us <= threshold_us}});
-  return out;
-}
-
-json fits_json(const TrainingInputs& in, const std::vector<std::vector<RegimeFit>>& fits) {
-  json out = json::array();
-  for (size_t i = 0; i < in.curves.size(); ++i) {
-    const auto& c = in.curves[i];
-    json regimes = json::array();
-    for (const auto& f : fits[i]) regimes.push_back(regime_json(f));
-    out.push_back({{"source", c.source}, {"path", c.path}, {"nodes", c.nodes}, {"ranks", c.ranks},
-                   {"points", c.points.size()}, {"regimes", regimes}});
-  }
-  return out;
-}
-
 }  // namespace
 
-json params_json(const TrainingParams& p) {
-  json j = {{"grad_bytes_per_param", p.grad_bytes_per_param},
-            {"bucket_bytes", p.bucket_bytes},
-            {"step_compute_s", p.step_compute_s.value_or(kDefaultStepComputeS)},
-            {"step_compute_is_default", !p.step_compute_s.has_value()},
-            {"dataset_bytes", p.dataset_bytes.value_or(kDefaultDatasetBytes)},
-            {"dataset_is_default", !p.dataset_bytes.has_value()},
-            {"latency_threshold_us", p.latency_threshold_us.value_or(kDefaultLatencyThresholdUs)},
-            {"overlappable_fraction", kOverlappableFraction},
-            {"sharding", to_string(p.sharding)},
-            {"typical_efficiency", kTypicalEfficiency}};
-  if (p.model_params) j["model_params"] = *p.model_params;
-  if (p.alpha_us) j["alpha_us"] = *p.alpha_us;
-  return j;
-}
-
-TrainingParams params_from_json(const json& j) {
-  TrainingParams p;
-  if (!j.is_object()) return p;
-  if (j.contains("model_params") && j["model_params"].is_number()) p.model_params = j["model_params"].get<double>();
-  p.grad_bytes_per_param = j.value("grad_bytes_per_param", p.grad_bytes_per_param);
-  p.bucket_bytes = j.value("bucket_bytes", p.bucket_bytes);
-  p.sharding = sharding_from_string(j.value("sharding", std::string("none"))).value_or(Sharding::none);
-  if (!j.value("step_compute_is_default", true)) p.step_compute_s = j.value("step_compute_s", kDefaultStepComputeS);
-  if (!j.value("dataset_is_default", true)) p.dataset_bytes = j.value("dataset_bytes", kDefaultDatasetBytes);
-  if (j.contains("alpha_us") && j["alpha_us"].is_number()) p.alpha_us = j["alpha_us"].get<double>();
-  if (j.contains("latency_threshold_us")) p.latency_threshold_us = j.value("latency_threshold_us", kDefaultLatencyThresholdUs);
-  return p;
-}
-
-json training_section(const Report& rep, const TrainingParams& p) {
+TrainingResult training_section(const Report& rep, const TrainingParams& p) {
   const TrainingInputs in = select_training_inputs(rep);
+  TrainingResult s;
+  s.inputs = p;
   std::vector<std::vector<RegimeFit>> fits;
-  for (const auto& c : in.curves) fits.push_back(fit_regimes(c.points));
-  json s = {{"inputs", params_json(p)}, {"fits", fits_json(in, fits)}};
+  for (const auto& c : in.curves) {
+    fits.push_back(fit_regimes(c.points));
+    s.fits.push_back({c.source, c.path, c.nodes, c.ranks, static_cast<int>(c.points.size()), fits.back()});
+  }
   const auto chosen = choose(in, fits);
   const double threshold = p.latency_threshold_us.value_or(kDefaultLatencyThresholdUs);
-  s["latency"] = latency_json(in, threshold);
-  json steps = json::array();
-  for (const auto& st : in.steps)
-    steps.push_back({{"variant", st.variant}, {"nodes", st.nodes}, {"measured_s", st.measured_s}, {"model_s", st.model_s},
-                     {"error", st.measured_s / st.model_s - 1}, {"within_bounds", st.within_bounds}});
-  if (!steps.empty()) s["measured_steps"] = steps;
+  for (const auto& l : in.latency) s.latency.push_back({l.pair, l.p99_rtt_us, l.p99_rtt_us <= threshold});
+  s.measured_steps = in.steps;
   if (!chosen) {
-    s["available"] = false;
-    s["reason"] = "no all-reduce curve (mpi or nccl suite) and no TCP pair goodput and latency (tcp suite) in this run";
+    s.reason = "no all-reduce curve (mpi or nccl suite) and no TCP pair goodput and latency (tcp suite) in this run";
     return s;
   }
   if (run_hosts(rep).size() == 1) {
     // Ranks on one host talk over shared memory or loopback: nothing between nodes was measured.
-    s["available"] = false;
-    s["reason"] = "the run spanned one host (its ranks talked over shared memory or loopback), so no network "
-                  "between nodes was measured; run it across 2 or more nodes to answer";
+    s.reason = "the run spanned one host (its ranks talked over shared memory or loopback), so no network "
+               "between nodes was measured; run it across 2 or more nodes to answer";
     return s;
   }
   const double compute = p.step_compute_s.value_or(kDefaultStepComputeS);
   const int measured = chosen->fallback ? 2 : chosen->nodes;
-  s["available"] = true;
-  s["model"] = {{"path", chosen->path},
-                {"source", chosen->source},
-                {"regime", chosen->regime},
-                {"fallback", chosen->fallback},
-                {"measured_nodes", measured},
-                {"alpha_s", chosen->model.alpha_s},
-                {"beta_s_per_byte", chosen->model.beta_s_per_byte},
-                {"bandwidth_GBps", chosen->model.beta_s_per_byte > 0 ? 1e-9 / chosen->model.beta_s_per_byte : 0.0}};
-  if (chosen->efficiency) s["model"]["efficiency"] = *chosen->efficiency;
-  if (!chosen->network.empty()) s["model"]["network"] = chosen->network;
-  if (!chosen->elsewhere.empty()) s["model"]["passed_over"] = chosen->elsewhere;
+  s.available = true;
+  s.model = {chosen->path, chosen->source, chosen->regime, chosen->fallback, measured, chosen->model,
+             chosen->efficiency, chosen->network, chosen->elsewhere, ""};
   // A ring of 2 ranks, not 2 nodes: 2 nodes with 2 ranks each form a ring of 4 whose network links
   // each carry one direction, as a larger ring's do (report/training/TRAINING.md section 1).
   if (!chosen->fallback && ring_neighbours_coincide(chosen->ranks))
-    s["model"]["note"] = "fitted on a ring of 2 ranks, whose left and right neighbour are the same peer: Open MPI's "
-                         "TCP transport then carries both directions of each step on one connection (btl_tcp_links 2 "
-                         "does not change that), ~0.6x the per-direction bandwidth of the one-way connections of "
-                         "3+ ranks, so larger counts may be predicted slow; 2 ranks per node avoid it "
-                         "(report/training/TRAINING.md section 1)";
-  json wl = json::array();
-  for (const auto& w : workloads(p)) wl.push_back(workload_json(w, chosen->model, p, measured, compute));
-  s["workloads"] = wl;
+    s.model.note = "fitted on a ring of 2 ranks, whose left and right neighbour are the same peer: Open MPI's "
+                   "TCP transport then carries both directions of each step on one connection (btl_tcp_links 2 "
+                   "does not change that), ~0.6x the per-direction bandwidth of the one-way connections of "
+                   "3+ ranks, so larger counts may be predicted slow; 2 ranks per node avoid it "
+                   "(report/training/TRAINING.md section 1)";
+  for (const auto& w : workloads(p)) s.workloads.push_back(workload_answer(w, chosen->model, p, measured, compute));
   const Workload focus = workloads(p).front().name == "your model" ? workloads(p).front() : Workload{"7B", 7e9};
-  s["link_speeds_workload"] = focus.name;
+  s.link_speeds_workload = focus.name;
   const ProjectionAlpha alpha = projection_alpha(*chosen, in, p);
-  s["link_speeds"] = link_speeds_json(*chosen, focus, p, measured, compute, alpha);
-  s["alpha_sensitivity"] = alpha_sensitivity(*chosen, focus, p, std::max(measured, 4), compute, alpha);
-  s["data_movement"] = data_movement_json(*chosen, in, p.dataset_bytes.value_or(kDefaultDatasetBytes), alpha.s);
+  s.link_speeds = link_speeds(*chosen, focus, p, measured, compute, alpha);
+  s.alpha_sensitivity = alpha_sensitivity(*chosen, focus, p, std::max(measured, 4), compute, alpha);
+  s.data_movement = data_movement(*chosen, in, p.dataset_bytes.value_or(kDefaultDatasetBytes), alpha.s);
   return s;
 }
 
-void add_training_section(Report& rep, const TrainingParams& p) {
-  json s = training_section(rep, p);
+std::optional<TrainingResult> training_answer(const Report& rep, const TrainingParams& p) {
+  TrainingResult s = training_section(rep, p);
   // A run with nothing to model (say, the topo suite alone) gets no section at all.
-  if (s.value("available", false) || !s["latency"].empty()) rep.extra["training"] = std::move(s);
+  if (!s.available && s.latency.empty()) return std::nullopt;
+  return s;
 }
 
 TrainingParams stored_params(const Report& rep) {

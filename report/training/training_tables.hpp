@@ -1,12 +1,12 @@
 // The "Training impact" section laid out once as text: a headline, notes and tables of formatted
-// cells, read from Report::extra.training. Console, Markdown and HTML all print these same strings,
+// cells, from the typed answer (training_result.hpp). Console, Markdown and HTML all print these same strings,
 // so every output shows the same numbers. Pure.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/training/training_result.hpp"
 
 namespace gpunet::report::training {
 
@@ -23,7 +23,7 @@ struct SectionText {
   std::vector<TextTable> tables;
 };
 
-SectionText section_text(const nlohmann::json& section);
+SectionText section_text(const TrainingResult& section);
 
 // Formats shared by the section's text: 0.973 -> "97.3 %"; seconds with 3 significant digits;
 // bytes in GB (1e9); alpha in microseconds; a bandwidth in Gb/s.

@@ -99,7 +99,7 @@ Outcome check_results(const std::string& path) {
   std::string printed;
   try {
     report::analyze(*loaded.report);
-    report::write_analysed_outputs(*loaded.report, report::stored_judgement(*loaded.report), path + ".out");
+    report::write_analysed_outputs(report::stored_analysis(*loaded.report), path + ".out");
     printed = non_finite_printed(path + ".out");
   } catch (const std::exception& e) {
     return {true, std::string("rendering threw: ") + e.what()};

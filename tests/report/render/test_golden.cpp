@@ -98,7 +98,7 @@ TEST(Golden, LoaderTakesAnyKeyOrder) {
 TEST(Golden, JsonRoundTripsThroughTheLoader) {
   const Report rep = analysed_fixture();
   const auto dir = std::filesystem::temp_directory_path() / ("gpunet-golden-" + std::to_string(::getpid()));
-  write_analysed_outputs(rep, stored_judgement(rep), dir.string());
+  write_analysed_outputs(stored_analysis(rep), dir.string());
   auto again = load_results((dir / "report.json").string());
   ASSERT_TRUE(again.report.has_value()) << again.error;
   analyze(*again.report);

@@ -18,6 +18,12 @@ using nlohmann::json;
 
 namespace {
 
+// The section as report.json carries it (read back typed), and as report::analyse attaches it.
+SectionText section_text(const json& s) { return training::section_text(s.get<TrainingResult>()); }
+void add_training_section(Report& rep, const TrainingParams& p) {
+  if (auto a = training_answer(rep, p)) rep.extra["training"] = *a;
+}
+
 constexpr double kBeta = 8 / 9.4e9;  // 9.4 Gb/s
 
 // An MPI all-reduce sweep on `nodes` nodes with `per_node` ranks each that follows the ring model
@@ -179,7 +185,7 @@ TEST(TrainingSection, NothingToModelAddsNoSection) {
   add_training_section(rep, {});
   EXPECT_FALSE(rep.extra.contains("training"));
   EXPECT_EQ(render_markdown(rep).find("Training impact"), std::string::npos);
-  EXPECT_EQ(training_console(rep), "");
+  EXPECT_EQ(training_console(training_result_of(rep)), "");
 }
 
 TEST(TrainingSection, StoredParametersSurviveReRendering) {
@@ -201,7 +207,7 @@ TEST(TrainingSection, SameNumbersInEveryOutput) {
   TrainingParams p;
   p.step_compute_s = 0.5;
   add_training_section(rep, p);
-  const std::string md = render_markdown(rep), html = render_html(rep), console = training_console(rep);
+  const std::string md = render_markdown(rep), html = render_html(rep), console = training_console(training_result_of(rep));
   const json j = json::parse(render_json(rep));
   EXPECT_EQ(j["extra"]["training"], rep.extra["training"]);
   const auto text = section_text(rep.extra["training"]);
@@ -227,6 +233,27 @@ TEST(TrainingSection, SameNumbersInEveryOutput) {
   // And the JSON number behind the headline's waiting fraction prints as the headline's text.
   const json* r4 = row(*workload(j["extra"]["training"], "7B"), 4);
   EXPECT_NE(md.find(percent_text((*r4)["wait_no_overlap"].get<double>())), std::string::npos);
+}
+
+// report.json's section reads back into the same answer: every field the documents format survives.
+TEST(TrainingSection, ReadsBackAsWritten) {
+  TrainingParams p;
+  p.step_compute_s = 0.7;
+  p.model_params = 3e9;
+  p.alpha_us = 12;
+  Report rep = four_node_run();
+  const auto answer = training_answer(rep, p);
+  ASSERT_TRUE(answer && answer->available);
+  const json written = *answer;
+  EXPECT_EQ(json(written.get<TrainingResult>()), written);
+  rep.extra["training"] = written;
+  EXPECT_EQ(json(*training_result_of(rep)), written);
+  // A hostile section reads as far as it can; inputs of the wrong type read as none.
+  rep.extra["training"] = json{{"available", true}, {"workloads", 3}, {"model", "x"}, {"link_speeds", json::array({1, json::object()})}};
+  EXPECT_TRUE(training_result_of(rep)->available);
+  EXPECT_EQ(training::section_text(*training_result_of(rep)).headline, "");  // no workload to answer for
+  rep.extra["training"] = json{{"inputs", {{"bucket_bytes", "big"}}}};
+  EXPECT_FALSE(training_result_of(rep).has_value());
 }
 
 TEST(TrainingChart, OneSeriesPerLinkSpeedPlusThisNetwork) {
