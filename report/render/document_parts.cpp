@@ -34,9 +34,8 @@ DocSection training_with_chart(const std::optional<training::TrainingResult>& an
 }
 
 // The sections of one kind, in the document's order; `blamed` colours the summary and the pair tables.
-void add_sections(SectionKind k, const Analysed& a, const DocumentParts& parts, const BlamedPairs& blamed,
-                  std::vector<DocSection>& out) {
-  const Report& rep = a.report;
+void add_sections(SectionKind k, const Report& rep, const std::optional<training::TrainingResult>& training,
+                  const DocumentParts& parts, const BlamedPairs& blamed, std::vector<DocSection>& out) {
   auto add = [&](DocSection s) { out.push_back(std::move(s)); };
   auto add_all = [&](std::vector<DocSection> all) { for (auto& s : all) out.push_back(std::move(s)); };
   switch (k) {
@@ -46,7 +45,7 @@ void add_sections(SectionKind k, const Analysed& a, const DocumentParts& parts, 
     case SectionKind::summary: return add(summary_section(summary_table(rep, blamed)));
     case SectionKind::run: return add(run_section(rep));
     case SectionKind::networks: return add(networks_section(rep));
-    case SectionKind::training: return add(training_with_chart(a.training));
+    case SectionKind::training: return add(training_with_chart(training));
     case SectionKind::findings: return add(findings_section(rep));
     case SectionKind::charts: return add(charts_section(chart_sections(rep, blamed)));
     case SectionKind::tables: return add_all(record_table_sections(report_tables(rep, blamed)));
@@ -63,20 +62,23 @@ void collect_csv_tables(const DocSection& s, std::vector<const Table*>& out) {
 
 }  // namespace
 
-DocumentParts document_parts(const Analysed& a) {
-  const Report& rep = a.report;
+DocumentParts document_parts(const Report& rep, const Judgement& j, const std::optional<training::TrainingResult>& training) {
   DocumentParts parts;
-  parts.judgement = a.judgement;
-  parts.wrong = what_is_wrong(rep, a.judgement);
+  parts.judgement = j;
+  parts.wrong = what_is_wrong(rep, j);
   const auto* analysis = jsonx::object_at(rep.extra, "analysis");
   parts.threshold = analysis ? jsonx::number(*analysis, "threshold").value_or(0.8) : 0.8;
   const BlamedPairs blamed(rep, parts.wrong.bad_nodes);
-  for (const auto k : kDocumentHead) add_sections(k, a, parts, blamed, parts.head);
-  for (const auto k : kDocumentBody) add_sections(k, a, parts, blamed, parts.body);
+  for (const auto k : kDocumentHead) add_sections(k, rep, training, parts, blamed, parts.head);
+  for (const auto k : kDocumentBody) add_sections(k, rep, training, parts, blamed, parts.body);
   return parts;
 }
 
-DocumentParts document_parts(const Report& rep) { return document_parts(stored_analysis(rep)); }
+DocumentParts document_parts(const Analysed& a) { return document_parts(a.report, a.judgement, a.training); }
+
+DocumentParts document_parts(const Report& rep) {
+  return document_parts(rep, stored_judgement(rep), training::training_result_of(rep));
+}
 
 std::vector<const Table*> csv_tables(const DocumentParts& parts) {
   std::vector<const Table*> out;

@@ -25,8 +25,11 @@ struct DocumentParts {
   std::vector<DocSection> body;  // everything after them, the Ceilings last
 };
 
+// The tables read the report's records as the CSVs are written (Table::every_row): `rep` must outlive
+// the parts.
+DocumentParts document_parts(const Report& rep, const Judgement& j, const std::optional<training::TrainingResult>& training);
 DocumentParts document_parts(const Analysed& a);
-DocumentParts document_parts(const Report& rep);  // as the report stored its analysis (stored_analysis)
+DocumentParts document_parts(const Report& rep);  // as the report stored its analysis (stored_judgement, training_result_of)
 
 // Every table of the document with a CSV file (Table::csv), in reading order.
 std::vector<const Table*> csv_tables(const DocumentParts& parts);

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <iostream>
 #include <set>
+#include <utility>
 
 #include "tests/support/spec_names.hpp"
 #include "report/judge/baseline.hpp"
@@ -99,7 +100,7 @@ Outcome check_results(const std::string& path) {
   std::string printed;
   try {
     report::analyze(*loaded.report);
-    report::write_analysed_outputs(report::stored_analysis(*loaded.report), path + ".out");
+    report::write_analysed_outputs(report::stored_analysis(std::move(*loaded.report)), path + ".out");
     printed = non_finite_printed(path + ".out");
   } catch (const std::exception& e) {
     return {true, std::string("rendering threw: ") + e.what()};

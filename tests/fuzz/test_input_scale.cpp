@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "report/judge/baseline.hpp"
 #include "report/render/outputs.hpp"
@@ -51,7 +52,7 @@ void render_everything(const std::string& path, const std::string& out) {
   report::LoadedResults loaded = report::load_results(path);
   ASSERT_TRUE(loaded.report.has_value()) << loaded.error;
   report::analyze(*loaded.report);
-  report::write_analysed_outputs(report::stored_analysis(*loaded.report), out);
+  report::write_analysed_outputs(report::stored_analysis(std::move(*loaded.report)), out);
 }
 
 TEST(InputScale, BaselineOfTwentyThousandFigures) {
