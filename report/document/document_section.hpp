@@ -30,7 +30,7 @@ struct DocSection {
   std::string title;                    // its heading
   std::vector<std::string> paragraphs;  // first: what the section answers
   std::vector<std::string> items;       // a list after them
-  std::vector<Table> tables;            // then tables (kind text, titled: a sub-heading; untitled: under the heading)
+  std::vector<Table> tables;            // then tables (titled: a sub-heading; untitled: under the heading)
   std::vector<std::string> closing;     // lines after the tables: units, what was left out
   std::string code;                     // shell lines to copy (a code block)
   std::vector<DocSection> subsections;  // after everything else, one heading level down
