@@ -57,8 +57,7 @@ TableRow& add_row(Table& t, std::vector<std::string> texts, Status status) {
 }
 
 bool empty(const DocSection& s) {
-  const bool no_tables =
-      std::none_of(s.tables.begin(), s.tables.end(), [](const Table& t) { return has_rows(t) || !t.bullets.empty(); });
+  const bool no_tables = std::none_of(s.tables.begin(), s.tables.end(), [](const Table& t) { return shows_anything(t); });
   return s.paragraphs.empty() && s.items.empty() && no_tables && s.drawings.count == 0 && s.banner.empty() &&
          std::all_of(s.subsections.begin(), s.subsections.end(), [](const DocSection& sub) { return empty(sub); });
 }
@@ -182,7 +181,7 @@ DocSection topology_section(const Report& rep) { return topology_section(topolog
 std::vector<DocSection> record_table_sections(std::vector<Table> tables) {
   std::vector<DocSection> out;
   for (auto& t : tables) {
-    const bool shown = has_rows(t) || !t.bullets.empty();
+    const bool shown = shows_anything(t);
     if (out.empty() || (shown && out.back().title != section_title(t.kind) && !empty(out.back()))) out.emplace_back();
     if (shown) out.back().title = section_title(t.kind);
     out.back().tables.push_back(std::move(t));

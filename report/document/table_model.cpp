@@ -63,6 +63,7 @@ std::string Column::key() const {
 }
 
 bool has_rows(const Table& t) { return !t.rows.empty() || t.every_row; }
+bool shows_anything(const Table& t) { return has_rows(t) || !t.bullets.empty(); }
 
 void for_each_row(const Table& t, const RowSink& sink) {
   if (t.every_row) return t.every_row(sink);

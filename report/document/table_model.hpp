@@ -94,6 +94,7 @@ struct Table {
 };
 
 bool has_rows(const Table& t);                           // rows to show, or rows only the CSV holds
+bool shows_anything(const Table& t);                     // rows or bullets: the documents show it
 void for_each_row(const Table& t, const RowSink& sink);  // every row, as the CSV holds them
 
 // Cell constructors.

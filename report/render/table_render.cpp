@@ -25,7 +25,7 @@ std::string row_class(Status s) { return to_string(s); }
 }  // namespace
 
 std::string table_markdown(const Table& t, const std::string& heading) {
-  if (!has_rows(t) && t.bullets.empty()) return "";
+  if (!shows_anything(t)) return "";
   std::string out = "\n" + (t.title.empty() ? std::string() : heading + " " + md_escape(t.title) + "\n\n");
   if (!t.note.empty()) out += md_escape(t.note) + "\n\n";
   if (has_rows(t)) {
@@ -54,7 +54,7 @@ std::string table_markdown(const Table& t, const std::string& heading) {
 }
 
 std::string table_html(const Table& t, double threshold, const std::string& heading) {
-  if (!has_rows(t) && t.bullets.empty()) return "";
+  if (!shows_anything(t)) return "";
   std::string out = t.title.empty() ? "" : "<" + heading + ">" + html_escape(t.title) + "</" + heading + ">";
   if (!t.note.empty()) out += "<p class=\"note\">" + html_escape(t.note) + "</p>";
   if (has_rows(t)) {

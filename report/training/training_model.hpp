@@ -21,6 +21,8 @@ struct AlphaBeta {
   double beta_s_per_byte = 0;
 };
 double ring_allreduce_s(const AlphaBeta& m, int n, double bytes);
+// 1/beta in GB/s; 0 for a model without a bandwidth (beta 0).
+inline double bandwidth_GBps(const AlphaBeta& m) { return m.beta_s_per_byte > 0 ? 1e-9 / m.beta_s_per_byte : 0.0; }
 // Bytes each rank sends (and receives) in one ring all-reduce: 2(n-1)/n · S (nccl-tests
 // doc/PERFORMANCE.md: the all-reduce bus factor).
 double ring_bytes_per_rank(int n, double bytes);

@@ -1,5 +1,6 @@
 #include "report/training/training_result.hpp"
 
+#include "report/model/json_access.hpp"
 
 namespace gpunet::report::training {
 
@@ -8,7 +9,6 @@ using nlohmann::json;
 namespace {
 
 json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
-double bandwidth_GBps(const AlphaBeta& m) { return m.beta_s_per_byte > 0 ? 1e-9 / m.beta_s_per_byte : 0.0; }
 
 json regime_json(const RegimeFit& f) {
   json res = json::array();
@@ -70,39 +70,26 @@ json model_json(const ChosenModel& c) {
   return m;
 }
 
-// Reading back: a field of the wrong type or missing keeps its default.
-double num(const json& j, const char* k) {
-  const auto it = j.find(k);
-  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
+// Reading back (report/model/json_access.hpp): a field of the wrong type or missing keeps its default.
+double num(const json& j, const char* k) { return jsonx::number(j, k).value_or(0.0); }
+// A number in int range, truncated (a count written as 4.0 reads as 4); else `fallback`.
 int integer(const json& j, const char* k, int fallback = 0) {
-  const double v = num(j, k);
-  return j.contains(k) && j[k].is_number() && v >= -2e9 && v <= 2e9 ? static_cast<int>(v) : fallback;
+  const auto v = jsonx::number(j, k);
+  return v && *v >= -2e9 && *v <= 2e9 ? static_cast<int>(*v) : fallback;
 }
 std::optional<int> optional_integer(const json& j, const char* k) {
-  return j.contains(k) && j[k].is_number() ? std::optional<int>(integer(j, k)) : std::nullopt;
+  return jsonx::number(j, k) ? std::optional<int>(integer(j, k)) : std::nullopt;
 }
-std::string str(const json& j, const char* k) {
-  const auto it = j.find(k);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-bool flag(const json& j, const char* k) {
-  const auto it = j.find(k);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
+std::string str(const json& j, const char* k) { return jsonx::string(j, k).value_or(""); }
+bool flag(const json& j, const char* k) { return jsonx::boolean(j, k).value_or(false); }
+const json& object(const json& j, const char* k) { return jsonx::section(j, k); }
 // The objects of an array field, none when it is not an array.
 std::vector<const json*> objects(const json& j, const char* k) {
   std::vector<const json*> out;
-  const auto it = j.find(k);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& e : *it)
-    if (e.is_object()) out.push_back(&e);
+  if (const json* a = jsonx::array_at(j, k))
+    for (const auto& e : *a)
+      if (e.is_object()) out.push_back(&e);
   return out;
-}
-const json& object(const json& j, const char* k) {
-  static const json empty = json::object();
-  const auto it = j.find(k);
-  return it != j.end() && it->is_object() ? *it : empty;
 }
 
 StepEstimate step_of(const json& r) {

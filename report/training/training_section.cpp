@@ -172,7 +172,7 @@ std::vector<LinkSpeed> link_speeds(const Chosen& c, const Workload& w, const Tra
 std::vector<DataMovement> data_movement(const Chosen& c, const TrainingInputs& in, double bytes, double alpha_s) {
   std::vector<DataMovement> out;
   auto add = [&](const std::string& network, const AlphaBeta& m, bool estimate) {
-    out.push_back({network, m.beta_s_per_byte > 0 ? 1e-9 / m.beta_s_per_byte : 0.0, transfer_s(m, bytes), estimate});
+    out.push_back({network, bandwidth_GBps(m), transfer_s(m, bytes), estimate});
   };
   add("this network, fitted (" + c.path + ")", c.model, false);
   if (in.pair && !c.fallback) add("this network, tcp pair goodput", from_pair(in.pair->half_rtt_s, in.pair->goodput_Bps), false);

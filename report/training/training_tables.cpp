@@ -82,7 +82,7 @@ std::string headline(const TrainingResult& s) {
          " of compute per step" + (!in.step_compute_s ? " (the default: give --step-compute-s)" : "") +
          (in.sharding == Sharding::full ? ", fully sharded collectives over " : ", a ring all-reduce over ") +
          std::to_string(n) + " nodes moves " + gigabytes_text(row->step.bytes_per_node) + " per node per step: this network (" +
-         gbits_text(m.model.beta_s_per_byte > 0 ? 1e-9 / m.model.beta_s_per_byte : 0.0) + " fitted) keeps the GPUs waiting " +
+         gbits_text(bandwidth_GBps(m.model)) + " fitted) keeps the GPUs waiting " +
          percent_text(row->step.wait_no_overlap) + " of each step with no overlap, " + percent_text(row->step.wait_model) +
          " with the fixed overlap model. Communication exceeds compute from " + exceeds_text(w->comm_exceeds_compute_at) + ".";
   for (const auto& l : s.link_speeds) {
@@ -101,7 +101,7 @@ std::vector<std::string> notes(const TrainingResult& s) {
   std::vector<std::string> out;
   out.push_back("Model: " + m.source + ", " + m.path + ", " + m.regime + " regime, ring all-reduce " +
                 "T(n,S) = 2(n-1)·alpha + 2(n-1)/n·S·beta with alpha = " + seconds_text(m.model.alpha_s) + ", beta = 1/(" +
-                gbits_text(m.model.beta_s_per_byte > 0 ? 1e-9 / m.model.beta_s_per_byte : 0.0) + ")" +
+                gbits_text(bandwidth_GBps(m.model)) + ")" +
                 (m.efficiency ? ", " + percent_text(*m.efficiency) + " of its ceiling" : "") +
                 (m.network.empty() ? "" : "; its traffic crossed " + m.network) + ".");
   if (!m.passed_over.empty()) out.push_back("Network: " + m.passed_over + ".");
@@ -183,7 +183,7 @@ TextTable fits_table(const TrainingResult& s) {
       t.rows.push_back({c.source, c.path, std::to_string(c.nodes), std::to_string(c.ranks),
                         r.regime + " (" + regime_algorithm(r.regime) + ")",
                         format_bytes(static_cast<int64_t>(r.min_bytes)) + " - " + format_bytes(static_cast<int64_t>(r.max_bytes)),
-                        seconds_text(r.model.alpha_s), gbits_text(r.model.beta_s_per_byte > 0 ? 1e-9 / r.model.beta_s_per_byte : 0.0),
+                        seconds_text(r.model.alpha_s), gbits_text(bandwidth_GBps(r.model)),
                         format_fixed(r.quality.r2, 4), percent_text(r.quality.max_abs_relative),
                         percent_text(r.quality.median_abs_relative)});
   return t;
