@@ -65,7 +65,7 @@ def main():
             print("the 160-host matrix is left out (a sanitizer build: its layout is checked without them)")
             return
         big = os.path.join(tmp, "matrix160.jsonl")
-        made = subprocess.run([sys.executable, os.path.join(src, "report", "bench", "gen_pair_matrix.py"), "--hosts", "160",
+        made = subprocess.run([sys.executable, os.path.join(src, "bench", "perf", "gen_pair_matrix.py"), "--hosts", "160",
                                "--slow", "1", big], check=True, stdout=subprocess.PIPE, text=True).stdout
         host = made.strip().split("slow hosts: ")[1]  # the one host whose flows run at a quarter of the rate
         out = os.path.join(tmp, "matrix160")

@@ -2,7 +2,7 @@
 """Generates a results.jsonl of an all-pairs TCP matrix over HOSTS hosts, one record per ordered pair
 (HOSTS x (HOSTS-1): 1,047,552 at 1,024 hosts), shaped as the tcp suite writes them (figure, both links,
 stability, CPU use, one stream's tcp_info). SLOW hosts send and receive at a quarter of the rate.
-It is the input of the scale benchmark for `gpunet-bench report` (report/bench/pair_matrix_bench.sh).
+It is the input of the scale benchmark for `gpunet-bench report` (bench/perf/pair_matrix_bench.sh).
 
 usage: gen_pair_matrix.py [--hosts 1024] [--slow 3] OUT"""
 import argparse

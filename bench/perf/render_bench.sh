@@ -3,7 +3,7 @@
 # report.md, report.html, junit.xml, sweeps.csv), timed with /usr/bin/time -v. Target: under 2 s and
 # under 300 MB peak memory, for a report.json and for a results.jsonl.
 #
-# usage: report/bench/render_bench.sh BUILD_DIR [RANKS] [SIZES]     (BUILD_DIR: a Release/RelWithDebInfo build)
+# usage: bench/perf/render_bench.sh BUILD_DIR [RANKS] [SIZES]     (BUILD_DIR: a Release/RelWithDebInfo build)
 set -euo pipefail
 build=$1 ranks=${2:-1000} sizes=${3:-30}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Scale benchmark (not a test): `gpunet-bench report` on the all-pairs TCP matrix of HOSTS generated
-# hosts (HOSTS x (HOSTS-1) flow records, report/bench/gen_pair_matrix.py), timed with /usr/bin/time -v.
+# hosts (HOSTS x (HOSTS-1) flow records, bench/perf/gen_pair_matrix.py), timed with /usr/bin/time -v.
 # Targets at 1,024 hosts (about a million records): under 30 s and 4 GB, report.html under 20 MB.
 #
-# usage: report/bench/pair_matrix_bench.sh BUILD_DIR [HOSTS...]     (default: 128 256 512)
+# usage: bench/perf/pair_matrix_bench.sh BUILD_DIR [HOSTS...]     (default: 128 256 512)
 set -euo pipefail
 build=$1; shift
 

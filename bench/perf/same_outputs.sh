@@ -3,9 +3,9 @@
 # --step-compute-s, with --spec, with --spec and --baseline) run by two binaries on the same inputs; every
 # output file, the console and the exit code compared byte for byte. Exit 0 when all agree.
 #
-# usage: report/bench/same_outputs.sh OLD_BINARY NEW_BINARY INPUT...   (report.json or results.jsonl files)
+# usage: bench/perf/same_outputs.sh OLD_BINARY NEW_BINARY INPUT...   (report.json or results.jsonl files)
 # e.g.   git worktree or checkout of the old commit, build its gpunet-bench, copy it aside, then
-#        report/bench/same_outputs.sh /tmp/gpunet-bench-old build/gpunet-bench tests/data/report/*.json
+#        bench/perf/same_outputs.sh /tmp/gpunet-bench-old build/gpunet-bench tests/data/report/*.json
 set -uo pipefail
 (($# >= 3)) || { echo "usage: same_outputs.sh OLD_BINARY NEW_BINARY INPUT..." >&2; exit 2; }
 old=$1 new=$2
