@@ -144,16 +144,19 @@ json params_json(const TrainingParams& p) {
 }
 
 TrainingParams params_from_json(const json& j) {
+  using jsonx::boolean, jsonx::number, jsonx::string;
   TrainingParams p;
-  if (!j.is_object()) return p;
-  if (j.contains("model_params") && j["model_params"].is_number()) p.model_params = j["model_params"].get<double>();
-  p.grad_bytes_per_param = j.value("grad_bytes_per_param", p.grad_bytes_per_param);
-  p.bucket_bytes = j.value("bucket_bytes", p.bucket_bytes);
-  p.sharding = sharding_from_string(j.value("sharding", std::string("none"))).value_or(Sharding::none);
-  if (!j.value("step_compute_is_default", true)) p.step_compute_s = j.value("step_compute_s", kDefaultStepComputeS);
-  if (!j.value("dataset_is_default", true)) p.dataset_bytes = j.value("dataset_bytes", kDefaultDatasetBytes);
-  if (j.contains("alpha_us") && j["alpha_us"].is_number()) p.alpha_us = j["alpha_us"].get<double>();
-  if (j.contains("latency_threshold_us")) p.latency_threshold_us = j.value("latency_threshold_us", kDefaultLatencyThresholdUs);
+  p.model_params = number(j, "model_params");
+  p.grad_bytes_per_param = number(j, "grad_bytes_per_param").value_or(p.grad_bytes_per_param);
+  p.bucket_bytes = number(j, "bucket_bytes").value_or(p.bucket_bytes);
+  p.sharding = sharding_from_string(string(j, "sharding").value_or("none")).value_or(Sharding::none);
+  if (!boolean(j, "step_compute_is_default").value_or(true))
+    p.step_compute_s = number(j, "step_compute_s").value_or(kDefaultStepComputeS);
+  if (!boolean(j, "dataset_is_default").value_or(true))
+    p.dataset_bytes = number(j, "dataset_bytes").value_or(kDefaultDatasetBytes);
+  p.alpha_us = number(j, "alpha_us");
+  if (j.is_object() && j.contains("latency_threshold_us"))
+    p.latency_threshold_us = number(j, "latency_threshold_us").value_or(kDefaultLatencyThresholdUs);
   return p;
 }
 
@@ -271,13 +274,9 @@ void from_json(const json& j, TrainingResult& t) {
 }
 
 std::optional<TrainingResult> training_result_of(const Report& rep) {
-  const auto it = rep.extra.is_object() ? rep.extra.find("training") : rep.extra.end();
-  if (it == rep.extra.end() || !it->is_object()) return std::nullopt;
-  try {
-    return it->get<TrainingResult>();
-  } catch (const json::exception&) {  // inputs of the wrong type (params_from_json)
-    return std::nullopt;
-  }
+  const json* t = jsonx::object_at(rep.extra, "training");
+  if (!t) return std::nullopt;
+  return t->get<TrainingResult>();
 }
 
 }  // namespace gpunet::report::training

@@ -1,7 +1,7 @@
 // The "Training impact" answer, typed: what report::analyse computes once (training_section.hpp) and
 // every output reads. report.json carries it as extra.training (to_json); a stored report's is read
 // back with from_json, which takes what it can and leaves the rest at its defaults (a hostile file
-// renders, it never throws past training_result_of). Pure.
+// renders; it never throws). Pure.
 #pragma once
 
 #include <optional>
@@ -106,7 +106,8 @@ struct TrainingResult {
 };
 
 // The parameters as report.json states them (extra.training.inputs), with the defaults used and the
-// model's constants; params_from_json reads them back (a re-rendered report keeps the run's).
+// model's constants; params_from_json reads them back (a re-rendered report keeps the run's; a value of the
+// wrong type keeps its default).
 nlohmann::json params_json(const TrainingParams& p);
 TrainingParams params_from_json(const nlohmann::json& j);
 

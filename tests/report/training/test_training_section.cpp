@@ -248,12 +248,18 @@ TEST(TrainingSection, ReadsBackAsWritten) {
   EXPECT_EQ(json(written.get<TrainingResult>()), written);
   rep.extra["training"] = written;
   EXPECT_EQ(json(*training_result_of(rep)), written);
-  // A hostile section reads as far as it can; inputs of the wrong type read as none.
+  // A hostile section reads as far as it can; inputs of the wrong type keep their defaults.
   rep.extra["training"] = json{{"available", true}, {"workloads", 3}, {"model", "x"}, {"link_speeds", json::array({1, json::object()})}};
   EXPECT_TRUE(training_result_of(rep)->available);
   EXPECT_EQ(training::section_text(*training_result_of(rep)).headline, "");  // no workload to answer for
-  rep.extra["training"] = json{{"inputs", {{"bucket_bytes", "big"}}}};
-  EXPECT_FALSE(training_result_of(rep).has_value());
+  rep.extra["training"] = json{{"inputs", {{"bucket_bytes", "big"}, {"grad_bytes_per_param", 4}, {"alpha_us", false},
+                                            {"step_compute_is_default", "no"}, {"latency_threshold_us", "x"}}}};
+  const TrainingParams read = training_result_of(rep)->inputs;
+  EXPECT_EQ(read.bucket_bytes, TrainingParams{}.bucket_bytes);
+  EXPECT_EQ(read.grad_bytes_per_param, 4);
+  EXPECT_FALSE(read.alpha_us || read.step_compute_s);
+  EXPECT_EQ(read.latency_threshold_us, kDefaultLatencyThresholdUs);
+  EXPECT_EQ(stored_params(rep).bucket_bytes, TrainingParams{}.bucket_bytes);
 }
 
 TEST(TrainingChart, OneSeriesPerLinkSpeedPlusThisNetwork) {
