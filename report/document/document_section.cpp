@@ -98,10 +98,19 @@ DocSection run_section(const Report& rep) {
   add_row(t, {"reduction", p.reduction + " across ranks"});
   if (const auto load = host_load_text(rep); !load.empty()) add_row(t, {"other work on the hosts", load});
   if (const auto took = suite_times_text(suite_times_of(rep)); !took.empty()) add_row(t, {"time per suite", took});
+  if (const auto in_part = flows_in_part_text(rep); !in_part.empty()) add_row(t, {"records read", in_part});
   s.tables.push_back(std::move(t));
   s.closing.push_back("Units: GB/s = 1e9 B/s, Gb/s = 1e9 bit/s, times in microseconds (us), CV in % of the mean. "
                       "efficiency = figure / ceiling; the ceilings the tables cite by number are derived at the end.");
   return s;
+}
+
+std::string flows_in_part_text(const Report& rep) {
+  const nlohmann::json* s = jsonx::object_at(rep.extra, kFlowsInPartKey);
+  if (!s) return "";
+  const auto n = [&](const char* k) { return std::to_string(static_cast<long long>(jsonx::number(*s, k).value_or(0))); };
+  return "report.json kept " + n("whole") + " of " + n("flows") +
+         " TCP flows whole and summarised the rest by host; re-render from the run's results.jsonl for every flow";
 }
 
 DocSection networks_section(const Report& rep) {

@@ -53,6 +53,12 @@ TableRow& add_row(Table& t, std::vector<std::string> texts, Status status = Stat
 DocSection verdict_section(const RunVerdict& v);  // the banner: "Verdict: FAIL" and one item per reason
 DocSection problems_section(const WhatIsWrong& w);  // "What is wrong": one item per problem, the scheduler's lines
 DocSection run_section(const Report& rep);       // "Run": version, command, ranks, hosts, time, libraries, ...
+// Where report.json at scale summarises the flows it does not keep whole (report/render/json_flows_kept.hpp).
+inline constexpr const char* kFlowsInPartKey = "flows_in_part";
+// For a report read back from such a report.json: how many flows it kept whole, of how many, and where
+// every flow is ("report.json kept 948 of 25440 TCP flows whole ..."); empty for a whole one. The Run
+// section and the re-render's warning say it.
+std::string flows_in_part_text(const Report& rep);
 DocSection networks_section(const Report& rep);  // "Networks measured": one row per interface
 DocSection findings_section(const Report& rep);  // "Why figures are below their ceiling": one item per record
 // "Training impact": the answer, its notes, its tables (empty without an answer).

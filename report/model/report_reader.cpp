@@ -290,6 +290,16 @@ bool ReportSax::record_field(Scalar v) {
     out = v.d;
     return true;
   };
+  auto named = [&](auto& out, auto from_string, unsigned bit) {  // an enum by its name; throws on others
+    std::string s;
+    if (!str(s, bit)) return false;
+    try {
+      out = from_string(s);
+    } catch (const std::exception& e) {
+      return fail(where() + e.what());
+    }
+    return true;
+  };
   if (f == "suite") return str(record_.suite, kSuite);
   if (f == "name") return str(record_.name, kName);
   if (f == "variant") return str(record_.variant, 0);
@@ -305,16 +315,8 @@ bool ReportSax::record_field(Scalar v) {
   if (f == "rank") return int32(record_.rank);
   if (f == "algbw_GBps") return number(record_.algbw_GBps);
   if (f == "busbw_GBps") return number(record_.busbw_GBps);
-  if (f == "status") {
-    std::string s;
-    if (!str(s, kStatus)) return false;
-    try {
-      record_.status = status_from_string(s);
-    } catch (const std::exception& e) {
-      return fail(where() + e.what());
-    }
-    return true;
-  }
+  if (f == "status") return named(record_.status, status_from_string, kStatus);
+  if (f == "kind") return named(record_.kind, record_kind_from_string, 0);
   if (f == "extra") {  // a scalar extra, kept as it is
     record_.extra = to_json(std::move(v));
     return true;

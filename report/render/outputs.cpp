@@ -32,8 +32,9 @@ void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {
     throw std::runtime_error("cannot create the output directory " + out_dir + ": " +
                              (ec ? ec.message() : std::string("a file of that name exists")));
   const fs::path dir(out_dir);
-  write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, j.verdict, o); });
   const DocumentParts parts = document_parts(a);  // what md, html and the CSVs share
+  const FlowsKept kept = flows_kept(rep, parts);  // at scale, report.json keeps the flows a reader must see
+  write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, j.verdict, kept, o); });
   write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(parts); });
   write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(parts); });
   write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, j, o); });

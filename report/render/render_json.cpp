@@ -1,5 +1,5 @@
-// report.json: the complete Report. Written record by record (one record per line inside "results")
-// rather than through one JSON tree of the whole report.
+// report.json: the complete Report (at scale, the flows json_flows_kept.hpp keeps). Written record by
+// record (one record per line inside "results") rather than through one JSON tree of the whole report.
 // Invalid UTF-8 in a string is replaced, never fatal.
 #include <charconv>
 #include <cmath>
@@ -97,33 +97,41 @@ void put_record(std::string& out, const Record& r) {
       .number("max", t.max).number("stddev", t.stddev).number("cv", t.cv).number("samples", t.samples);
   out += '}';
   f.number("algbw_GBps", r.algbw_GBps).number("busbw_GBps", r.busbw_GBps).string("check", r.check);
-  f.number("wrong", r.wrong).value("extra", r.extra);
+  f.number("wrong", r.wrong);
+  if (r.kind != RecordKind::unstated) f.string("kind", to_string(r.kind));
+  f.value("extra", r.extra);
   if (r.figure) f.value("figure", json(*r.figure));
   out += '}';
 }
 
 }  // namespace
 
-void render_json(const Report& rep, const RunVerdict& verdict, std::ostream& os) {
+void render_json(const Report& rep, const RunVerdict& verdict, std::ostream& os) { render_json(rep, verdict, FlowsKept{}, os); }
+
+void render_json(const Report& rep, const RunVerdict& verdict, const FlowsKept& kept, std::ostream& os) {
   std::string out;  // one part at a time
   out += "{\n  \"schema_version\": ";
   put_number(out, rep.schema_version);
   out += ",\n  \"provenance\": ";
   put_nested(out, json(rep.provenance));
   out += ",\n  \"results\": [";
+  bool first = true;
   for (size_t i = 0; i < rep.results.size(); ++i) {
-    out += i ? ",\n    " : "\n    ";
+    if (!kept.whole.empty() && !kept.whole[i]) continue;
+    out += first ? "\n    " : ",\n    ";
+    first = false;
     put_record(out, rep.results[i]);
     os << out;
     out.clear();
   }
-  out += rep.results.empty() ? "],\n  \"topology\": " : "\n  ],\n  \"topology\": ";
+  out += first ? "],\n  \"topology\": " : "\n  ],\n  \"topology\": ";
   put_nested(out, rep.topology);
   out += ",\n  \"findings\": ";
   put_nested(out, rep.findings);
   out += ",\n  \"extra\": ";
   json extra = rep.extra.is_object() ? rep.extra : json::object();
   extra["run_verdict"] = to_json(verdict);  // the judgement's, never read back
+  if (!kept.summary.is_null()) extra[kFlowsInPartKey] = kept.summary;
   put_nested(out, extra);
   out += "\n}\n";
   os << out;

@@ -11,6 +11,7 @@
 
 #include "report/model/record.hpp"
 #include "report/render/document_parts.hpp"
+#include "report/render/json_flows_kept.hpp"
 
 namespace gpunet::report {
 
@@ -21,6 +22,8 @@ namespace gpunet::report {
 // verdict as extra.run_verdict.
 std::string render_json(const Report& rep);
 void render_json(const Report& rep, const RunVerdict& verdict, std::ostream& out);
+// The same, keeping whole only the records kept.whole marks (json_flows_kept.hpp), with its summary.
+void render_json(const Report& rep, const RunVerdict& verdict, const FlowsKept& kept, std::ostream& out);
 // report.md: verdict, provenance, nccl-tests-like sweep tables with p50/p99/cv and ceiling/efficiency.
 // The forms with DocumentParts lay out the document built once for every format (document_parts.hpp).
 std::string render_markdown(const Report& rep);

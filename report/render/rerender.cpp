@@ -12,6 +12,7 @@
 #include "report/model/json_fields.hpp"
 #include "report/model/json_parse.hpp"
 #include "report/model/legacy_figure.hpp"
+#include "report/document/document_section.hpp"
 #include "report/render/outputs.hpp"
 #include "report/model/report_reader.hpp"
 
@@ -58,6 +59,7 @@ std::optional<LoadedResults> load_report_json(const std::string& path, std::stri
   LoadedResults out;
   out.report = std::move(r.report);
   upgrade_legacy_report(*out.report);
+  if (const auto in_part = flows_in_part_text(*out.report); !in_part.empty()) out.warnings.push_back(path + ": " + in_part);
   return out;
 }
 

@@ -8,6 +8,7 @@ usage: section_titles_test.py PATH/TO/gpunet-bench SOURCE_DIR [--without-large-m
 (the sanitizer build leaves out the 160-host matrix: minutes to render there)"""
 import csv
 import html.parser
+import json
 import os
 import subprocess
 import sys
@@ -89,6 +90,29 @@ def main():
         named = {part.split("<")[0] for part in page.split('class="tick worst">')[1:]}
         assert named == {host}, f"named beside the heatmap: {named}, made slow: {host}"
         assert os.path.getsize(os.path.join(out, "report.html")) < 6 * 2**20
+        # report.json keeps whole the slow host's flows (both ways) and summarises every host's.
+        with open(os.path.join(out, "report.json")) as f:
+            report = json.load(f)
+        part = report["extra"]["flows_in_part"]
+        whole = [r for r in report["results"] if r.get("kind") == "tcp_flow"]
+        assert part["flows"] == 25440 and part["whole"] == len(whole) == 2 * 159, (part["flows"], part["whole"], len(whole))
+        assert all(host in (r["figure"]["subject"]["host"], r["figure"]["subject"]["dst_host"]) for r in whole)
+        sides = {h["host"]: h for h in part["hosts"]}
+        assert len(sides) == 160 and sides[host]["sent"]["flows"] == 159, sides.get(host)
+        other = next(h for h in sides if h != host)
+        assert sides[host]["sent"]["efficiency"]["median"] < 0.5 < sides[other]["sent"]["efficiency"]["median"]
+        assert os.path.getsize(os.path.join(out, "report.json")) < 2**20 * 4
+        try:
+            import jsonschema  # python3-jsonschema, as the outputs test uses
+            with open(os.path.join(src, "report", "schema", "report.schema.json")) as f:
+                jsonschema.validate(report, json.load(f))
+        except ImportError:
+            print("python3-jsonschema is missing: report.json at scale is not checked against the schema")
+        again = subprocess.run([binary, "report", os.path.join(out, "report.json"), "-o", out + "-again"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert again.returncode in (0, 1), again.stderr
+        said = f"report.json kept {2 * 159} of 25440 TCP flows whole and summarised the rest by host"
+        assert said in again.stderr and said in open(os.path.join(out + "-again", "report.md")).read(), again.stderr
         print(f"ok: 160 hosts: {len(titles)} sections agree; {host} named beside the heatmap")
 
 

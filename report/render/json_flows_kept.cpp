@@ -1,0 +1,106 @@
+#include "report/render/json_flows_kept.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "report/analysis/analysis.hpp"
+#include "report/judge/culprits.hpp"
+#include "report/model/json_access.hpp"
+#include "report/model/stats.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+// The hosts a reader is sent to: What is wrong's, a failed promise's, a SLOWER baseline figure's.
+std::set<std::string> cited_hosts(const DocumentParts& parts) {
+  std::set<std::string> hosts;
+  for (const auto& b : parts.wrong.bad_nodes) hosts.insert(b.host);
+  for (const auto& v : parts.judgement.verdicts)
+    if (v.status == VerdictStatus::fail) hosts.insert(v.hosts.begin(), v.hosts.end());
+  if (const auto& c = parts.judgement.comparison)
+    for (const auto& row : c->rows)
+      if (row.change == Change::slower) hosts.insert(row.hosts.begin(), row.hosts.end());
+  return hosts;
+}
+
+// One host's flows on one interface, one way.
+struct Side {
+  std::vector<double> goodput, efficiency;
+  int failed = 0;
+};
+
+json spread(std::vector<double> v) {
+  if (v.empty()) return nullptr;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {{"min", *lo}, {"median", percentile(v, 0.5)}, {"max", *hi}};
+}
+
+json side_json(const Side& s) {
+  return {{"flows", s.goodput.size() + static_cast<std::size_t>(s.failed)}, {"failed", s.failed},
+          {"goodput_Gbps", spread(s.goodput)}, {"efficiency", spread(s.efficiency)}};
+}
+
+}  // namespace
+
+FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t whole_up_to) {
+  FlowsKept kept;
+  if (jsonx::object_at(rep.extra, kFlowsInPartKey)) return kept;  // written in part before: its summary is kept
+  std::size_t flows = 0;
+  for (const auto& r : rep.results) flows += record_kind(r) == RecordKind::tcp_flow;
+  if (flows <= whole_up_to) return kept;
+
+  const std::set<std::string> cited = cited_hosts(parts);
+  const BlamedPairs blamed(rep, parts.wrong.bad_nodes);
+  std::map<std::tuple<std::string, std::string, bool>, Side> sides;  // host, interface, received
+  kept.whole.assign(rep.results.size(), true);
+  std::size_t whole = 0;
+  for (std::size_t i = 0; i < rep.results.size(); ++i) {
+    const Record& r = rep.results[i];
+    if (record_kind(r) != RecordKind::tcp_flow) continue;
+    const Figure* f = record_figure(r);
+    const bool ok = r.status == Status::passed && f && f->subject.kind == SubjectKind::pair;
+    if (!ok) {
+      ++whole;
+      if (f) {
+        ++sides[{f->subject.host, f->subject.iface, false}].failed;
+        ++sides[{f->subject.dst_host, f->subject.dst_iface, true}].failed;
+      }
+      continue;
+    }
+    const Subject& s = f->subject;
+    for (const auto& [host, iface, received] : {std::tuple{s.host, s.iface, false}, std::tuple{s.dst_host, s.dst_iface, true}}) {
+      Side& side = sides[{host, iface, received}];
+      side.goodput.push_back(f->value);
+      if (f->efficiency) side.efficiency.push_back(*f->efficiency);
+    }
+    const bool low = f->efficiency && *f->efficiency < parts.threshold;
+    kept.whole[i] = low || blamed(s) || cited.count(s.host) || cited.count(s.dst_host);
+    whole += kept.whole[i];
+  }
+
+  json hosts = json::array();
+  for (const auto& [key, side] : sides) {
+    const auto& [host, iface, received] = key;
+    json& h = hosts.empty() || hosts.back()["host"] != host || hosts.back()["iface"] != iface
+                  ? hosts.emplace_back(json{{"host", host}, {"iface", iface}})
+                  : hosts.back();
+    h[received ? "received" : "sent"] = side_json(side);
+  }
+  kept.summary = {{"flows", flows},
+                  {"whole", whole},
+                  {"threshold", parts.threshold},
+                  {"why", "more than " + std::to_string(whole_up_to) +
+                              " TCP flows: report.json keeps whole the flows that failed, fell below the efficiency "
+                              "threshold or have an end that What is wrong, a failed promise or a SLOWER baseline figure "
+                              "names, and summarises every host's flows; every flow is in results.jsonl and tcp_flows.csv"},
+                  {"hosts", std::move(hosts)}};
+  return kept;
+}
+
+}  // namespace gpunet::report

@@ -1,0 +1,108 @@
+// report.json at scale: which TCP flows it keeps whole, the per-host summary, and a read-back.
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "report/judge/verdicts_outputs.hpp"
+#include "report/model/report_reader.hpp"
+#include "report/render/json_flows_kept.hpp"
+#include "report/render/renderers.hpp"
+
+using namespace gpunet::report;
+using nlohmann::json;
+
+namespace {
+
+// A full matrix of `hosts` hosts at `efficiency` of a 100 Gb/s ceiling, h2's flows at 30 %, h3's
+// flow to h4 failed, and one record that is no flow.
+Report matrix(int hosts) {
+  Report rep;
+  for (int s = 0; s < hosts; ++s)
+    for (int d = 0; d < hosts; ++d) {
+      if (s == d) continue;
+      const std::string src = "h" + std::to_string(s), dst = "h" + std::to_string(d);
+      Record r;
+      r.suite = "tcp";
+      r.name = "bandwidth";
+      r.kind = RecordKind::tcp_flow;
+      const double eff = s == 2 || d == 2 ? 0.3 : 0.9;
+      r.figure = rate_figure("tcp.goodput", 100 * eff, "Gb/s", pair_subject(src, s, dst, d), PathModel::tcp_flow);
+      r.figure->efficiency = eff;
+      if (s == 3 && d == 4) r.status = Status::failed;
+      rep.results.push_back(std::move(r));
+    }
+  Record other;
+  other.suite = "topo";
+  other.name = "node";
+  rep.results.push_back(other);
+  return rep;
+}
+
+DocumentParts parts_naming(const std::string& host) {
+  DocumentParts parts;
+  parts.threshold = 0.8;
+  if (!host.empty()) parts.wrong.bad_nodes.push_back({host, "slow"});
+  return parts;
+}
+
+const json* side(const json& summary, const std::string& host, const char* way) {
+  for (const auto& h : summary.at("hosts"))
+    if (h.at("host") == host) return &h.at(way);
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(JsonFlowsKept, UpToTheLimitEveryRecordIsWhole) {
+  const Report rep = matrix(6);  // 30 flows
+  const FlowsKept kept = flows_kept(rep, parts_naming(""), 30);
+  EXPECT_TRUE(kept.whole.empty());
+  EXPECT_TRUE(kept.summary.is_null());
+}
+
+TEST(JsonFlowsKept, AboveItTheFlowsAReaderMustSeeStayWhole) {
+  const Report rep = matrix(6);
+  const FlowsKept kept = flows_kept(rep, parts_naming("h5"), 29);
+  ASSERT_EQ(kept.whole.size(), rep.results.size());
+  for (std::size_t i = 0; i < rep.results.size(); ++i) {
+    const Record& r = rep.results[i];
+    if (!r.figure) {
+      EXPECT_TRUE(kept.whole[i]) << "a record that is no flow";
+      continue;
+    }
+    const auto& s = r.figure->subject;
+    const bool low = s.host == "h2" || s.dst_host == "h2";
+    const bool named = s.host == "h5" || s.dst_host == "h5";
+    const bool failed = r.status == Status::failed;
+    EXPECT_EQ(kept.whole[i], low || named || failed) << s.host << " -> " << s.dst_host;
+  }
+  const json& sum = kept.summary;
+  EXPECT_EQ(sum.at("flows"), 30);
+  EXPECT_EQ(sum.at("whole"), 10 + 8 + 1);  // h2's both ways, h5's less the two with h2, h3 -> h4
+  EXPECT_EQ(sum.at("hosts").size(), 6u);
+  const json* h2 = side(sum, "h2", "sent");
+  ASSERT_NE(h2, nullptr);
+  EXPECT_EQ(h2->at("flows"), 5);
+  EXPECT_DOUBLE_EQ(h2->at("efficiency").at("median").get<double>(), 0.3);
+  EXPECT_EQ(side(sum, "h3", "sent")->at("failed"), 1);
+  EXPECT_EQ(side(sum, "h4", "received")->at("failed"), 1);
+  EXPECT_EQ(side(sum, "h4", "received")->at("flows"), 5);  // the failed one counted
+  EXPECT_DOUBLE_EQ(side(sum, "h0", "received")->at("goodput_Gbps").at("max").get<double>(), 90);
+}
+
+TEST(JsonFlowsKept, ReportJsonHoldsTheWholeFlowsAndReadsBackWithItsSummary) {
+  const Report rep = matrix(6);
+  const FlowsKept kept = flows_kept(rep, parts_naming(""), 20);
+  std::ostringstream out;
+  render_json(rep, stored_judgement(rep).verdict, kept, out);
+  const ReportText back = read_report_json(out.str());
+  ASSERT_TRUE(back.kind == ReportText::Kind::report && back.report) << back.error;
+  const Report& read = *back.report;
+  EXPECT_EQ(read.results.size(), 10u + 1 + 1);  // h2's flows, h3 -> h4, the topo record
+  EXPECT_EQ(read.results[0].kind, RecordKind::tcp_flow);  // the kind its suite stated, not one derived again
+  EXPECT_EQ(flows_in_part_text(read).rfind("report.json kept 11 of 30 TCP flows whole", 0), 0u)
+      << flows_in_part_text(read);
+  // Read back, the summary stays: the flows it summarised are no longer there to count.
+  EXPECT_TRUE(flows_kept(read, parts_naming(""), 0).whole.empty());
+  EXPECT_EQ(flows_in_part_text(rep), "");
+}
