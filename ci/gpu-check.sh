@@ -25,7 +25,7 @@ packages=(
   libucx0 libfabric1 libpsm2-2 libpsm-infinipath1 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2
   libatomic1 libltdl7 libhwloc15 libhwloc-dev libhwloc-plugins hwloc-nox libnuma1 libnuma-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark1debian libbenchmark-dev
-  libpugixml1v5 libpugixml-dev libsqlite3-0 libsqlite3-dev pkgconf pkgconf-bin libpkgconf3
+  libpugixml1v5 libpugixml-dev libsimdjson14 libsimdjson-dev libsqlite3-0 libsqlite3-dev pkgconf pkgconf-bin libpkgconf3
 )
 
 log() { echo "gpu-check: $*" >&2; }

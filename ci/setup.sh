@@ -15,6 +15,8 @@ packages=(
   libsqlite3-dev
   # RDMA (compiled in when present; the suite skips without a device)
   libibverbs-dev ibverbs-providers rdma-core
+  # report/: simdjson reads the lines of a large results.jsonl
+  libsimdjson-dev
   # topo: NCCL topology XML reader
   libpugixml-dev
   # rdma suite, and the nccl, pcie and node suites: host buffers on a chosen NUMA node; gpunet-bind

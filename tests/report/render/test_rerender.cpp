@@ -163,6 +163,43 @@ TEST_F(Rerender, LargeJsonlIsReadLineByLineWithTheSameResult) {
             std::string::npos) << report_json.error;
 }
 
+// Lines are parsed in batches of about 4 MiB on two threads and taken in file order: across many
+// batches the records keep their order, and the first bad line is the one named, whichever reader.
+TEST_F(Rerender, ManyBatchesKeepTheirOrderAndTheFirstBadLine) {
+  const auto lines = fixture_lines();
+  std::string text;
+  std::size_t n = 0;
+  while (text.size() < (13u << 20)) {  // past three batches
+    nlohmann::json r = nlohmann::json::parse(lines[n % lines.size()]);
+    r["variant"] = "v" + std::to_string(n++);  // the order, readable back
+    text += r.dump() + "\n";
+  }
+  const auto path = write("many.jsonl", text);
+  for (const std::size_t whole_up_to : {std::size_t{1} << 30, std::size_t{16}}) {
+    const auto loaded = load_results(path, whole_up_to);
+    ASSERT_TRUE(loaded.report) << loaded.error;
+    ASSERT_EQ(loaded.report->results.size(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(loaded.report->results[i].variant, "v" + std::to_string(i));
+  }
+  // Bad lines in the third batch and in the last: the third batch's is named.
+  const std::size_t third = n * 10 / 13, last = n - 2;
+  std::string bad;
+  std::size_t at = 0;
+  for (std::size_t i = 0, begin = 0; i < n; ++i) {
+    const std::size_t end = text.find('\n', begin);
+    bad += i == third || i == last ? std::string("{\"suite\": oops}") : text.substr(begin, end - begin);
+    bad += "\n";
+    begin = end + 1;
+    if (i == third) at = i + 1;
+  }
+  const auto bad_path = write("bad-many.jsonl", bad);
+  for (const std::size_t whole_up_to : {std::size_t{1} << 30, std::size_t{16}}) {
+    const auto loaded = load_results(bad_path, whole_up_to);
+    EXPECT_FALSE(loaded.report);
+    EXPECT_NE(loaded.error.find(": line " + std::to_string(at) + " is not valid JSON"), std::string::npos) << loaded.error;
+  }
+}
+
 TEST(InputLines, LinesAcrossReadsAndTheLineLimit) {
   const auto path = (fs::temp_directory_path() / ("gpunet-lines-" + std::to_string(::getpid()))).string();
   {

@@ -1,0 +1,277 @@
+#include "report/render/results_jsonl.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <future>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "common/input_file.hpp"
+#include "common/strings.hpp"
+#include "report/model/json_fields.hpp"
+#include "report/model/json_lines_parser.hpp"
+#include "report/model/legacy_figure.hpp"
+#include "report/model/report_reader.hpp"
+
+namespace gpunet::report {
+
+using nlohmann::json;
+
+namespace {
+
+std::string exception_line(const std::string& what) { return what.substr(0, what.find('\n')); }
+
+// One line, parsed: what a worker thread makes of it, before it is taken in file order.
+struct LineRead {
+  enum class What { blank, record, meta, not_json, refused, problem } what = What::blank;
+  Record record;                          // record
+  std::optional<Provenance> provenance;   // meta
+  std::optional<json> topology;           // meta
+  std::string error;  // not_json, refused: the parser's words; problem: "is not ..." or ": field: ..."
+};
+
+// A record from its JSON object, moving `extra` instead of copying it.
+Record take_record(json& j) {
+  json extra = json::object();
+  if (const auto it = j.find("extra"); it != j.end()) {
+    extra = std::move(*it);
+    j.erase(it);
+  }
+  Record r = j.get<Record>();
+  r.extra = std::move(extra);
+  return r;
+}
+
+LineRead read_line(JsonLinesParser& parser, std::string_view line) {
+  LineRead out;
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return out;
+  JsonParsed parsed = parser.parse(line);
+  if (!parsed.ok()) {
+    out.what = parsed.key_or_number_refused ? LineRead::What::refused : LineRead::What::not_json;
+    out.error = std::move(parsed.error);
+    return out;
+  }
+  json& j = parsed.value;
+  out.what = LineRead::What::problem;
+  if (!j.is_object()) {
+    out.error = "is not a JSON object";
+    return out;
+  }
+  try {
+    if (j.contains("suite")) {
+      out.record = take_record(j);
+      out.what = LineRead::What::record;
+    } else if (j.contains("provenance") || j.contains("topology")) {
+      if (j.contains("provenance")) out.provenance = j.at("provenance").get<Provenance>();
+      if (j.contains("topology")) out.topology = std::move(j.at("topology"));
+      out.what = LineRead::What::meta;
+    } else {
+      out.error = "is not a result record (no \"suite\")";
+    }
+  } catch (const FieldError& e) {
+    out.error = ": " + std::string(e.what());
+  } catch (const std::exception& e) {
+    out.error = "is not a valid result record: " + exception_line(e.what());
+  }
+  return out;
+}
+
+// Takes the lines in file order into one Report.
+class JsonlLines {
+ public:
+  // `bytes`: the file's size, which sets the records' room (records_room).
+  JsonlLines(const std::string& path, std::size_t bytes) : path_(path) { rep_.results.reserve(records_room(bytes)); }
+
+  // Takes one line; false once the file is refused (then finish() says why) or ends early.
+  bool take(LineRead&& line, bool has_newline) {
+    stopped_ = !take_line(std::move(line), has_newline);
+    return !stopped_;
+  }
+
+  LoadedResults finish() {
+    if (!error_.empty()) return results_refused(error_);
+    if (rep_.results.empty()) return results_refused(path_ + ": holds no result records" + kResultsFileHint);
+    // Lines carry no schema version: records without a figure may be from version 1.
+    const bool legacy = std::none_of(rep_.results.begin(), rep_.results.end(), [](const Record& r) { return r.figure.has_value(); });
+    if (legacy) rep_.schema_version = 1;
+    upgrade_legacy_report(rep_);
+    out_.report = std::move(rep_);
+    return std::move(out_);
+  }
+
+  bool stopped() const { return stopped_; }  // refused, or cut off
+  // Refused at its first line, which is no JSON: a report.json written over several lines, say.
+  bool unparsable_first_line() const { return unparsable_first_; }
+
+ private:
+  bool take_line(LineRead&& line, bool has_newline) {
+    ++line_no_;
+    switch (line.what) {
+      case LineRead::What::blank: return true;
+      case LineRead::What::record: rep_.results.push_back(std::move(line.record)); return true;
+      case LineRead::What::meta:
+        if (line.provenance) rep_.provenance = std::move(*line.provenance);
+        if (line.topology) rep_.topology = std::move(*line.topology);
+        return true;
+      case LineRead::What::refused: return refuse(at() + ": " + line.error);
+      case LineRead::What::not_json:
+        // Cut off by a dying run: the last line, without its newline, after at least one good record.
+        if (!has_newline && !rep_.results.empty()) {
+          out_.warnings.push_back(at() + " is incomplete (the run stopped while writing it); skipped it");
+          return false;
+        }
+        unparsable_first_ = line_no_ == 1;
+        return refuse(at() + " is not valid JSON: " + line.error + kResultsFileHint);
+      case LineRead::What::problem:  // "is not ..." or ": field: ..."
+        return refuse(at() + (line.error.front() == ':' ? "" : " ") + line.error + kResultsFileHint);
+    }
+    return false;
+  }
+
+  std::string at() const { return path_ + ": line " + std::to_string(line_no_); }
+  bool refuse(std::string why) {
+    error_ = std::move(why);
+    return false;
+  }
+
+  std::string path_;
+  std::size_t line_no_ = 0;
+  Report rep_;
+  LoadedResults out_;
+  std::string error_;
+  bool unparsable_first_ = false;
+  bool stopped_ = false;
+};
+
+// Lines gathered into batches, each parsed on a thread of its own (two at a time), the results taken
+// in file order. A line is copied into its batch unless the caller keeps the text (a file read whole).
+class BatchedLines {
+ public:
+  BatchedLines(JsonlLines& sink, bool copy) : sink_(sink), copy_(copy) {}
+  ~BatchedLines() { in_flight_.clear(); }  // each future waits for its thread
+
+  // False once the sink stopped taking lines (the lines after that are not needed).
+  bool add(std::string_view line, bool has_newline) {
+    if (!batch_) batch_ = std::make_unique<Batch>();
+    if (copy_) {
+      batch_->spans.emplace_back(batch_->text.size(), line.size());
+      batch_->text.append(line);
+    } else {
+      batch_->lines.push_back(line);
+    }
+    batch_->newline.push_back(has_newline);
+    batch_->bytes += line.size();
+    if (batch_->bytes >= kBatchBytes) submit();
+    return open_;
+  }
+
+  // Takes every line still in flight.
+  void finish() {
+    if (batch_) submit();
+    while (!in_flight_.empty() && open_) take_oldest();
+  }
+
+ private:
+  static constexpr std::size_t kBatchBytes = 4 << 20;
+  static constexpr std::size_t kThreads = 2;
+
+  struct Batch {
+    std::string text;                                     // the copied lines
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // each copied line's offset and size
+    std::vector<std::string_view> lines;                  // the lines, when not copied
+    std::vector<bool> newline;
+    std::size_t bytes = 0;
+    std::string_view line(std::size_t i) const {
+      return lines.empty() ? std::string_view(text).substr(spans[i].first, spans[i].second) : lines[i];
+    }
+  };
+  struct InFlight {
+    std::unique_ptr<Batch> batch;
+    std::future<std::vector<LineRead>> reads;
+  };
+
+  static std::vector<LineRead> read_batch(const Batch& b) {
+    JsonLinesParser parser;
+    std::vector<LineRead> out;
+    out.reserve(b.newline.size());
+    for (std::size_t i = 0; i < b.newline.size(); ++i) out.push_back(read_line(parser, b.line(i)));
+    return out;
+  }
+
+  void submit() {
+    if (in_flight_.size() >= kThreads) take_oldest();
+    if (!open_) {
+      batch_.reset();
+      return;
+    }
+    const Batch& b = *batch_;
+    in_flight_.push_back({std::move(batch_), std::async(std::launch::async, [&b] { return read_batch(b); })});
+  }
+
+  void take_oldest() {
+    InFlight f = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    std::vector<LineRead> reads = f.reads.get();
+    for (std::size_t i = 0; i < reads.size() && open_; ++i) open_ = sink_.take(std::move(reads[i]), f.batch->newline[i]);
+  }
+
+  JsonlLines& sink_;
+  bool copy_;
+  bool open_ = true;
+  std::unique_ptr<Batch> batch_;
+  std::deque<InFlight> in_flight_;
+};
+
+struct LinesFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace
+
+LoadedResults results_refused(const std::string& msg) {
+  LoadedResults r;
+  r.error = printable(msg);
+  return r;
+}
+
+LoadedResults read_results_jsonl(const std::string& path, std::string_view text) {
+  JsonlLines lines(path, text.size());
+  {
+    BatchedLines batches(lines, false);
+    for (size_t begin = 0; begin < text.size();) {
+      const size_t newline = text.find('\n', begin);
+      const bool has_newline = newline != std::string_view::npos;
+      const std::string_view line = text.substr(begin, has_newline ? newline - begin : std::string_view::npos);
+      begin = has_newline ? newline + 1 : text.size();
+      if (!batches.add(line, has_newline)) break;
+    }
+    batches.finish();
+  }
+  return lines.finish();
+}
+
+LoadedResults read_large_results_jsonl(const std::string& path, std::size_t bytes) {
+  JsonlLines lines(path, bytes);
+  std::optional<std::string> read_error;
+  {
+    BatchedLines batches(lines, true);
+    try {
+      read_input_lines<LinesFileError>(path, kResultsInput, [&](std::string_view line, bool has_newline) {
+        return batches.add(line, has_newline);
+      });
+    } catch (const LinesFileError& e) {
+      read_error = e.what();
+    }
+    batches.finish();  // a line before the one that could not be read may refuse the file first
+  }
+  if (read_error && !lines.stopped()) return results_refused(*read_error);
+  if (lines.unparsable_first_line())
+    return results_refused(path + ": is larger than the " + std::to_string(kResultsInput.max_bytes >> 20) +
+                              " MiB a report.json may be, and not a results.jsonl (re-render from the run's results.jsonl)");
+  return lines.finish();
+}
+
+}  // namespace gpunet::report
