@@ -13,6 +13,7 @@
 
 #include "tests/support/spec_names.hpp"
 #include "report/judge/baseline.hpp"
+#include "report/model/json_lines_parser.hpp"
 #include "report/render/outputs.hpp"
 #include "report/judge/verdicts_outputs.hpp"
 #include "report/judge/spec.hpp"
@@ -216,6 +217,33 @@ TEST(FuzzInputs, ReportJson) {
 
 TEST(FuzzInputs, ResultsJsonl) {
   run_kind({"jsonl", ".jsonl", {fixture_jsonl()}, mutate_json, check_results, 6}, case_count(500));
+}
+
+// The lines of a results.jsonl are read by simdjson, with parse_json_text for whatever it does not take
+// (report/model/json_lines_parser.hpp): on mutated lines, both give the same tree, the same refusal and
+// the same words, line after line through one parser.
+TEST(FuzzInputs, JsonLinesParserAgreesWithTheCarefulParser) {
+  std::vector<std::string> lines;
+  const std::string text = fixture_jsonl();
+  for (std::size_t begin = 0, end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1)
+    lines.push_back(text.substr(begin, end - begin));
+  Rng rng(base_seed() + 7);
+  report::JsonLinesParser parser;
+  const std::size_t cases = case_count(500);
+  std::size_t refused = 0;
+  for (std::size_t i = 0; i < cases; ++i) {
+    std::string line = mutate_json(lines[rng.below(lines.size())], rng);
+    std::replace(line.begin(), line.end(), '\n', ' ');  // one line, as a results.jsonl holds it
+    const report::JsonParsed careful = report::parse_json_text(line);
+    const report::JsonParsed fast = parser.parse(line);
+    ASSERT_EQ(fast.error, careful.error) << "case " << i << ": " << line.substr(0, 300);
+    ASSERT_EQ(fast.key_or_number_refused, careful.key_or_number_refused) << "case " << i;
+    ASSERT_EQ(fast.value.dump(), careful.value.dump()) << "case " << i << ": " << line.substr(0, 300);
+    refused += !careful.ok();
+  }
+  std::cout << "json lines: " << cases << " mutated lines, " << refused << " refused by both parsers\n";
+  EXPECT_GT(refused, 0u);
+  EXPECT_LT(refused, cases);
 }
 
 // Load and analyse only (the mutation tests above also render): a reader's check of one field.
