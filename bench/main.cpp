@@ -11,6 +11,7 @@
 #include "bench/core/time_budget.hpp"
 #include "bench/suites/suite_list.hpp"
 #include "bench/suites/topo/suite.hpp"
+#include "common/strings.hpp"
 #include "report/history/history_command.hpp"
 
 namespace {
@@ -60,8 +61,7 @@ int main(int argc, char** argv) {
     std::cerr << "gpunet-bench: error: out of memory (lower -e, --scaling-size, --node-size or --pcie-size, "
                  "or run fewer ranks per node)\n";
   } catch (const std::exception& e) {
-    const std::string what = e.what();
-    std::cerr << "gpunet-bench: error: " << what.substr(0, what.find('\n')) << "\n";
+    std::cerr << "gpunet-bench: error: " << gpunet::first_line(e.what()) << "\n";
   }
   return 3;
 }

@@ -47,4 +47,7 @@ inline std::string printable(std::string_view text) {
   return out;
 }
 
+// `text` up to its first newline: a library's message, which may run over several, as one line.
+inline std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
+
 }  // namespace gpunet

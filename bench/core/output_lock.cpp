@@ -20,7 +20,7 @@ std::string owner_of(int fd) {
   char buf[201] = {};
   const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
   std::string text(buf, n > 0 ? static_cast<size_t>(n) : 0);
-  text = text.substr(0, text.find('\n'));
+  text = first_line(text);
   return text.empty() ? "an unknown owner" : printable(text);
 }
 

@@ -379,8 +379,7 @@ ReportText read_report_json(std::string_view text) {
     out.kind = ReportText::Kind::report;
   } catch (const std::exception& e) {
     out.kind = ReportText::Kind::invalid;
-    const std::string what = e.what();
-    out.error = what.substr(0, what.find('\n'));
+    out.error = first_line(e.what());
   }
   return out;
 }

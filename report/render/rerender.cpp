@@ -19,8 +19,6 @@ namespace gpunet::report {
 
 namespace {
 
-std::string first_line(const std::string& what) { return what.substr(0, what.find('\n')); }
-
 // A report.json, read with the SAX reader; nullopt when the text is not one (then it is read as
 // JSON lines).
 std::optional<LoadedResults> load_report_json(const std::string& path, std::string_view text) {

@@ -22,8 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string exception_line(const std::string& what) { return what.substr(0, what.find('\n')); }
-
 // One line, parsed: what a worker thread makes of it, before it is taken in file order.
 struct LineRead {
   enum class What { blank, record, meta, not_json, refused, problem } what = What::blank;
@@ -74,7 +72,7 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   } catch (const FieldError& e) {
     out.error = ": " + std::string(e.what());
   } catch (const std::exception& e) {
-    out.error = "is not a valid result record: " + exception_line(e.what());
+    out.error = "is not a valid result record: " + first_line(e.what());
   }
   return out;
 }
