@@ -145,24 +145,19 @@ class JsonlLines {
 };
 
 // Lines gathered into batches, each parsed on a thread of its own (two at a time), the results taken
-// in file order. A line is copied into its batch unless the caller keeps the text (a file read whole).
+// in file order. Each line is copied into its batch: the line reader's buffer moves on under it.
 class BatchedLines {
  public:
-  BatchedLines(JsonlLines& sink, bool copy) : sink_(sink), copy_(copy) {}
+  explicit BatchedLines(JsonlLines& sink) : sink_(sink) {}
   ~BatchedLines() { in_flight_.clear(); }  // each future waits for its thread
 
   // False once the sink stopped taking lines (the lines after that are not needed).
   bool add(std::string_view line, bool has_newline) {
     if (!batch_) batch_ = std::make_unique<Batch>();
-    if (copy_) {
-      batch_->spans.emplace_back(batch_->text.size(), line.size());
-      batch_->text.append(line);
-    } else {
-      batch_->lines.push_back(line);
-    }
+    batch_->spans.emplace_back(batch_->text.size(), line.size());
+    batch_->text.append(line);
     batch_->newline.push_back(has_newline);
-    batch_->bytes += line.size();
-    if (batch_->bytes >= kBatchBytes) submit();
+    if (batch_->text.size() >= kBatchBytes) submit();
     return open_;
   }
 
@@ -177,14 +172,10 @@ class BatchedLines {
   static constexpr std::size_t kThreads = 2;
 
   struct Batch {
-    std::string text;                                     // the copied lines
-    std::vector<std::pair<std::size_t, std::size_t>> spans;  // each copied line's offset and size
-    std::vector<std::string_view> lines;                  // the lines, when not copied
-    std::vector<bool> newline;
-    std::size_t bytes = 0;
-    std::string_view line(std::size_t i) const {
-      return lines.empty() ? std::string_view(text).substr(spans[i].first, spans[i].second) : lines[i];
-    }
+    std::string text;                                        // the lines, one after another
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // each line's offset and size in text
+    std::vector<bool> newline;                               // whether each line ended with one
+    std::string_view line(std::size_t i) const { return std::string_view(text).substr(spans[i].first, spans[i].second); }
   };
   struct InFlight {
     std::unique_ptr<Batch> batch;
@@ -217,7 +208,6 @@ class BatchedLines {
   }
 
   JsonlLines& sink_;
-  bool copy_;
   bool open_ = true;
   std::unique_ptr<Batch> batch_;
   std::deque<InFlight> in_flight_;
@@ -238,7 +228,7 @@ LoadedResults results_refused(const std::string& msg) {
 LoadedResults read_results_jsonl(const std::string& path, std::string_view text) {
   JsonlLines lines(path, text.size());
   {
-    BatchedLines batches(lines, false);
+    BatchedLines batches(lines);
     for (size_t begin = 0; begin < text.size();) {
       const size_t newline = text.find('\n', begin);
       const bool has_newline = newline != std::string_view::npos;
@@ -255,7 +245,7 @@ LoadedResults read_large_results_jsonl(const std::string& path, std::size_t byte
   JsonlLines lines(path, bytes);
   std::optional<std::string> read_error;
   {
-    BatchedLines batches(lines, true);
+    BatchedLines batches(lines);
     try {
       read_input_lines<LinesFileError>(path, kResultsInput, [&](std::string_view line, bool has_newline) {
         return batches.add(line, has_newline);
