@@ -33,9 +33,10 @@ DocSection training_with_chart(const std::optional<training::TrainingResult>& an
   return s;
 }
 
-// The sections of one kind, in the document's order; `blamed` colours the summary and the pair tables.
+// The sections of one kind, in the document's order; parts.blamed colours the summary and the pair tables.
 void add_sections(SectionKind k, const Report& rep, const std::optional<training::TrainingResult>& training,
-                  const DocumentParts& parts, const BlamedPairs& blamed, std::vector<DocSection>& out) {
+                  const DocumentParts& parts, std::vector<DocSection>& out) {
+  const BlamedPairs& blamed = parts.blamed;
   auto add = [&](DocSection s) { out.push_back(std::move(s)); };
   auto add_all = [&](std::vector<DocSection> all) { for (auto& s : all) out.push_back(std::move(s)); };
   switch (k) {
@@ -63,14 +64,13 @@ void collect_csv_tables(const DocSection& s, std::vector<const Table*>& out) {
 }  // namespace
 
 DocumentParts document_parts(const Report& rep, const Judgement& j, const std::optional<training::TrainingResult>& training) {
-  DocumentParts parts;
-  parts.judgement = j;
-  parts.wrong = what_is_wrong(rep, j);
+  WhatIsWrong wrong = what_is_wrong(rep, j);
+  BlamedPairs blamed(rep, wrong.bad_nodes);
   const auto* analysis = jsonx::object_at(rep.extra, "analysis");
-  parts.threshold = analysis ? jsonx::number(*analysis, "threshold").value_or(0.8) : 0.8;
-  const BlamedPairs blamed(rep, parts.wrong.bad_nodes);
-  for (const auto k : kDocumentHead) add_sections(k, rep, training, parts, blamed, parts.head);
-  for (const auto k : kDocumentBody) add_sections(k, rep, training, parts, blamed, parts.body);
+  const double threshold = analysis ? jsonx::number(*analysis, "threshold").value_or(0.8) : 0.8;
+  DocumentParts parts{j, std::move(wrong), threshold, std::move(blamed), {}, {}};
+  for (const auto k : kDocumentHead) add_sections(k, rep, training, parts, parts.head);
+  for (const auto k : kDocumentBody) add_sections(k, rep, training, parts, parts.body);
   return parts;
 }
 

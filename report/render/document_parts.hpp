@@ -21,6 +21,7 @@ struct DocumentParts {
   Judgement judgement;  // the verdict, the contract's verdicts and the baseline comparison, typed
   WhatIsWrong wrong;    // worked out once: the documents' "What is wrong", bad-nodes.txt, what tables colour
   double threshold = 0.8;        // the efficiency below which a figure is low (the analysis's)
+  BlamedPairs blamed;            // the pairs `wrong` blames: coloured in the tables, kept whole in report.json
   std::vector<DocSection> head;  // the verdict and what is wrong, before the page (report.html: outside <main>)
   std::vector<DocSection> body;  // everything after them, the Ceilings last
 };

@@ -56,7 +56,6 @@ FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t 
   if (flows <= whole_up_to) return kept;
 
   const std::set<std::string> cited = cited_hosts(parts);
-  const BlamedPairs blamed(rep, parts.wrong.bad_nodes);
   std::map<std::tuple<std::string, std::string, bool>, Side> sides;  // host, interface, received
   kept.whole.assign(rep.results.size(), true);
   std::size_t whole = 0;
@@ -80,7 +79,7 @@ FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t 
       if (f->efficiency) side.efficiency.push_back(*f->efficiency);
     }
     const bool low = f->efficiency && *f->efficiency < parts.threshold;
-    kept.whole[i] = low || blamed(s) || cited.count(s.host) || cited.count(s.dst_host);
+    kept.whole[i] = low || parts.blamed(s) || cited.count(s.host) || cited.count(s.dst_host);
     whole += kept.whole[i];
   }
 

@@ -24,7 +24,8 @@ struct FlowsKept {
   nlohmann::json summary;   // extra.flows_in_part; null when every record is kept whole
 };
 
-// What report.json keeps of `rep`'s TCP flows. A report read back from a report.json that was already
+// What report.json keeps of `rep`'s TCP flows; `parts` are rep's (document_parts), whose blamed pairs
+// and cited hosts it keeps whole. A report read back from a report.json that was already
 // written in part keeps its summary (the flows it summarised are no longer in it).
 FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t whole_up_to = kWholeFlowsUpTo);
 

@@ -38,11 +38,11 @@ Report matrix(int hosts) {
   return rep;
 }
 
-DocumentParts parts_naming(const std::string& host) {
-  DocumentParts parts;
-  parts.threshold = 0.8;
-  if (!host.empty()) parts.wrong.bad_nodes.push_back({host, "slow"});
-  return parts;
+DocumentParts parts_naming(const Report& rep, const std::string& host) {
+  WhatIsWrong wrong;
+  if (!host.empty()) wrong.bad_nodes.push_back({host, "slow"});
+  BlamedPairs blamed(rep, wrong.bad_nodes);
+  return {{}, std::move(wrong), 0.8, std::move(blamed), {}, {}};
 }
 
 const json* side(const json& summary, const std::string& host, const char* way) {
@@ -55,14 +55,14 @@ const json* side(const json& summary, const std::string& host, const char* way) 
 
 TEST(JsonFlowsKept, UpToTheLimitEveryRecordIsWhole) {
   const Report rep = matrix(6);  // 30 flows
-  const FlowsKept kept = flows_kept(rep, parts_naming(""), 30);
+  const FlowsKept kept = flows_kept(rep, parts_naming(rep, ""), 30);
   EXPECT_TRUE(kept.whole.empty());
   EXPECT_TRUE(kept.summary.is_null());
 }
 
 TEST(JsonFlowsKept, AboveItTheFlowsAReaderMustSeeStayWhole) {
   const Report rep = matrix(6);
-  const FlowsKept kept = flows_kept(rep, parts_naming("h5"), 29);
+  const FlowsKept kept = flows_kept(rep, parts_naming(rep, "h5"), 29);
   ASSERT_EQ(kept.whole.size(), rep.results.size());
   for (std::size_t i = 0; i < rep.results.size(); ++i) {
     const Record& r = rep.results[i];
@@ -92,7 +92,7 @@ TEST(JsonFlowsKept, AboveItTheFlowsAReaderMustSeeStayWhole) {
 
 TEST(JsonFlowsKept, ReportJsonHoldsTheWholeFlowsAndReadsBackWithItsSummary) {
   const Report rep = matrix(6);
-  const FlowsKept kept = flows_kept(rep, parts_naming(""), 20);
+  const FlowsKept kept = flows_kept(rep, parts_naming(rep, ""), 20);
   std::ostringstream out;
   render_json(rep, stored_judgement(rep).verdict, kept, out);
   const ReportText back = read_report_json(out.str());
@@ -103,6 +103,6 @@ TEST(JsonFlowsKept, ReportJsonHoldsTheWholeFlowsAndReadsBackWithItsSummary) {
   EXPECT_EQ(flows_in_part_text(read).rfind("report.json kept 11 of 30 TCP flows whole", 0), 0u)
       << flows_in_part_text(read);
   // Read back, the summary stays: the flows it summarised are no longer there to count.
-  EXPECT_TRUE(flows_kept(read, parts_naming(""), 0).whole.empty());
+  EXPECT_TRUE(flows_kept(read, parts_naming(read, ""), 0).whole.empty());
   EXPECT_EQ(flows_in_part_text(rep), "");
 }
