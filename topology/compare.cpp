@@ -133,11 +133,11 @@ std::vector<Finding> compare_nodes(const std::vector<NodeSummary>& nodes) {
   return out;
 }
 
-void to_json(nlohmann::json& j, const NodeSummary& s) {
-  j = nlohmann::json{{"hostname", s.hostname}, {"properties", s.properties}, {"mtu", s.mtu}};
+void to_json(gpunet::json& j, const NodeSummary& s) {
+  j = gpunet::json{{"hostname", s.hostname}, {"properties", s.properties}, {"mtu", s.mtu}};
 }
 
-void from_json(const nlohmann::json& j, NodeSummary& s) {
+void from_json(const gpunet::json& j, NodeSummary& s) {
   j.at("hostname").get_to(s.hostname);
   j.at("properties").get_to(s.properties);
   j.at("mtu").get_to(s.mtu);

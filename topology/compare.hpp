@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "topology/findings.hpp"
 #include "topology/model.hpp"
@@ -28,7 +28,7 @@ NodeSummary summarize(const NodeTopology& t);
 // A pure function of its input; fewer than two summaries give nothing.
 std::vector<Finding> compare_nodes(const std::vector<NodeSummary>& nodes);
 
-void to_json(nlohmann::json& j, const NodeSummary& s);
-void from_json(const nlohmann::json& j, NodeSummary& s);
+void to_json(gpunet::json& j, const NodeSummary& s);
+void from_json(const gpunet::json& j, NodeSummary& s);
 
 }  // namespace gpunet::topo

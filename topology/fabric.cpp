@@ -132,10 +132,10 @@ Fabric load_fabric(const std::string& path) {
   return parse_fabric(read_input_file<InputError>(path, kFabricInput), path);
 }
 
-nlohmann::json fabric_json(const Fabric& f) {
-  nlohmann::json sws = nlohmann::json::array();
+gpunet::json fabric_json(const Fabric& f) {
+  gpunet::json sws = gpunet::json::array();
   for (const auto& sw : f.switches) {
-    nlohmann::json j = {{"name", sw.name}, {"nodes", sw.nodes}, {"switches", sw.switches}};
+    gpunet::json j = {{"name", sw.name}, {"nodes", sw.nodes}, {"switches", sw.switches}};
     if (sw.link_speed) j["link_speed"] = *sw.link_speed;
     sws.push_back(std::move(j));
   }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::topo {
 
@@ -40,6 +40,6 @@ Fabric load_fabric(const std::string& path);
 
 // {"file": PATH, "switches": [{"name", "nodes": [...], "switches": [...], "link_speed"?}]}: what a
 // report keeps (Report::extra.fabric) and report/analysis/fabric_view.hpp reads.
-nlohmann::json fabric_json(const Fabric& f);
+gpunet::json fabric_json(const Fabric& f);
 
 }  // namespace gpunet::topo

@@ -9,7 +9,7 @@
 
 namespace gpunet::topo {
 
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -3,16 +3,16 @@
 // are null, never guessed.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "topology/findings.hpp"
 #include "topology/model.hpp"
 
 namespace gpunet::topo {
 
-nlohmann::json to_json(const NodeTopology& t);
-nlohmann::json to_json(const Finding& f);
-// Throws nlohmann::json::exception or std::invalid_argument on bad input.
-Finding finding_from_json(const nlohmann::json& j);
+gpunet::json to_json(const NodeTopology& t);
+gpunet::json to_json(const Finding& f);
+// Throws gpunet::json::exception or std::invalid_argument on bad input.
+Finding finding_from_json(const gpunet::json& j);
 
 }  // namespace gpunet::topo

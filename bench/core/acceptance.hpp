@@ -5,7 +5,7 @@
 #include <iosfwd>
 #include <optional>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/core/config.hpp"
 #include "report/analysed/analyse.hpp"
@@ -18,7 +18,7 @@ namespace gpunet::bench {
 struct Acceptance {
   std::optional<report::Spec> spec;
   std::optional<report::Baseline> baseline;
-  std::optional<nlohmann::json> fabric;  // --fabric, as topo::fabric_json writes it (Report::extra.fabric)
+  std::optional<gpunet::json> fabric;  // --fabric, as topo::fabric_json writes it (Report::extra.fabric)
 };
 
 // Loads --spec, --baseline and --fabric, and checks that --save-baseline can be written. On a problem, writes

@@ -43,7 +43,7 @@ namespace {
 // The console line of a record: its suite's (s), the common one for records of no suite (counters). The
 // record is shown with its figure analysed as the report will analyse it, so both say the same.
 std::string record_console_line(const Suite* s, const report::Record& r, const report::Provenance& p,
-                                const nlohmann::json& topology) {
+                                const gpunet::json& topology) {
   if (s && !s->console) return "";
   report::Record shown = r;
   report::attach_ceiling(shown, p, report::TopologyView(topology));

@@ -111,7 +111,7 @@ void ControlPlane::emit(const report::Record& r) {
   if (mpi_.is_root())
     sink_->append(r);
   else
-    send_to_root(control::frame::record, nlohmann::json(r).dump());
+    send_to_root(control::frame::record, gpunet::json(r).dump());
 }
 
 void ControlPlane::live(const std::string& text) {
@@ -141,7 +141,7 @@ void ControlPlane::handle(size_t link, const control::Frame& f) {
   namespace frame = control::frame;
   if (f.type == frame::quit) quiet_exit(f.payload == "died");  // another rank ended the job and told the story
   if (f.type == frame::record && mpi_.is_root()) {
-    sink_->append(nlohmann::json::parse(f.payload).get<report::Record>());
+    sink_->append(gpunet::json::parse(f.payload).get<report::Record>());
     return;
   }
   if (f.type == frame::live && console_) console_->text(control::live_payload(f.payload));

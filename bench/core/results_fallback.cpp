@@ -18,8 +18,8 @@ std::vector<std::string> fallback_places(const char* tmpdir, long pid) {
 std::string write_fallback(report::Provenance provenance, const std::vector<report::Record>& records,
                            const std::vector<std::string>& places, std::ostream& console) {
   provenance.end_time = report::utc_now_iso8601();
-  std::string text = nlohmann::json{{"provenance", provenance}}.dump() + "\n";
-  for (const auto& r : records) text += nlohmann::json(r).dump() + "\n";
+  std::string text = gpunet::json{{"provenance", provenance}}.dump() + "\n";
+  for (const auto& r : records) text += gpunet::json(r).dump() + "\n";
   for (const auto& path : places) {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);

@@ -56,7 +56,7 @@ ResultsSink::~ResultsSink() {
 }
 
 void ResultsSink::append(const report::Record& r) {
-  const std::string line = nlohmann::json(r).dump() + "\n";
+  const std::string line = gpunet::json(r).dump() + "\n";
   std::lock_guard lock(mu_);
   records_.push_back(r);
   if (write_errno_ != 0) return;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/core/config.hpp"
 #include "bench/core/control.hpp"
@@ -28,11 +28,11 @@ namespace gpunet::bench {
 
 // Report sections that are not Records; filled on rank 0, written into report.json at the end.
 struct ReportSections {
-  nlohmann::json topology = nlohmann::json::object();  // host -> topology section (topo suite)
-  nlohmann::json findings = nlohmann::json::array();   // {severity, kind, message, subjects, node}
+  gpunet::json topology = gpunet::json::object();  // host -> topology section (topo suite)
+  gpunet::json findings = gpunet::json::array();   // {severity, kind, message, subjects, node}
   // The topo suite's findings, for its console block. The report takes them from the topo records'
   // extra.findings, like every suite's, so they are not in `findings` (that would list them twice).
-  nlohmann::json topology_findings = nlohmann::json::array();
+  gpunet::json topology_findings = gpunet::json::array();
 };
 
 struct SuiteContext {

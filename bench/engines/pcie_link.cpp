@@ -98,8 +98,8 @@ PcieLinkInfo read_pcie_link(const std::string& sys_root, const std::string& bus_
   return l;
 }
 
-nlohmann::json to_json(const PcieLinkInfo& l) {
-  nlohmann::json j = nlohmann::json::object();
+gpunet::json to_json(const PcieLinkInfo& l) {
+  gpunet::json j = gpunet::json::object();
   auto put = [&](const char* k, int v) {
     if (v > 0) j[k] = v;
   };

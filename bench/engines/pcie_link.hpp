@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::bench::gpu {
 
@@ -38,6 +38,6 @@ PcieLinkInfo read_pcie_link(const std::string& sys_root, const std::string& bus_
 
 // {gen, width, max_gen, max_width, speed, max_speed, mps, gpu_numa} for Record::extra.pcie
 // (zeros and empty strings left out).
-nlohmann::json to_json(const PcieLinkInfo& l);
+gpunet::json to_json(const PcieLinkInfo& l);
 
 }  // namespace gpunet::bench::gpu

@@ -10,7 +10,7 @@ namespace gpunet::bench {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 
 // A point counts as a drop below this fraction of the best multi-node busbw before it.
 constexpr double kKeepFraction = 0.8;

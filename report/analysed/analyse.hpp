@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/analysis/analysis.hpp"
 #include "report/judge/baseline.hpp"
@@ -28,7 +28,7 @@ struct AnalyseInputs {
   const Spec* spec = nullptr;          // --spec: the contract is judged now
   const Baseline* baseline = nullptr;  // --baseline: the figures are compared now
   std::string baseline_file;           // the baseline's path, as report.json names it
-  std::optional<nlohmann::json> fabric;  // --fabric (topology/fabric.hpp's fabric_json): "What is wrong" reads it
+  std::optional<gpunet::json> fabric;  // --fabric (topology/fabric.hpp's fabric_json): "What is wrong" reads it
   // The training model's parameters; none: those the report stored (a re-render), else the stated defaults.
   std::optional<training::TrainingParams> training;
   bool baseline_figures = false;  // also build this run's figures as a baseline (--save-baseline)

@@ -14,7 +14,7 @@
 
 namespace gpunet::report {
 
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/record.hpp"
 
@@ -34,6 +34,6 @@ std::vector<BondLoad> bond_loads(const Report& rep);
 
 // The bond_one_member findings of a report, one per host and bond (its worst test), as
 // {severity, kind, message, subjects, node}.
-nlohmann::json bond_stream_findings(const Report& rep);
+gpunet::json bond_stream_findings(const Report& rep);
 
 }  // namespace gpunet::report

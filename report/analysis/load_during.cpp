@@ -38,7 +38,7 @@ void attach_host_load(Report& rep) {
   for (auto& r : rep.results) {
     if (load_entry(r)) continue;
     const auto hosts = hosts_involved(r);
-    nlohmann::json during = nlohmann::json::array();
+    gpunet::json during = gpunet::json::array();
     for (const auto& l : loads)
       if (l.suite == r.suite && (hosts.empty() || std::find(hosts.begin(), hosts.end(), l.host) != hosts.end()))
         during.push_back({{"host", l.host}, {"others_pct", l.others_pct}, {"steal_pct", l.steal_pct}, {"busy", l.busy}});

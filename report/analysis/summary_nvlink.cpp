@@ -23,7 +23,7 @@ int nvlink_links(const std::string& cls) {
 
 // The NVLink generation of the node's GPUs: as they state it (gpus[].nvlink.gen), else by the GPU
 // model in their name (V100, A100, H100/H200, B200/GB200: report/CEILINGS.md §4), else 0.
-int nvlink_gen(const nlohmann::json& gpus) {
+int nvlink_gen(const gpunet::json& gpus) {
   for (const auto& g : gpus)
     if (const auto* nv = jsonx::object_at(g, "nvlink"))
       if (const auto gen = jsonx::integer(*nv, "gen")) return *gen;
@@ -43,7 +43,7 @@ int nvlink_gen(const nlohmann::json& gpus) {
 
 // The path class of each pair of the node's GPUs: from the discovery's pairs (by bus id), else from
 // the nvidia-smi-style matrix (rows and columns labelled GPU<n>).
-std::vector<std::string> gpu_pair_classes(const nlohmann::json& node, const nlohmann::json& gpus) {
+std::vector<std::string> gpu_pair_classes(const gpunet::json& node, const gpunet::json& gpus) {
   std::vector<std::string> out;
   std::set<std::string> ids;
   for (const auto& g : gpus)

@@ -4,7 +4,7 @@
 
 namespace gpunet::report {
 
-using nlohmann::json;
+using gpunet::json;
 
 TopologyView::TopologyView(const json& topology) {
   auto add = [this](const std::string& host, const json& section) {

@@ -18,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::report {
 
@@ -30,12 +30,12 @@ struct TopologyMatrix {
 
 class TopologyView {
  public:
-  explicit TopologyView(const nlohmann::json& topology);  // keeps pointers into topology
-  explicit TopologyView(nlohmann::json&&) = delete;         // so a temporary cannot be viewed
+  explicit TopologyView(const gpunet::json& topology);  // keeps pointers into topology
+  explicit TopologyView(gpunet::json&&) = delete;         // so a temporary cannot be viewed
 
-  const nlohmann::json* node(const std::string& host) const;
-  const nlohmann::json* gpu(const std::string& host, int index) const;
-  const nlohmann::json* nic(const std::string& host, const std::string& name) const;  // name or netdev
+  const gpunet::json* node(const std::string& host) const;
+  const gpunet::json* gpu(const std::string& host, int index) const;
+  const gpunet::json* nic(const std::string& host, const std::string& name) const;  // name or netdev
   std::optional<std::string> path_class(const std::string& host, int gpu, const std::string& nic) const;
   // NICs of the host with an RDMA link layer (kind infiniband/roce, or a link_layer field).
   std::vector<std::string> rdma_nics(const std::string& host) const;
@@ -44,7 +44,7 @@ class TopologyView {
   const std::vector<std::string>& hosts() const { return order_; }  // in the order of the topology
 
  private:
-  std::unordered_map<std::string, const nlohmann::json*> nodes_;
+  std::unordered_map<std::string, const gpunet::json*> nodes_;
   std::vector<std::string> order_;
 };
 

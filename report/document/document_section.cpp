@@ -106,7 +106,7 @@ DocSection run_section(const Report& rep) {
 }
 
 std::string flows_in_part_text(const Report& rep) {
-  const nlohmann::json* s = jsonx::object_at(rep.extra, kFlowsInPartKey);
+  const gpunet::json* s = jsonx::object_at(rep.extra, kFlowsInPartKey);
   if (!s) return "";
   const auto n = [&](const char* k) { return std::to_string(static_cast<long long>(jsonx::number(*s, k).value_or(0))); };
   return "report.json kept " + n("whole") + " of " + n("flows") +

@@ -14,7 +14,7 @@ std::string pair_text(const Record& r) {
   return r.host + " " + r.variant;
 }
 
-Cell us(const Record& r, const nlohmann::json& lat, const char* key, double fallback) {
+Cell us(const Record& r, const gpunet::json& lat, const char* key, double fallback) {
   if (r.status != Status::passed) return text_cell("");
   return fixed_cell(jsonx::number(lat, key).value_or(fallback), 2);
 }

@@ -281,7 +281,7 @@ std::vector<std::pair<int, Table>> per_rail_matrices(const std::vector<const Rec
 // "GPUs behind eth1 (their nearest NIC carries it): GPU2, GPU3 on node0, node1": from each node's
 // topology section (gpus[].nearest_nic.interfaces, topology/json.cpp); "" when no node pairs a GPU
 // with it.
-std::string gpus_behind(const nlohmann::json& topology, const std::string& iface) {
+std::string gpus_behind(const gpunet::json& topology, const std::string& iface) {
   if (!topology.is_object() || iface.empty()) return "";
   std::map<std::string, std::vector<std::string>> hosts_by_gpus;
   for (const auto& [host, node] : topology.items()) {
@@ -290,7 +290,7 @@ std::string gpus_behind(const nlohmann::json& topology, const std::string& iface
     std::string mine;
     for (size_t k = 0; k < gpus->size(); ++k) {
       const auto* names = jsonx::array_at(jsonx::section((*gpus)[k], "nearest_nic"), "interfaces");
-      if (names && std::any_of(names->begin(), names->end(), [&](const nlohmann::json& n) { return n.is_string() && n.get<std::string>() == iface; }))
+      if (names && std::any_of(names->begin(), names->end(), [&](const gpunet::json& n) { return n.is_string() && n.get<std::string>() == iface; }))
         mine += (mine.empty() ? "GPU" : ", GPU") + std::to_string(k);
     }
     if (!mine.empty()) hosts_by_gpus[mine].push_back(host);

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/record.hpp"
 
@@ -102,10 +102,10 @@ struct Spread {
 };
 Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule);
 
-nlohmann::json baseline_to_json(const Baseline& b);
-nlohmann::json rule_json(const CompareRule& r);
+gpunet::json baseline_to_json(const Baseline& b);
+gpunet::json rule_json(const CompareRule& r);
 // Strict; throws BaselineError("SOURCE: field.path: problem").
-Baseline baseline_from_json(const nlohmann::json& doc, const std::string& source);
+Baseline baseline_from_json(const gpunet::json& doc, const std::string& source);
 Baseline load_baseline(const std::string& path);                   // throws BaselineError
 void save_baseline(const std::string& path, const Baseline& b);    // throws BaselineError
 

@@ -16,7 +16,7 @@
 
 namespace gpunet::report {
 
-using nlohmann::json;
+using gpunet::json;
 
 std::string to_string(Change c) {
   switch (c) {

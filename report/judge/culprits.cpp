@@ -17,7 +17,7 @@
 
 namespace gpunet::report {
 
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -50,6 +50,6 @@ RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, std:
 std::string run_verdict_console(const RunVerdict& v);
 
 // {"verdict": "FAIL", "reasons": [...], "exit_code": 1}, as report.json's extra.run_verdict.
-nlohmann::json to_json(const RunVerdict& v);
+gpunet::json to_json(const RunVerdict& v);
 
 }  // namespace gpunet::report

@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/judge/figure_select.hpp"
 
@@ -138,7 +138,7 @@ struct Spec {
 
 // Strict parse of an already-decoded document. `source` prefixes every error message. `known`: the
 // suites and tests a promise may name, as the suites describe them (bench::spec_names of the suite list).
-Spec parse_spec(const nlohmann::json& doc, const std::string& source, const KnownTests& known);
+Spec parse_spec(const gpunet::json& doc, const std::string& source, const KnownTests& known);
 
 // Reads and parses a spec file. Throws SpecError (unreadable file, invalid JSON, invalid content).
 Spec load_spec(const std::string& path, const KnownTests& known);

@@ -9,14 +9,14 @@
 #include <string>
 #include <utility>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "common/strings.hpp"
 
 namespace gpunet::report {
 
 // The value under `key` in an object, or nullptr when absent.
-inline const nlohmann::json* json_field(const nlohmann::json& j, const char* key) {
+inline const gpunet::json* json_field(const gpunet::json& j, const char* key) {
   const auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;
 }
@@ -30,7 +30,7 @@ class StrictReader {
     throw Error(printable(source_ + ": " + (path.empty() ? "" : path + ": ") + problem));  // keys may hold newlines
   }
 
-  static std::string got(const nlohmann::json& v) {
+  static std::string got(const gpunet::json& v) {
     if (v.is_object()) return "an object";
     if (v.is_array()) return "an array";
     if (v.is_null()) return "null";
@@ -39,7 +39,7 @@ class StrictReader {
     return s;
   }
 
-  void object(const nlohmann::json& j, const std::string& path, std::initializer_list<const char*> known) const {
+  void object(const gpunet::json& j, const std::string& path, std::initializer_list<const char*> known) const {
     if (!j.is_object()) fail(path, "expected an object, got " + got(j));
     for (const auto& [key, value] : j.items()) {
       bool ok = false;
@@ -52,13 +52,13 @@ class StrictReader {
   }
 
   // The value under key in object j (at path), which must be there.
-  const nlohmann::json& required(const nlohmann::json& j, const std::string& path, const char* key) const {
-    const nlohmann::json* v = json_field(j, key);
+  const gpunet::json& required(const gpunet::json& j, const std::string& path, const char* key) const {
+    const gpunet::json* v = json_field(j, key);
     if (!v) fail(join(path, key), "missing (required)");
     return *v;
   }
 
-  double number(const nlohmann::json& j, const std::string& path, double lo, double hi, bool lo_open) const {
+  double number(const gpunet::json& j, const std::string& path, double lo, double hi, bool lo_open) const {
     if (!j.is_number()) fail(path, "expected a number, got " + got(j));
     const double v = j.get<double>();
     if (!std::isfinite(v) || v > hi || (lo_open ? v <= lo : v < lo)) {
@@ -69,7 +69,7 @@ class StrictReader {
     return v;
   }
 
-  int64_t integer(const nlohmann::json& j, const std::string& path, int64_t lo, int64_t hi) const {
+  int64_t integer(const gpunet::json& j, const std::string& path, int64_t lo, int64_t hi) const {
     if (!j.is_number_integer()) fail(path, "expected an integer, got " + got(j));
     const bool too_big = j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
     const int64_t v = too_big ? INT64_MAX : j.get<int64_t>();
@@ -78,19 +78,19 @@ class StrictReader {
     return v;
   }
 
-  std::string string(const nlohmann::json& j, const std::string& path, bool allow_empty = false) const {
+  std::string string(const gpunet::json& j, const std::string& path, bool allow_empty = false) const {
     if (!j.is_string()) fail(path, "expected a string, got " + got(j));
     auto s = j.get<std::string>();
     if (!allow_empty && s.empty()) fail(path, "must not be empty");
     return s;
   }
 
-  bool boolean(const nlohmann::json& j, const std::string& path) const {
+  bool boolean(const gpunet::json& j, const std::string& path) const {
     if (!j.is_boolean()) fail(path, "expected true or false, got " + got(j));
     return j.get<bool>();
   }
 
-  const nlohmann::json& array(const nlohmann::json& j, const std::string& path) const {
+  const gpunet::json& array(const gpunet::json& j, const std::string& path) const {
     if (!j.is_array()) fail(path, "expected an array, got " + got(j));
     return j;
   }

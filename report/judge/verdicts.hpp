@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/record.hpp"
 #include "report/judge/spec.hpp"
@@ -48,8 +48,8 @@ struct Verdict {
   std::vector<std::string> hosts;  // the hosts the failures have in common
 };
 
-void to_json(nlohmann::json& j, const Verdict& v);
-void from_json(const nlohmann::json& j, Verdict& v);
+void to_json(gpunet::json& j, const Verdict& v);
+void from_json(const gpunet::json& j, Verdict& v);
 
 // Judges the report against every promise of the spec, in spec order. Pure.
 std::vector<Verdict> evaluate(const Report& report, const Spec& spec);

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/record.hpp"
 #include "report/judge/spec.hpp"
@@ -59,7 +59,7 @@ struct NodeFacts {
   std::vector<NicFact> netdevs = {};  // interfaces[]: each netdev by its name, with its speed when readable
 };
 
-std::vector<NodeFacts> node_facts(const nlohmann::json& topology);
+std::vector<NodeFacts> node_facts(const gpunet::json& topology);
 
 // The value of a figure path ("busbw_GBps", "time_us.p99", "extra.goodput_Gbps") in a record.
 // nullopt when absent, not a number, or not measured (bandwidth <= 0, time with no samples).

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::report {
 
@@ -83,12 +83,12 @@ std::string figure_key(const Figure& f);
 // A short label of the metric for tables and chart titles: its last part ("goodput", "busbw", "h2d").
 std::string metric_label(const Figure& f);
 
-void to_json(nlohmann::json& j, const Subject& s);
-void from_json(const nlohmann::json& j, Subject& s);
-void to_json(nlohmann::json& j, const FigureCeiling& c);
-void from_json(const nlohmann::json& j, FigureCeiling& c);
-void to_json(nlohmann::json& j, const Figure& f);
-void from_json(const nlohmann::json& j, Figure& f);
+void to_json(gpunet::json& j, const Subject& s);
+void from_json(const gpunet::json& j, Subject& s);
+void to_json(gpunet::json& j, const FigureCeiling& c);
+void from_json(const gpunet::json& j, FigureCeiling& c);
+void to_json(gpunet::json& j, const Figure& f);
+void from_json(const gpunet::json& j, Figure& f);
 
 // Constructors of the common subjects.
 Subject cluster_subject(int nodes);

@@ -5,42 +5,42 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::report::jsonx {
 
-inline const nlohmann::json* object_at(const nlohmann::json& j, const char* key) {
+inline const gpunet::json* object_at(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return nullptr;
   const auto it = j.find(key);
   return it != j.end() && it->is_object() ? &*it : nullptr;
 }
 
 // One empty object that lives as long as the program, for reads that have no object to look in.
-inline const nlohmann::json& empty_object() {
-  static const nlohmann::json empty = nlohmann::json::object();
+inline const gpunet::json& empty_object() {
+  static const gpunet::json empty = gpunet::json::object();
   return empty;
 }
 
 // The object at key, or an empty object: for chains of optional reads.
-inline const nlohmann::json& section(const nlohmann::json& j, const char* key) {
-  const nlohmann::json* s = object_at(j, key);
+inline const gpunet::json& section(const gpunet::json& j, const char* key) {
+  const gpunet::json* s = object_at(j, key);
   return s ? *s : empty_object();
 }
 
-inline const nlohmann::json* array_at(const nlohmann::json& j, const char* key) {
+inline const gpunet::json* array_at(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return nullptr;
   const auto it = j.find(key);
   return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
-inline std::optional<double> number(const nlohmann::json& j, const char* key) {
+inline std::optional<double> number(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   const auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return std::nullopt;
   return it->get<double>();
 }
 
-inline std::optional<int> integer(const nlohmann::json& j, const char* key) {
+inline std::optional<int> integer(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   const auto it = j.find(key);
   if (it == j.end() || !it->is_number_integer()) return std::nullopt;
@@ -49,14 +49,14 @@ inline std::optional<int> integer(const nlohmann::json& j, const char* key) {
   return static_cast<int>(v);
 }
 
-inline std::optional<std::string> string(const nlohmann::json& j, const char* key) {
+inline std::optional<std::string> string(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   const auto it = j.find(key);
   if (it == j.end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
 }
 
-inline std::optional<bool> boolean(const nlohmann::json& j, const char* key) {
+inline std::optional<bool> boolean(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   const auto it = j.find(key);
   if (it == j.end() || !it->is_boolean()) return std::nullopt;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::report {
 
@@ -27,12 +27,12 @@ class FieldError : public std::runtime_error {
 };
 
 // "null", "a string", "a number", "true or false", "an object", "an array".
-std::string json_kind(const nlohmann::json& v);
+std::string json_kind(const gpunet::json& v);
 
 class FieldReader {
  public:
   // Throws FieldError (empty path) when j is not an object.
-  explicit FieldReader(const nlohmann::json& j);
+  explicit FieldReader(const gpunet::json& j);
 
   std::string text(const char* key) const;
   std::string text_or(const char* key, const std::string& fallback) const;
@@ -47,10 +47,10 @@ class FieldReader {
   std::vector<int> int32s_or_empty(const char* key) const;
   std::map<std::string, std::string> text_map_or_empty(const char* key) const;
   // An object or array kept as JSON (absent: fallback); another kind is a FieldError.
-  nlohmann::json object_or(const char* key, nlohmann::json fallback) const;
-  nlohmann::json array_or(const char* key, nlohmann::json fallback) const;
+  gpunet::json object_or(const char* key, gpunet::json fallback) const;
+  gpunet::json array_or(const char* key, gpunet::json fallback) const;
   // Any JSON value, unchecked (free-form sections such as a record's extra); absent: fallback.
-  nlohmann::json any_or(const char* key, nlohmann::json fallback) const;
+  gpunet::json any_or(const char* key, gpunet::json fallback) const;
   bool has(const char* key) const;
 
   // A nested typed value read with its own from_json; its FieldErrors come back under key.
@@ -75,9 +75,9 @@ class FieldReader {
   }
 
  private:
-  const nlohmann::json& at(const char* key) const;  // required: missing is a FieldError
-  const nlohmann::json* find(const char* key) const;
-  const nlohmann::json& j_;
+  const gpunet::json& at(const char* key) const;  // required: missing is a FieldError
+  const gpunet::json* find(const char* key) const;
+  const gpunet::json& j_;
 };
 
 }  // namespace gpunet::report

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "common/input_file.hpp"
 #include "common/strings.hpp"
@@ -17,7 +17,7 @@
 namespace gpunet::report {
 
 template <class Error>
-nlohmann::json read_json_file(const std::string& path, const InputKind& kind) {
+gpunet::json read_json_file(const std::string& path, const InputKind& kind) {
   const std::string text = read_input_file<Error>(path, kind);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(path + ": the " + kind.what + " is empty (give a JSON " + kind.what + ")");

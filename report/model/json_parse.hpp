@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::report {
 
@@ -16,7 +16,7 @@ namespace gpunet::report {
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
 struct JsonParsed {
-  nlohmann::json value;
+  gpunet::json value;
   std::string error;  // empty when the text parsed; else one line, e.g. "line 3, column 9: nic.count: ..."
   bool key_or_number_refused = false;  // a key repeated in one object or a number out of range (json_unique_keys.hpp)
   bool ok() const { return error.empty(); }

@@ -14,13 +14,13 @@
 #include <unordered_set>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::report {
 
-class UniqueKeySax final : public nlohmann::json_sax<nlohmann::json> {
+class UniqueKeySax final : public nlohmann::json_sax<gpunet::json> {
  public:
-  explicit UniqueKeySax(nlohmann::json_sax<nlohmann::json>& inner) : inner_(inner) {}
+  explicit UniqueKeySax(nlohmann::json_sax<gpunet::json>& inner) : inner_(inner) {}
 
   bool null() override { return value() && inner_.null(); }
   bool boolean(bool v) override { return value() && inner_.boolean(v); }
@@ -59,7 +59,7 @@ class UniqueKeySax final : public nlohmann::json_sax<nlohmann::json> {
   bool in_range(double v, const string_t& text);
   std::string path() const;
 
-  nlohmann::json_sax<nlohmann::json>& inner_;
+  nlohmann::json_sax<gpunet::json>& inner_;
   std::vector<Frame> frames_;
   std::string refusal_;
 };

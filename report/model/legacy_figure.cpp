@@ -9,7 +9,7 @@
 
 namespace gpunet::report {
 
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

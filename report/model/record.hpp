@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/figure.hpp"
 
@@ -82,7 +82,7 @@ struct Record {
   double busbw_GBps = 0;
   std::string check = "off";  // ok, wrong, off
   int64_t wrong = 0;          // wrong elements found by verification
-  nlohmann::json extra = nlohmann::json::object();
+  gpunet::json extra = gpunet::json::object();
   std::optional<Figure> figure;
   RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
 };
@@ -120,23 +120,23 @@ struct Report {
   int schema_version = kSchemaVersion;
   Provenance provenance;
   std::vector<Record> results;
-  nlohmann::json topology = nlohmann::json::object();  // per-node sections, filled by topo
-  nlohmann::json findings = nlohmann::json::array();   // {severity, message, ...}
-  nlohmann::json extra = nlohmann::json::object();      // verdicts, baseline, ... (later stages)
+  gpunet::json topology = gpunet::json::object();  // per-node sections, filled by topo
+  gpunet::json findings = gpunet::json::array();   // {severity, message, ...}
+  gpunet::json extra = gpunet::json::object();      // verdicts, baseline, ... (later stages)
 };
 
-void to_json(nlohmann::json& j, const TimeStats& t);
-void from_json(const nlohmann::json& j, TimeStats& t);
-void to_json(nlohmann::json& j, const Record& r);
-void from_json(const nlohmann::json& j, Record& r);
-void to_json(nlohmann::json& j, const Provenance& p);
-void from_json(const nlohmann::json& j, Provenance& p);
-void to_json(nlohmann::json& j, const Report& r);
+void to_json(gpunet::json& j, const TimeStats& t);
+void from_json(const gpunet::json& j, TimeStats& t);
+void to_json(gpunet::json& j, const Record& r);
+void from_json(const gpunet::json& j, Record& r);
+void to_json(gpunet::json& j, const Provenance& p);
+void from_json(const gpunet::json& j, Provenance& p);
+void to_json(gpunet::json& j, const Report& r);
 
 // The hosts the run spanned: the provenance's (one per rank); for a file without it, the records'
 // hosts, both ends of every pair figure and the topology's hosts.
 std::set<std::string> run_hosts(const Report& rep);
-void from_json(const nlohmann::json& j, Report& r);
+void from_json(const gpunet::json& j, Report& r);
 
 // ISO 8601 UTC timestamp of now, second resolution.
 std::string utc_now_iso8601();

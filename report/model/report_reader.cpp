@@ -15,7 +15,7 @@ namespace gpunet::report {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 
 // Builds one JSON value from SAX events.
 class DomBuilder {

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/record.hpp"
 #include "report/render/document_parts.hpp"
@@ -21,7 +21,7 @@ inline constexpr std::size_t kWholeFlowsUpTo = 16384;  // a full matrix of 128 h
 
 struct FlowsKept {
   std::vector<bool> whole;  // by index of Report::results; empty: every record is kept whole
-  nlohmann::json summary;   // extra.flows_in_part; null when every record is kept whole
+  gpunet::json summary;   // extra.flows_in_part; null when every record is kept whole
 };
 
 // What report.json keeps of `rep`'s TCP flows; `parts` are rep's (document_parts), whose blamed pairs

@@ -12,7 +12,7 @@ namespace gpunet::report {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 
 void put(std::string& out, const json& j) { out += j.dump(-1, ' ', false, json::error_handler_t::replace); }
 

@@ -4,7 +4,7 @@
 
 namespace gpunet::report::training {
 
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/record.hpp"
 #include "report/training/training_inputs.hpp"
@@ -108,14 +108,14 @@ struct TrainingResult {
 // The parameters as report.json states them (extra.training.inputs), with the defaults used and the
 // model's constants; params_from_json reads them back (a re-rendered report keeps the run's; a value of the
 // wrong type keeps its default).
-nlohmann::json params_json(const TrainingParams& p);
-TrainingParams params_from_json(const nlohmann::json& j);
+gpunet::json params_json(const TrainingParams& p);
+TrainingParams params_from_json(const gpunet::json& j);
 
 // The fit's algorithm, as the section states it.
 std::string regime_algorithm(const std::string& regime);
 
-void to_json(nlohmann::json& j, const TrainingResult& t);
-void from_json(const nlohmann::json& j, TrainingResult& t);
+void to_json(gpunet::json& j, const TrainingResult& t);
+void from_json(const gpunet::json& j, TrainingResult& t);
 // A stored report's section (extra.training), read back; none when it has none or it is not an object.
 std::optional<TrainingResult> training_result_of(const Report& rep);
 

@@ -17,7 +17,7 @@
 #include "report/model/stats.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "report/judge/verdicts_outputs.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "report/judge/verdicts_topology.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -125,7 +125,7 @@ TEST(Counters, RdmaPortsAndGpuActivity) {
   EXPECT_DOUBLE_EQ(s.gpus[0].pcie_tx_peak_GBps, 3);
   const auto j = to_json(s, {});
   EXPECT_EQ(j["rdma"]["mlx5_0/1"]["tx_bytes"], 8'000'000);
-  EXPECT_EQ(j["carried_by"], nlohmann::json::array({"mlx5_0/1"}));
+  EXPECT_EQ(j["carried_by"], gpunet::json::array({"mlx5_0/1"}));
 }
 
 namespace {
@@ -146,7 +146,7 @@ TEST(Counters, FindingWhenTrafficLeavesTheExpectedInterfaces) {
   EXPECT_NE(msg.find("expected interface(s) eth*"), std::string::npos) << msg;
   EXPECT_EQ(f[0]["severity"], "warning");
   EXPECT_EQ(f[0]["kind"], "traffic_unexpected_interface");
-  EXPECT_EQ(f[0]["subjects"], nlohmann::json::array({"ctl0"}));
+  EXPECT_EQ(f[0]["subjects"], gpunet::json::array({"ctl0"}));
   EXPECT_EQ(f[0]["node"], "fc-node0");
   // Traffic where it was expected, and loopback, are not findings.
   EXPECT_TRUE(traffic_findings(two_links(1'000, 20'000'000), e, "mpi", "h").empty());
@@ -164,7 +164,7 @@ TEST(Counters, FindingForTheDefaultRouteInterfaceOnlyWhenOthersExist) {
   EXPECT_NE(msg.find("default-route interface"), std::string::npos) << msg;
   EXPECT_NE(msg.find("ib0"), std::string::npos) << msg;
   EXPECT_EQ(f[0]["kind"], "traffic_default_route");
-  EXPECT_EQ(f[0]["subjects"], nlohmann::json::array({"eth0"}));
+  EXPECT_EQ(f[0]["subjects"], gpunet::json::array({"eth0"}));
   e.up = {"eth0"};  // a one-interface node has nowhere else to send it
   EXPECT_TRUE(traffic_findings(two_links(0, 50'000'000), e, "nccl", "gpu-7").empty());
 }

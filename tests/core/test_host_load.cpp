@@ -96,7 +96,7 @@ TEST(WindowLoad, BusyWindowsGoOntoTheFiguresOfTheirHosts) {
   const WindowLoad too_short(t.root(), 30);
   EXPECT_TRUE(too_short.finish("node-2", "x").is_null()) << "no CPU time passed";
 
-  nlohmann::json quiet = load;
+  gpunet::json quiet = load;
   quiet["host"] = "node-1", quiet["busy"] = false;
   const auto busy = busy_windows({quiet, load, nullptr});
   ASSERT_EQ(busy.size(), 1u);
@@ -109,7 +109,7 @@ TEST(WindowLoad, BusyWindowsGoOntoTheFiguresOfTheirHosts) {
   recs[2].figure = time_figure("mpi.allreduce.time", 12, cluster_subject(3));
   attach_busy_windows(recs, busy);
   ASSERT_TRUE(recs[0].extra.contains("host_load_window"));
-  EXPECT_EQ(recs[0].extra["host_load_window"], nlohmann::json::array({load}));
+  EXPECT_EQ(recs[0].extra["host_load_window"], gpunet::json::array({load}));
   EXPECT_FALSE(recs[1].extra.contains("host_load_window")) << "neither end was busy";
   EXPECT_EQ(recs[2].extra["host_load_window"].size(), 1u);
   std::vector<Record> untouched(1);

@@ -48,10 +48,10 @@ TEST(SuiteReport, EverySuiteStatesItsRecordsKindAsOldFilesAreRead) {
   Record odd = named("tcp", "bandwidth");
   odd.kind = RecordKind::other;
   EXPECT_EQ(report::record_kind(odd), RecordKind::other);
-  const Record back = nlohmann::json(with_stated_kind(named("tcp", "latency"), find_suite(suite_list(), "tcp"))).get<Record>();
+  const Record back = gpunet::json(with_stated_kind(named("tcp", "latency"), find_suite(suite_list(), "tcp"))).get<Record>();
   EXPECT_EQ(back.kind, RecordKind::tcp_latency);
-  EXPECT_FALSE(nlohmann::json(named("tcp", "latency")).contains("kind"));  // unstated: not written
-  EXPECT_THROW((void)nlohmann::json::parse(R"({"suite":"tcp","name":"x","status":"passed","kind":"tcp_flows"})").get<Record>(),
+  EXPECT_FALSE(gpunet::json(named("tcp", "latency")).contains("kind"));  // unstated: not written
+  EXPECT_THROW((void)gpunet::json::parse(R"({"suite":"tcp","name":"x","status":"passed","kind":"tcp_flows"})").get<Record>(),
                std::exception);
 }
 

@@ -90,5 +90,5 @@ TEST(PcieLink, MissingDeviceLeavesEverythingUnknown) {
   EXPECT_EQ(l.gen, 0);
   EXPECT_EQ(l.mps, 0);
   EXPECT_EQ(l.numa_node, -1);
-  EXPECT_EQ(to_json(l), nlohmann::json({{"bus_id", "0000:99:00.0"}}));
+  EXPECT_EQ(to_json(l), gpunet::json({{"bus_id", "0000:99:00.0"}}));
 }

@@ -3,13 +3,13 @@
 #include <pugixml.hpp>
 
 #include <array>
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 #include <sstream>
 #include <vector>
 
 namespace gpunet::fuzz {
 
-using nlohmann::json;
+using gpunet::json;
 
 uint64_t Rng::next() {
   uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);

@@ -28,7 +28,7 @@ namespace gpunet::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+using gpunet::json;
 
 struct Outcome {
   bool loaded = false;

@@ -19,7 +19,7 @@ namespace gpunet::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+using gpunet::json;
 
 constexpr double kStepLimitS = 60;
 

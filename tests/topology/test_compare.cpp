@@ -81,8 +81,8 @@ TEST(Summary, FromARealTopologyAndJsonRoundTrip) {
   EXPECT_EQ(s.properties.at("GPU 2 NUMA node"), "1");
   EXPECT_EQ(s.properties.at("GPU 0 model"), "10de:1db1");
   EXPECT_EQ(s.properties.at("NIC ib0 model"), "15b3:1013");
-  const std::string wire = nlohmann::json(s).dump();
-  EXPECT_EQ(nlohmann::json::parse(wire).get<NodeSummary>(), s);
+  const std::string wire = gpunet::json(s).dump();
+  EXPECT_EQ(gpunet::json::parse(wire).get<NodeSummary>(), s);
 
   // Two copies of one machine agree; losing a GPU is named.
   NodeTopology fewer = t;

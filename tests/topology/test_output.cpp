@@ -43,7 +43,7 @@ TEST(Render, FindingsMostSevereFirst) {
 
 TEST(Json, EveryDeviceByBusIdAndEveryPairAsAnObject) {
   const NodeTopology t = load_topology_file(test::data_file("juwels-cluster-gpu-4xv100.xml"));
-  const nlohmann::json j = to_json(t);
+  const gpunet::json j = to_json(t);
   ASSERT_EQ(j.at("gpus").size(), 4u);
   ASSERT_EQ(j.at("nics").size(), 6u);
   EXPECT_EQ(j["gpus"][0]["bus_id"], "0000:5d:00.0");
@@ -57,7 +57,7 @@ TEST(Json, EveryDeviceByBusIdAndEveryPairAsAnObject) {
   ASSERT_EQ(bridges.size(), 4u);
   EXPECT_EQ(bridges[0]["kind"], "host");
   EXPECT_EQ(bridges[3]["bus_id"], "0000:5c:00.0");
-  EXPECT_EQ(j["nics"][4]["os_devices"]["rdma"], nlohmann::json::array({"mlx5_0"}));
+  EXPECT_EQ(j["nics"][4]["os_devices"]["rdma"], gpunet::json::array({"mlx5_0"}));
   // 4*3/2 GPU pairs + 4*6 GPU x NIC pairs, each {a, b, class}.
   ASSERT_EQ(j.at("pairs").size(), 6u + 24u);
   std::set<std::string> seen;
@@ -74,7 +74,7 @@ TEST(Json, EveryDeviceByBusIdAndEveryPairAsAnObject) {
 
 TEST(Json, FindingRoundTrip) {
   const Finding f{Severity::warning, "gpu_nic_sys", "A sentence.", {"0000:18:00.0"}, "host1"};
-  const Finding back = finding_from_json(nlohmann::json::parse(to_json(f).dump()));
+  const Finding back = finding_from_json(gpunet::json::parse(to_json(f).dump()));
   EXPECT_EQ(to_json(back), to_json(f));
   EXPECT_THROW(finding_from_json({{"severity", "fatal"}, {"kind", ""}, {"message", ""}, {"subjects", {}}, {"node", ""}}),
                std::invalid_argument);

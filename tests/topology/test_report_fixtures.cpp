@@ -27,15 +27,15 @@ std::string fixture_path(const std::string& name) {
 }
 
 // The payload the topo suite sends rank 0 for one node: host, section and findings.
-nlohmann::json payload(NodeTopology t, const std::string& host, const std::string& file) {
+gpunet::json payload(NodeTopology t, const std::string& host, const std::string& file) {
   t.hostname = host;
   t.source = file;  // the file name, not this checkout's path
-  nlohmann::json findings = nlohmann::json::array();
+  gpunet::json findings = gpunet::json::array();
   for (const auto& f : analyze(t, {true, ""})) findings.push_back(to_json(f));
   return {{"host", host}, {"section", to_json(t)}, {"findings", findings}};
 }
 
-void check_fixture(const std::string& name, const nlohmann::json& actual) {
+void check_fixture(const std::string& name, const gpunet::json& actual) {
   const std::string path = fixture_path(name);
   const std::string text = actual.dump(1) + "\n";
   const char* update = std::getenv("GPUNET_UPDATE_GOLDEN");
@@ -47,7 +47,7 @@ void check_fixture(const std::string& name, const nlohmann::json& actual) {
   ASSERT_TRUE(in) << path << " is missing: run with GPUNET_UPDATE_GOLDEN=1";
   std::stringstream ss;
   ss << in.rdbuf();
-  EXPECT_EQ(nlohmann::json::parse(ss.str()), actual)
+  EXPECT_EQ(gpunet::json::parse(ss.str()), actual)
       << path << " is not what the topology library makes of the export now (GPUNET_UPDATE_GOLDEN=1 rewrites it)";
 }
 

@@ -113,7 +113,7 @@ std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot
 
 bool is_busy(const HostLoad& l, double others_pct) { return l.others_pct > others_pct || l.steal_pct > others_pct / 3; }
 
-nlohmann::json to_json(const HostLoad& l) {
+gpunet::json to_json(const HostLoad& l) {
   return {{"busy_pct", l.busy_pct}, {"others_pct", l.others_pct}, {"steal_pct", l.steal_pct},
           {"load1", l.load1},       {"cpus", l.cpus}};
 }

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::bench::counters {
 
@@ -48,7 +48,7 @@ std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot
 bool is_busy(const HostLoad& l, double others_pct);
 
 // {"busy_pct", "others_pct", "steal_pct", "load1", "cpus", "busy"}
-nlohmann::json to_json(const HostLoad& l);
+gpunet::json to_json(const HostLoad& l);
 // "its CPUs were 97 % busy with other work during mpi (load 12.3 on 2 CPUs)"
 std::string describe_load(const HostLoad& l, const std::string& suite);
 

@@ -10,7 +10,7 @@ namespace gpunet::bench::counters {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 
 double gbps(uint64_t bytes, double s) { return s > 0 ? static_cast<double>(bytes) * 8 / s / 1e9 : 0.0; }
 

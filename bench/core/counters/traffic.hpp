@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/core/counters/sysfs_counters.hpp"
 
@@ -63,11 +63,11 @@ std::vector<const LinkTraffic*> carrying_links(const TrafficSummary& s, const Ex
 // Findings ({severity, kind, message, subjects: [interface], node: host, suite}) when traffic went over an interface outside
 // `expected`, or, with no expectation given, over the default-route interface of a node that has
 // other interfaces up.
-nlohmann::json traffic_findings(const TrafficSummary& s, const Expectation& e, const std::string& suite,
+gpunet::json traffic_findings(const TrafficSummary& s, const Expectation& e, const std::string& suite,
                                 const std::string& host);
 
 // {duration_s, snapshots, interfaces: {name: {...}}, rdma: {port: {...}}, gpus: [...], carried_by: [...]}
-nlohmann::json to_json(const TrafficSummary& s, const Expectation& e);
+gpunet::json to_json(const TrafficSummary& s, const Expectation& e);
 
 // "ctl0 2.1 MB (peak 0.10 Gb/s)" for the busiest carrying links; "no network traffic" when none.
 std::string describe_traffic(const TrafficSummary& s, const Expectation& e);

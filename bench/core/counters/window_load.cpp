@@ -7,7 +7,7 @@ namespace gpunet::bench::counters {
 WindowLoad::WindowLoad(std::string proc_root, double busy_pct)
     : proc_root_(std::move(proc_root)), busy_pct_(busy_pct), before_(take_load_snapshot(proc_root_)) {}
 
-nlohmann::json WindowLoad::finish(const std::string& host, const std::string& what) const {
+gpunet::json WindowLoad::finish(const std::string& host, const std::string& what) const {
   const auto load = host_load(before_, take_load_snapshot(proc_root_), load_average(proc_root_));
   if (!load) return nullptr;
   return {{"host", host},
@@ -17,20 +17,20 @@ nlohmann::json WindowLoad::finish(const std::string& host, const std::string& wh
           {"summary", describe_load(*load, what)}};
 }
 
-std::map<std::string, nlohmann::json> busy_windows(const std::vector<nlohmann::json>& loads) {
-  std::map<std::string, nlohmann::json> out;
+std::map<std::string, gpunet::json> busy_windows(const std::vector<gpunet::json>& loads) {
+  std::map<std::string, gpunet::json> out;
   for (const auto& l : loads)
     if (l.is_object() && l.value("busy", false) && l.contains("host") && l["host"].is_string())
       out.emplace(l["host"].get<std::string>(), l);
   return out;
 }
 
-void attach_busy_windows(std::vector<report::Record>& recs, const std::map<std::string, nlohmann::json>& busy) {
+void attach_busy_windows(std::vector<report::Record>& recs, const std::map<std::string, gpunet::json>& busy) {
   if (busy.empty()) return;
   for (auto& r : recs) {
     if (!r.figure) continue;
     const report::Subject& s = r.figure->subject;
-    nlohmann::json window = nlohmann::json::array();
+    gpunet::json window = gpunet::json::array();
     if (s.kind == report::SubjectKind::cluster || s.kind == report::SubjectKind::group) {
       for (const auto& [host, load] : busy) window.push_back(load);
     } else {

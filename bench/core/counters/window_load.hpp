@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/core/counters/host_load.hpp"
 #include "report/model/record.hpp"
@@ -22,7 +22,7 @@ class WindowLoad {
   WindowLoad(std::string proc_root, double busy_pct);
   // {"host", "others_pct", "steal_pct", "busy", "summary"} from the first snapshot to now; null when
   // too little CPU time passed to judge (host_load's 50 clock ticks). `what`: "tcp latency round 2/3".
-  nlohmann::json finish(const std::string& host, const std::string& what) const;
+  gpunet::json finish(const std::string& host, const std::string& what) const;
 
  private:
   std::string proc_root_;
@@ -31,10 +31,10 @@ class WindowLoad {
 };
 
 // The busy ones of every host's window (finish's objects, nulls skipped), by host.
-std::map<std::string, nlohmann::json> busy_windows(const std::vector<nlohmann::json>& loads);
+std::map<std::string, gpunet::json> busy_windows(const std::vector<gpunet::json>& loads);
 
 // Each record with a figure gets extra.host_load_window: the busy windows of the hosts its subject
 // involves (every busy host for a figure of a group or of the cluster); nothing when none was busy.
-void attach_busy_windows(std::vector<report::Record>& recs, const std::map<std::string, nlohmann::json>& busy);
+void attach_busy_windows(std::vector<report::Record>& recs, const std::map<std::string, gpunet::json>& busy);
 
 }  // namespace gpunet::bench::counters

@@ -48,7 +48,7 @@ void write_provenance(const std::string& report_json, const fs::path& into, std:
   size_t index = 0;
   for (const auto& [host, node] : doc["topology"].items()) {
     const std::string name = is_plain_file_name(host) ? host : "node" + std::to_string(index);
-    nlohmann::json section = node;
+    gpunet::json section = node;
     // A run with --evidence keeps each node's own hwloc export: the file lstopo would write.
     if (section.is_object() && section.contains("hwloc_xml")) {
       if (section["hwloc_xml"].is_string())

@@ -13,7 +13,7 @@ constexpr double kCheapProbe_s = 1e-3;  // an iteration this short is probed thr
 
 }  // namespace
 
-nlohmann::json Timing::to_json() const {
+gpunet::json Timing::to_json() const {
   return {{"method", plan.batched() ? "batch" : "iteration"},
           {"batches", plan.batches},
           {"iters_per_batch", plan.iters_per_batch},

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/core/control.hpp"
 #include "bench/core/measure/batch_plan.hpp"
@@ -32,7 +32,7 @@ struct Timing {
   std::vector<double> samples_us;  // per batch: mean time per iteration, reduced across ranks
   BatchPlan plan;
   std::string clock;
-  nlohmann::json to_json() const;  // {method, batches, iters_per_batch, iterations, clock}
+  gpunet::json to_json() const;  // {method, batches, iters_per_batch, iterations, clock}
 };
 
 struct Rules {

@@ -10,7 +10,7 @@ namespace gpunet::bench::gpu {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");

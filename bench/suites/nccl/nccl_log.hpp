@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 namespace gpunet::bench::gpu {
 
@@ -53,10 +53,10 @@ std::string transport_of_via(const std::string& via);
 //   {version, net, transport, transports: {name: [peers]}, gdr (only with NET), nic, iface, peers: {peer: via}}
 // transport is the one that limits inter-node traffic: NET/* when any peer is reached over the network,
 // else SHM/*, else P2P/*.
-nlohmann::json summarize(const NcclLog& log);
+gpunet::json summarize(const NcclLog& log);
 
 // Every rank's summary merged (rank 0 attaches this to the collective records):
 //   {version, net, transport, transports: {name: ranks using it}, gdr (all NET links), nic, iface}
-nlohmann::json merge_summaries(const std::vector<nlohmann::json>& per_rank);
+gpunet::json merge_summaries(const std::vector<gpunet::json>& per_rank);
 
 }  // namespace gpunet::bench::gpu

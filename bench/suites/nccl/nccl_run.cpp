@@ -31,7 +31,7 @@ namespace gpunet::bench::gpu {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 using report::Collective;
 
 // Every string to rank 0 of comm (empty vector elsewhere).

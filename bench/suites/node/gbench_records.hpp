@@ -9,7 +9,7 @@
 #include <string>
 
 #include <benchmark/benchmark.h>
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "report/model/record.hpp"
 
@@ -21,7 +21,7 @@ struct BenchMeta {
   std::string name;     // record name, e.g. membw_copy, pcie_h2d
   std::string variant;  // e.g. "numa0"; the reporter appends " N threads" for threaded runs
   int64_t bytes_per_iter = 0;
-  nlohmann::json extra = nlohmann::json::object();
+  gpunet::json extra = gpunet::json::object();
 };
 
 class RecordReporter : public benchmark::BenchmarkReporter {

@@ -111,7 +111,7 @@ class NodeBench {
       cases.push_back(std::make_unique<gpu::CopyCase>(g.ordinal, dir, gpu::HostKind::pinned, link.numa_node, ctx_.cfg.pcie_bytes));
       gpu::CopyCase* c = cases.back().get();
       const std::string key = "pcie_" + to_string(dir) + "/gpu" + std::to_string(g.ordinal);
-      nlohmann::json pcie = gpu::to_json(link);
+      gpunet::json pcie = gpu::to_json(link);
       pcie["gpu_index"] = g.ordinal;
       if (c->host_numa() >= 0) pcie["host_numa"] = c->host_numa();
       meta_[key] = {"node", "pcie_" + to_string(dir), "gpu" + std::to_string(g.ordinal) + " pinned",

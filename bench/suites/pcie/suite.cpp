@@ -115,7 +115,7 @@ class PcieRun {
       auto rec = base_record(dir, label);
       steps_.start_paced(to_string(dir) + " " + label, ctx_.cfg.pcie_bytes);
       std::vector<std::unique_ptr<CopyCase>> cases;
-      nlohmann::json links = nlohmann::json::array();
+      gpunet::json links = gpunet::json::array();
       for (const auto& g : gpus) {
         const auto link = gpu::read_pcie_link("/sys", g.bus_id);
         cases.push_back(std::make_unique<CopyCase>(g.ordinal, dir, HostKind::pinned, link.numa_node, ctx_.cfg.pcie_bytes));
@@ -164,7 +164,7 @@ class PcieRun {
     auto link = gpu::read_pcie_link("/sys", g.bus_id);  // right after the copies: the link is trained up
     fill_timing(rec, timing, ctx_.cfg.pcie_bytes);
     check_data(rec, c.wrong_bytes());
-    nlohmann::json pcie = gpu::to_json(link);
+    gpunet::json pcie = gpu::to_json(link);
     pcie["gpu_index"] = g.ordinal;
     if (c.host_numa() >= 0) pcie["host_numa"] = c.host_numa();
     rec.extra["pcie"] = pcie;

@@ -9,7 +9,7 @@ namespace gpunet::bench::rdma {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 
 std::string str(const json& j, const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; }
 

@@ -2,9 +2,9 @@
 
 namespace gpunet::bench::rdma {
 
-using nlohmann::json;
+using gpunet::json;
 
-nlohmann::json discovery_json(const Discovery& d, const std::string& sys_root) {
+gpunet::json discovery_json(const Discovery& d, const std::string& sys_root) {
   json devices = json::array();
   for (const auto& dev : d.devices) {
     json ports = json::array();

@@ -5,12 +5,12 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/suites/rdma/engine.hpp"
 
 namespace gpunet::bench::rdma {
 
-nlohmann::json discovery_json(const Discovery& d, const std::string& sys_root);
+gpunet::json discovery_json(const Discovery& d, const std::string& sys_root);
 
 }  // namespace gpunet::bench::rdma

@@ -8,7 +8,7 @@
 
 namespace gpunet::bench::rdma {
 
-using nlohmann::json;
+using gpunet::json;
 
 PairSession::PairSession(const SuiteContext& ctx, MPI_Comm pair_comm, int peer_world_rank, const LocalChoice& local,
                          std::string label)

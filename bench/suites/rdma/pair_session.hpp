@@ -50,7 +50,7 @@ class PairSession {
   void connect(const PlanStep& s);
   void measure(const PlanStep& s);
   // Exchanges this end's outcome (and payload) with the peer; returns the pair's verdict.
-  Outcome agree(const Outcome& mine, nlohmann::json payload, nlohmann::json* peer_payload);
+  Outcome agree(const Outcome& mine, gpunet::json payload, gpunet::json* peer_payload);
   std::string step_label(const PlanStep& s) const;  // "0<->1 write_bw 8 MiB host"
   std::string step_name(const PlanStep& s) const;   // the watchdog's: "rdma " and the label
   double deadline_s() const;

@@ -43,9 +43,9 @@ SideFacts side_facts(int rank, const std::string& host, const PortSelection& sel
   return s;
 }
 
-nlohmann::json ceiling_inputs(const SideFacts& s) {
+gpunet::json ceiling_inputs(const SideFacts& s) {
   const bool roce = s.link_layer == "Ethernet";
-  nlohmann::json j = {{"link_layer", s.link_layer}, {"device", s.device}, {"ib_mtu", s.active_mtu}, {"ipv6", s.ipv6},
+  gpunet::json j = {{"link_layer", s.link_layer}, {"device", s.device}, {"ib_mtu", s.active_mtu}, {"ipv6", s.ipv6},
                       {"gid_type", s.gid_type}};
   const double rate = roce && s.netdev_rate_Gbps > 0 ? s.netdev_rate_Gbps : s.rate_Gbps;
   if (rate > 0) j["rate_Gbps"] = rate;  // absent: the report says the speed is not known

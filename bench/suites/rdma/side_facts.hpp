@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/suites/rdma/engine.hpp"
 
@@ -46,12 +46,12 @@ SideFacts side_facts(int rank, const std::string& host, const PortSelection& sel
 // extra.rdma as report/analysis/analysis.hpp reads it, for report::rdma_ceiling: {link_layer, device, ib_mtu,
 // rate_Gbps (RoCE: the interface's speed when sysfs has it, else the port's), ib_speed, width, ipv6,
 // pcie: {gen, width} (the trained link), gid_type, and gpu_index, gpu_nic_path, gdr when known}.
-nlohmann::json ceiling_inputs(const SideFacts& s);
+gpunet::json ceiling_inputs(const SideFacts& s);
 
 // JSON with every field; reading keeps the default of a missing key.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SideFacts, rank, host, device, port, selection, link_layer, active_mtu, speed,
-                                                speed_text, ib_speed, lanes, rate_Gbps, netdev_rate_Gbps, gid_index, gid, gid_type, gid_choice,
-                                                ipv6, bus_id, numa_node, pcie_gen, pcie_width, pcie_max_gen, pcie_max_width,
-                                                gpu_index, gpu_nic_path, memory, registration, registration_notes)
+GPUNET_JSON_FIELDS_WITH_DEFAULT(SideFacts, rank, host, device, port, selection, link_layer, active_mtu, speed,
+                                speed_text, ib_speed, lanes, rate_Gbps, netdev_rate_Gbps, gid_index, gid, gid_type, gid_choice,
+                                ipv6, bus_id, numa_node, pcie_gen, pcie_width, pcie_max_gen, pcie_max_width,
+                                gpu_index, gpu_nic_path, memory, registration, registration_notes)
 
 }  // namespace gpunet::bench::rdma

@@ -8,16 +8,16 @@ namespace gpunet::bench::tcp {
 
 namespace {
 
-double num(const nlohmann::json& j, const char* key) {
+double num(const gpunet::json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : -1.0;
 }
 
-std::string str(const nlohmann::json& j, const char* key) {
+std::string str(const gpunet::json& j, const char* key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
 
 // "host" or, when both ends share a host, "host:rank".
-std::string end(const nlohmann::json& x, const char* side) {
+std::string end(const gpunet::json& x, const char* side) {
   const std::string h = str(x, (std::string(side) + "_host").c_str());
   if (str(x, "src_host") != str(x, "dst_host")) return h;
   const auto key = std::string(side) + "_rank";

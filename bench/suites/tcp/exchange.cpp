@@ -8,10 +8,10 @@ namespace gpunet::bench::tcp {
 
 namespace {
 
-std::vector<nlohmann::json> unpack(const std::vector<char>& all, const std::vector<int>& counts, const std::vector<int>& displs) {
-  std::vector<nlohmann::json> out;
+std::vector<gpunet::json> unpack(const std::vector<char>& all, const std::vector<int>& counts, const std::vector<int>& displs) {
+  std::vector<gpunet::json> out;
   for (size_t r = 0; r < counts.size(); ++r)
-    out.push_back(nlohmann::json::parse(all.begin() + displs[r], all.begin() + displs[r] + counts[r]));
+    out.push_back(gpunet::json::parse(all.begin() + displs[r], all.begin() + displs[r] + counts[r]));
   return out;
 }
 
@@ -23,7 +23,7 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 }  // namespace
 
-std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm comm, int root) {
+std::vector<gpunet::json> gather_json(const gpunet::json& mine, MPI_Comm comm, int root) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -34,10 +34,10 @@ std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm com
   const auto displs = displacements(counts);
   std::vector<char> all(rank == root ? static_cast<size_t>(std::accumulate(counts.begin(), counts.end(), 0)) : 0);
   MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), counts.data(), displs.data(), MPI_CHAR, root, comm);
-  return rank == root ? unpack(all, counts, displs) : std::vector<nlohmann::json>{};
+  return rank == root ? unpack(all, counts, displs) : std::vector<gpunet::json>{};
 }
 
-std::vector<nlohmann::json> allgather_json(const nlohmann::json& mine, MPI_Comm comm) {
+std::vector<gpunet::json> allgather_json(const gpunet::json& mine, MPI_Comm comm) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   const std::string text = mine.dump();
@@ -50,7 +50,7 @@ std::vector<nlohmann::json> allgather_json(const nlohmann::json& mine, MPI_Comm 
   return unpack(all, counts, displs);
 }
 
-nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root) {
+gpunet::json bcast_json(const gpunet::json& doc, MPI_Comm comm, int root) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string text = rank == root ? doc.dump() : std::string();
@@ -58,7 +58,7 @@ nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root) {
   MPI_Bcast(&len, 1, MPI_INT, root, comm);
   text.resize(static_cast<size_t>(len));
   MPI_Bcast(text.data(), len, MPI_CHAR, root, comm);
-  return nlohmann::json::parse(text);
+  return gpunet::json::parse(text);
 }
 
 auth::Key shared_key(const MpiContext& mpi) {

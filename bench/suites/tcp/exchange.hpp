@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/core/auth/hmac.hpp"
 #include "bench/core/mpi_context.hpp"
@@ -13,11 +13,11 @@
 namespace gpunet::bench::tcp {
 
 // Every rank's document, by rank, on root (empty elsewhere). Collective over comm.
-std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm comm, int root);
+std::vector<gpunet::json> gather_json(const gpunet::json& mine, MPI_Comm comm, int root);
 // Every rank's document, by rank, everywhere. Collective over comm.
-std::vector<nlohmann::json> allgather_json(const nlohmann::json& mine, MPI_Comm comm);
+std::vector<gpunet::json> allgather_json(const gpunet::json& mine, MPI_Comm comm);
 // root's document, everywhere. Collective over comm.
-nlohmann::json bcast_json(const nlohmann::json& doc, MPI_Comm comm, int root);
+gpunet::json bcast_json(const gpunet::json& doc, MPI_Comm comm, int root);
 // The run key: drawn on rank 0 (auth::random_key) and handed to every rank over MPI, the trusted
 // wire-up (MpiContext::from_root); it never travels on the data network. The same on every rank.
 // Collective over mpi.world; throws std::runtime_error on every rank when rank 0 could not draw it.

@@ -53,7 +53,7 @@ report::Record uplink_record(report::Record rec, const UplinkRun& run, const Ban
   rec.variant = run.leaf;
   rec.count = test.streams;
   report::UplinkDirection up, down;
-  nlohmann::json flows = nlohmann::json::array();
+  gpunet::json flows = gpunet::json::array();
   std::vector<std::string> hosts;
   for (const int p : run.inside) hosts.push_back(nodes[static_cast<size_t>(p)].host);
   bool ceilings_known = true;
@@ -71,7 +71,7 @@ report::Record uplink_record(report::Record rec, const UplinkRun& run, const Ban
     d.measured_Gbps += c.goodput_bps / 1e9;
     d.nodes_Gbps += c.ceiling_bps.value_or(0) / 1e9;
     flows.push_back({{"src_host", src}, {"dst_host", dst}, {"goodput_Gbps", c.goodput_bps / 1e9},
-                     {"ceiling_Gbps", c.ceiling_bps ? nlohmann::json(*c.ceiling_bps / 1e9) : nlohmann::json(nullptr)}});
+                     {"ceiling_Gbps", c.ceiling_bps ? gpunet::json(*c.ceiling_bps / 1e9) : gpunet::json(nullptr)}});
   }
   rec.extra["leaf"] = run.leaf;
   rec.extra["parent"] = run.parent;

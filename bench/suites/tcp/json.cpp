@@ -4,7 +4,7 @@
 
 namespace gpunet::bench::net {
 
-using nlohmann::json;
+using gpunet::json;
 
 void to_json(json& j, const TcpInfo& t) {
   j = json{{"retransmits", t.total_retrans}, {"rtt_us", t.rtt_us},     {"rttvar_us", t.rttvar_us},
@@ -35,7 +35,7 @@ void from_json(const json& j, Endpoint& e) {
 
 namespace gpunet::bench::tcp {
 
-using nlohmann::json;
+using gpunet::json;
 
 void to_json(json& j, const LinkFacts& l) {
   j = json{{"iface", l.iface},   {"speed_Mbps", l.speed_Mbps},       {"mtu", l.mtu},

@@ -25,17 +25,17 @@ std::string live_row(const std::string& label, double start_s, double end_s, dou
   return buf;
 }
 
-const nlohmann::json* live_find(const nlohmann::json& j, const char* key) {
+const gpunet::json* live_find(const gpunet::json& j, const char* key) {
   const auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;
 }
 
-double live_number(const nlohmann::json& j, const char* key) {
+double live_number(const gpunet::json& j, const char* key) {
   const auto* v = live_find(j, key);
   return v && v->is_number() ? v->get<double>() : 0.0;
 }
 
-std::string live_text(const nlohmann::json& j, const char* key) {
+std::string live_text(const gpunet::json& j, const char* key) {
   const auto* v = live_find(j, key);
   return v && v->is_string() ? v->get<std::string>() : "";
 }

@@ -8,7 +8,7 @@
 
 namespace gpunet::bench::tcp {
 
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -15,7 +15,7 @@
 
 namespace gpunet::bench::tcp {
 
-using nlohmann::json;
+using gpunet::json;
 
 int Setup::participant_of(int rank) const {
   const auto& all = nodes();

@@ -11,7 +11,7 @@
 
 namespace gpunet::bench::tcp {
 
-using nlohmann::json;
+using gpunet::json;
 using report::Status;
 
 namespace {

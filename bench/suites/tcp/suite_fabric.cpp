@@ -12,7 +12,7 @@
 
 namespace gpunet::bench::tcp {
 
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

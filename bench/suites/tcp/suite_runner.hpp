@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "common/json.hpp"
 
 #include "bench/core/counters/window_load.hpp"
 #include "bench/core/step_progress.hpp"
@@ -57,7 +57,7 @@ class TcpSuite {
   // ", rail 1 (eth1)" on a rail run, else "".
   std::string rail_label(size_t rail) const;
   // This participant's share of one test on one rail: what it sent, received and turned away (null: no part).
-  nlohmann::json run_part(const RailTest& rt, uint64_t id, bool live);
+  gpunet::json run_part(const RailTest& rt, uint64_t id, bool live);
   // The matrix of every rail: each round on all rails at once, or rail after rail (--rails one-at-a-time).
   std::vector<std::vector<Cell>> matrix_cells(const std::vector<Round>& rounds);
   // One ping-pong round on every rail (in rail_batches()), its records emitted.
@@ -65,13 +65,13 @@ class TcpSuite {
   // A round's window on this host: its first snapshot, taken by participants only (none otherwise).
   std::optional<counters::WindowLoad> round_window() const;
   // Every rank: its host's load since `window` began, if it took part; at rank 0, the busy ones by host.
-  std::map<std::string, nlohmann::json> round_busy_windows(const std::optional<counters::WindowLoad>& window,
+  std::map<std::string, gpunet::json> round_busy_windows(const std::optional<counters::WindowLoad>& window,
                                                            const std::string& what) const;
   LatencyParams latency_params() const;
   // This participant's part of a ping-pong round on one rail (client p.a, server p.b; null: no part),
   // and on rank 0 the outcome of each pair from everyone's gathered parts.
-  nlohmann::json latency_part(const Round& round, uint64_t id, const LatencyParams& lp, size_t rail = 0);
-  std::vector<LatencyOutcome> latency_outcomes(const nlohmann::json& all, const Round& round) const;
+  gpunet::json latency_part(const Round& round, uint64_t id, const LatencyParams& lp, size_t rail = 0);
+  std::vector<LatencyOutcome> latency_outcomes(const gpunet::json& all, const Round& round) const;
   // The congestion test's steps (congestion.cpp): the victims' ping-pong, alone or beside the
   // congestors' flows (their goodput runs through bandwidth(), alone or in one test with the congestors).
   std::vector<LatencyOutcome> congestion_latency(const Round& victims, const BandwidthTest* congestors,

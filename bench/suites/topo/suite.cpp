@@ -17,7 +17,7 @@ namespace gpunet::bench {
 
 namespace {
 
-using nlohmann::json;
+using gpunet::json;
 
 // The interface NCCL's socket transport is told to use, when NCCL_SOCKET_IFNAME names exactly one.
 std::string data_interface_from_env() {

@@ -51,7 +51,7 @@ report::Record timed(const SuiteContext& ctx, const std::string& name, const Ste
 }
 
 // The fixed model's predictions from the compute and the communication measured apart.
-nlohmann::json predictions(double compute_s, double comm_s, double overlappable) {
+gpunet::json predictions(double compute_s, double comm_s, double overlappable) {
   return {{"no_overlap_s", compute_s + comm_s},
           {"perfect_overlap_s", std::max(compute_s, comm_s)},
           {"model_s", compute_s + std::max(0.0, comm_s - overlappable * compute_s)},
@@ -86,8 +86,8 @@ void add_step_verdict(report::Record& step, double compute_s, double comm_s, dou
   step.extra["bounds_slack"] = kBoundsSlack;
 }
 
-nlohmann::json utilisation_json(const std::vector<UtilisationPoint>& pts) {
-  nlohmann::json out = nlohmann::json::array();
+gpunet::json utilisation_json(const std::vector<UtilisationPoint>& pts) {
+  gpunet::json out = gpunet::json::array();
   for (const auto& u : pts) out.push_back({{"t_s", u.t_s}, {"util_pct", u.util_pct}});
   return out;
 }
@@ -114,7 +114,7 @@ void run_gpu_path(const SuiteContext& ctx, const StepPlan& p) {
     ctx.emit(rec);
     return;
   }
-  const nlohmann::json gpu = {{"device", g->device}, {"name", g->gpu_name}, {"gemm", "bf16 " + std::to_string(g->gemm_n) + "^3 cublasGemmEx"},
+  const gpunet::json gpu = {{"device", g->device}, {"name", g->gpu_name}, {"gemm", "bf16 " + std::to_string(g->gemm_n) + "^3 cublasGemmEx"},
                               {"gemms_per_step", g->gemms}, {"gemm_s", g->gemm_s}};
   auto compute = timed(ctx, "compute", p, g->compute);
   compute.variant = "gpu gemm";

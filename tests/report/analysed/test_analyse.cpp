@@ -11,7 +11,7 @@
 #include "tests/support/spec_names.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "report/model/figure.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "report/analysis/path_ceilings.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -179,13 +179,13 @@ Report matrix_report(bool with_fabric, const std::function<double(int, int)>& ra
   m.name = "matrix";
   std::vector<std::string> hosts;
   for (int i = 0; i < 8; ++i) hosts.push_back(h(i));
-  nlohmann::json g = nlohmann::json::array();
+  gpunet::json g = gpunet::json::array();
   for (int a = 0; a < 8; ++a) {
-    nlohmann::json row = nlohmann::json::array();
-    for (int b = 0; b < 8; ++b) row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(rate(a, b)));
+    gpunet::json row = gpunet::json::array();
+    for (int b = 0; b < 8; ++b) row.push_back(a == b ? gpunet::json(nullptr) : gpunet::json(rate(a, b)));
     g.push_back(row);
   }
-  m.extra = {{"hosts", hosts}, {"goodput_Gbps", g}, {"suspect_fraction", 0.8}, {"retests", nlohmann::json::array()}};
+  m.extra = {{"hosts", hosts}, {"goodput_Gbps", g}, {"suspect_fraction", 0.8}, {"retests", gpunet::json::array()}};
   rep.results.push_back(m);
   for (int a = 0; a < 8; ++a)
     for (int b = 0; b < 8; ++b) {
@@ -201,9 +201,9 @@ Report matrix_report(bool with_fabric, const std::function<double(int, int)>& ra
   if (with_fabric)
     rep.extra["fabric"] = {{"file", "t.conf"},
                            {"switches",
-                            {{{"name", "leaf0"}, {"nodes", {h(0), h(1), h(2), h(3)}}, {"switches", nlohmann::json::array()}},
-                             {{"name", "leaf1"}, {"nodes", {h(4), h(5), h(6), h(7)}}, {"switches", nlohmann::json::array()}},
-                             {{"name", "spine"}, {"nodes", nlohmann::json::array()}, {"switches", {"leaf0", "leaf1"}}}}}};
+                            {{{"name", "leaf0"}, {"nodes", {h(0), h(1), h(2), h(3)}}, {"switches", gpunet::json::array()}},
+                             {{"name", "leaf1"}, {"nodes", {h(4), h(5), h(6), h(7)}}, {"switches", gpunet::json::array()}},
+                             {{"name", "spine"}, {"nodes", gpunet::json::array()}, {"switches", {"leaf0", "leaf1"}}}}}};
   return rep;
 }
 

@@ -7,7 +7,7 @@
 #include "report/analysis/tcp_flow_cpu.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -17,8 +17,8 @@ TEST(SuiteTimes, PlannedBesideActualAndReadBack) {
 TEST(SuiteTimes, AStoredReportWithoutOrWithOddEntriesGivesWhatIsReadable) {
   Report rep;
   EXPECT_EQ(suite_times_text(suite_times_of(rep)), "");
-  rep.extra["suite_times"] = nlohmann::json::array({nlohmann::json{{"suite", "tcp"}, {"actual_s", -3}}, nlohmann::json{{"suite", 5}},
-                                                    nlohmann::json{{"suite", "mpi"}, {"actual_s", 2}, {"planned_s", nullptr}}});
+  rep.extra["suite_times"] = gpunet::json::array({gpunet::json{{"suite", "tcp"}, {"actual_s", -3}}, gpunet::json{{"suite", 5}},
+                                                    gpunet::json{{"suite", "mpi"}, {"actual_s", 2}, {"planned_s", nullptr}}});
   EXPECT_EQ(suite_times_text(suite_times_of(rep)), "mpi took 2.0s (not estimated)");
 }
 

@@ -19,7 +19,7 @@
 #include "report/render/section_render.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "report/judge/verdicts.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

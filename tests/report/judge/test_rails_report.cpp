@@ -42,9 +42,9 @@ TEST(RailSubjects, KeyAndJsonCarryTheInterfaces) {
   const Subject s = rail_pair_subject("n0", 0, "eth1", "n2", 2, "eth1");
   EXPECT_EQ(subject_key(s), "pair:n0/0:eth1->n2/2:eth1");
   EXPECT_EQ(subject_key(pair_subject("n0", 0, "n2", 2)), "pair:n0/0->n2/2");  // one rail: as before
-  nlohmann::json j = s;
+  gpunet::json j = s;
   EXPECT_EQ(j.at("iface"), "eth1");
-  EXPECT_FALSE(nlohmann::json(pair_subject("n0", 0, "n2", 2)).contains("iface"));
+  EXPECT_FALSE(gpunet::json(pair_subject("n0", 0, "n2", 2)).contains("iface"));
   EXPECT_EQ(subject_key(j.get<Subject>()), subject_key(s));
   EXPECT_EQ(pair_label(s, "->"), "n0:eth1 -> n2:eth1");
 }
@@ -68,7 +68,7 @@ TEST(RailSubjects, OneNicOrTheNodeIsTheCulprit) {
 }
 
 TEST(RailSubjects, APromiseMayNameOneRail) {
-  const auto spec = parse_spec(nlohmann::json::parse(R"({"spec_version": 1, "bandwidth": [
+  const auto spec = parse_spec(gpunet::json::parse(R"({"spec_version": 1, "bandwidth": [
       {"suite": "tcp", "name": "bandwidth", "min": 0.12},
       {"suite": "tcp", "name": "bandwidth", "rail": 1, "min": 0.12},
       {"suite": "tcp", "name": "matrix", "interface": "eth0", "min": 0.12}]})"), "c.json", gpunet::test_support::suite_spec_names());
@@ -76,7 +76,7 @@ TEST(RailSubjects, APromiseMayNameOneRail) {
   EXPECT_FALSE(spec.bandwidth[0].sel.rail);
   EXPECT_EQ(spec.bandwidth[1].sel.rail, 1);
   EXPECT_EQ(spec.bandwidth[2].sel.iface, "eth0");
-  EXPECT_THROW(parse_spec(nlohmann::json::parse(R"({"spec_version": 1, "bandwidth": [
+  EXPECT_THROW(parse_spec(gpunet::json::parse(R"({"spec_version": 1, "bandwidth": [
       {"suite": "tcp", "name": "bandwidth", "rail": "one", "min": 0.12}]})"), "c.json", gpunet::test_support::suite_spec_names()), SpecError);
   Report rep;
   for (int rail : {0, 1}) {
@@ -241,7 +241,7 @@ TEST(RailSubjects, RdmaMatrixAndSummaryPerRail) {
 // sections, grouped by the GPUs they name.
 TEST(RailSubjects, EachRailsMatrixNamesTheGpusBehindIt) {
   Report rep = matrix_run({"eth0", "eth1"});
-  const auto gpu = [](const char* iface) { return nlohmann::json{{"nearest_nic", {{"interfaces", {iface}}}}}; };
+  const auto gpu = [](const char* iface) { return gpunet::json{{"nearest_nic", {{"interfaces", {iface}}}}}; };
   for (const char* host : {"n0", "n1"}) rep.topology[host] = {{"gpus", {gpu("eth0"), gpu("eth1"), gpu("eth1")}}};
   rep.topology["n2"] = {{"gpus", {gpu("eth1"), gpu("eth0")}}};
   std::map<std::string, std::vector<std::string>> bullets;

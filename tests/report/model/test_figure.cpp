@@ -12,7 +12,7 @@
 #include "report/render/outputs.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -25,9 +25,9 @@ TEST(Record, JsonRoundTrip) {
   r.check = "ok";
   r.wrong = 0;
   r.extra = {{"goodput_Gbps", 0.95}};
-  const nlohmann::json j = r;
+  const gpunet::json j = r;
   const auto back = j.get<Record>();
-  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(gpunet::json(back), j);
   EXPECT_EQ(back.status, Status::timed_out);
   EXPECT_EQ(back.time_us.samples, 42);
   EXPECT_DOUBLE_EQ(back.extra.at("goodput_Gbps").get<double>(), 0.95);
@@ -35,7 +35,7 @@ TEST(Record, JsonRoundTrip) {
 }
 
 TEST(Record, RejectsUnknownStatus) {
-  nlohmann::json j = {{"suite", "mpi"}, {"name", "x"}, {"status", "great"}};
+  gpunet::json j = {{"suite", "mpi"}, {"name", "x"}, {"status", "great"}};
   EXPECT_THROW(j.get<Record>(), FieldError);
 }
 
@@ -47,7 +47,7 @@ TEST(Report, RoundTrip) {
   rep.results.push_back(Record{});
   rep.results[0].suite = "mpi";
   rep.results[0].name = "allreduce";
-  const nlohmann::json j = rep;
+  const gpunet::json j = rep;
   EXPECT_EQ(j.at("schema_version"), kSchemaVersion);
-  EXPECT_EQ(nlohmann::json(j.get<Report>()), j);
+  EXPECT_EQ(gpunet::json(j.get<Report>()), j);
 }

@@ -13,7 +13,7 @@
 #include "report/render/svg_chart.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "report/render/renderers.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

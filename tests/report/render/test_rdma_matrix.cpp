@@ -49,7 +49,7 @@ class RdmaMatrix : public ::testing::Test {
   // The WRITE bandwidth of each pair as the fixture stores it: (sender, receiver) -> Gb/s.
   static std::map<std::pair<int, int>, double> measured() {
     std::map<std::pair<int, int>, double> out;
-    const auto fixture = nlohmann::json::parse(rdma_slurp(kRdmaFixture));
+    const auto fixture = gpunet::json::parse(rdma_slurp(kRdmaFixture));
     for (const auto& r : fixture.at("results"))
       if (r.at("name") == "write_bw")
         out[{r["figure"]["subject"]["rank"].get<int>(), r["figure"]["subject"]["dst_rank"].get<int>()}] = r["figure"]["value"];

@@ -6,7 +6,7 @@
 #include "report/analysis/sections.hpp"
 
 using namespace gpunet::report;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

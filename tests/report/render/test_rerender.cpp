@@ -34,7 +34,7 @@ class Rerender : public ::testing::Test {
   // The fixture's records as JSON lines.
   std::vector<std::string> fixture_lines() const {
     std::ifstream in(kFixture);
-    const auto j = nlohmann::json::parse(in);
+    const auto j = gpunet::json::parse(in);
     std::vector<std::string> lines;
     for (const auto& r : j.at("results")) lines.push_back(r.dump());
     return lines;
@@ -44,9 +44,9 @@ class Rerender : public ::testing::Test {
     std::ofstream(p, std::ios::binary) << text;
     return p;
   }
-  static nlohmann::json read_json(const fs::path& p) {
+  static gpunet::json read_json(const fs::path& p) {
     std::ifstream in(p);
-    return nlohmann::json::parse(in);
+    return gpunet::json::parse(in);
   }
   // The exit code `report` gives: the stored run's verdict (FAIL 1, INCOMPLETE 4, else 0), as the run did.
   static int verdict_code(const fs::path& out) {
@@ -146,7 +146,7 @@ TEST_F(Rerender, LargeJsonlIsReadLineByLineWithTheSameResult) {
   const auto whole = load_results(path);
   const auto by_line = load_results(path, 16);  // "larger than 16 bytes": the line reader
   ASSERT_TRUE(whole.report && by_line.report) << by_line.error;
-  nlohmann::json a, b;
+  gpunet::json a, b;
   to_json(a, *whole.report), to_json(b, *by_line.report);
   EXPECT_EQ(a, b);
   EXPECT_EQ(by_line.report->results.size(), 30u);
@@ -170,7 +170,7 @@ TEST_F(Rerender, ManyBatchesKeepTheirOrderAndTheFirstBadLine) {
   std::string text;
   std::size_t n = 0;
   while (text.size() < (13u << 20)) {  // past three batches
-    nlohmann::json r = nlohmann::json::parse(lines[n % lines.size()]);
+    gpunet::json r = gpunet::json::parse(lines[n % lines.size()]);
     r["variant"] = "v" + std::to_string(n++);  // the order, readable back
     text += r.dump() + "\n";
   }

@@ -22,7 +22,7 @@
 using namespace gpunet::report;
 using gpunet::report::testing::MdTableSeen;
 using gpunet::report::testing::parse_tables;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

@@ -14,7 +14,7 @@
 
 using namespace gpunet::report;
 using namespace gpunet::report::training;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 

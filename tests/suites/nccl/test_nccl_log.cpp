@@ -46,8 +46,8 @@ TEST(NcclLog, InfiniBandWithGdrAndP2pInsideTheNode) {
   EXPECT_EQ(s["version"], "2.21.5+cuda12.4");
   EXPECT_EQ(s["oob_iface"], "ib0");
   EXPECT_FALSE(s.contains("iface"));
-  EXPECT_EQ(s["transports"]["P2P/CUMEM"], nlohmann::json::array({1}));
-  EXPECT_EQ(s["transports"]["NET/IB"], nlohmann::json::array({2, 3}));
+  EXPECT_EQ(s["transports"]["P2P/CUMEM"], gpunet::json::array({1}));
+  EXPECT_EQ(s["transports"]["NET/IB"], gpunet::json::array({2, 3}));
   EXPECT_EQ(s["peers"]["3"], "NET/IB/0/GDRDMA");
 }
 
@@ -141,7 +141,7 @@ TEST(NcclLog, MergeAcrossRanks) {
   EXPECT_EQ(m["gdr"], false);  // one rank's network links lack GPUDirect RDMA
   EXPECT_EQ(m["nic"], "mlx5_0,mlx5_1,mlx5_2,mlx5_3");
   EXPECT_EQ(m["version"], "2.21.5+cuda12.4, 2.26.2+cuda12.8");
-  EXPECT_EQ(m["transports"]["NET/IB"], nlohmann::json::array({0, 1}));
-  EXPECT_EQ(m["transports"]["P2P/indirect"], nlohmann::json::array({1}));
-  EXPECT_EQ(merge_summaries({nlohmann::json{{"note", "no log"}}})["transport"], "");
+  EXPECT_EQ(m["transports"]["NET/IB"], gpunet::json::array({0, 1}));
+  EXPECT_EQ(m["transports"]["P2P/indirect"], gpunet::json::array({1}));
+  EXPECT_EQ(merge_summaries({gpunet::json{{"note", "no log"}}})["transport"], "");
 }

@@ -65,9 +65,9 @@ TEST(NodeBench, RepetitionsBecomeTheRecordsSamples) {
   EXPECT_EQ(r.time_us.samples, 3);
   EXPECT_NEAR(r.time_us.mean, 133333.33, 0.01);
   EXPECT_NEAR(r.algbw_GBps, 2.0 / (0.4 / 3), 1e-9);  // bytes per iteration over the mean iteration time
-  EXPECT_EQ(r.extra["repetitions_GBps"], nlohmann::json::array({20.0, 10.0, 20.0}));
+  EXPECT_EQ(r.extra["repetitions_GBps"], gpunet::json::array({20.0, 10.0, 20.0}));
   EXPECT_EQ(r.extra["numa_node"], 0);
-  EXPECT_EQ(r.extra["samples_us"], nlohmann::json::array({100000.0, 200000.0, 100000.0}));
+  EXPECT_EQ(r.extra["samples_us"], gpunet::json::array({100000.0, 200000.0, 100000.0}));
   EXPECT_EQ(r.extra["timing"]["batches"], 3);
   EXPECT_EQ(whole_iterations(40, 4), 10);
   EXPECT_EQ(whole_iterations(7, 1), 7);

@@ -27,7 +27,7 @@ report::Record h200_copy(gpu::HostKind kind, double GBps) {
 TEST(PcieCopyPath, PinnedAgainstTheLinkPageableAgainstNothing) {
   EXPECT_EQ(copy_path(gpu::HostKind::pinned), report::PathModel::pcie_link);
   EXPECT_EQ(copy_path(gpu::HostKind::pageable), report::PathModel::none);
-  const nlohmann::json topology = nlohmann::json::object();
+  const gpunet::json topology = gpunet::json::object();
   const report::TopologyView view(topology);
   report::Record pinned = h200_copy(gpu::HostKind::pinned, 55.30);
   report::Record pageable = h200_copy(gpu::HostKind::pageable, 8.48);

@@ -4,7 +4,7 @@
 #include "bench/suites/rdma/console.hpp"
 
 using namespace gpunet;
-using nlohmann::json;
+using gpunet::json;
 
 namespace {
 report::Record rec(const std::string& name, const std::string& variant, int64_t bytes) {

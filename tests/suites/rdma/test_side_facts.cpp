@@ -45,13 +45,13 @@ TEST(SideFacts, JsonRoundTripKeepsDefaultsForMissingKeys) {
   SideFacts s = roce_port(100, 4096);
   s.gpu_index = 1;
   s.gpu_nic_path = "PIX";
-  const nlohmann::json j = s;
+  const gpunet::json j = s;
   EXPECT_EQ(j.at("gid_index"), 3);
   const SideFacts back = j.get<SideFacts>();
   EXPECT_EQ(back.host, "node-b");
   EXPECT_EQ(back.gid, "::ffff:10.0.0.2");
   EXPECT_EQ(back.gpu_nic_path, "PIX");
-  const SideFacts empty = nlohmann::json::object().get<SideFacts>();
+  const SideFacts empty = gpunet::json::object().get<SideFacts>();
   EXPECT_EQ(empty.gid_index, -1);
   EXPECT_EQ(empty.gpu_index, -1);
 }
@@ -61,7 +61,7 @@ TEST(CeilingInputs, RoceKeysAndTheInterfaceSpeedWins) {
   s.netdev_rate_Gbps = 50;  // a 100G-capable port whose interface runs at 50G
   s.pcie_gen = 4;
   s.pcie_width = 8;
-  EXPECT_EQ(ceiling_inputs(s), (nlohmann::json{{"link_layer", "Ethernet"}, {"device", "mlx5_2"}, {"ib_mtu", 4096},
+  EXPECT_EQ(ceiling_inputs(s), (gpunet::json{{"link_layer", "Ethernet"}, {"device", "mlx5_2"}, {"ib_mtu", 4096},
                                                {"rate_Gbps", 50.0}, {"ipv6", false}, {"gid_type", "RoCE v2"},
                                                {"pcie", {{"gen", 4}, {"width", 8}}}}));
 }

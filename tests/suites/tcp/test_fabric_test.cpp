@@ -123,7 +123,7 @@ TEST(FabricTest, HalfTheNodesSumReadsTwoToOne) {
   EXPECT_NEAR(r.extra["nodes_sum_Gbps"].get<double>(), 4 * kTcp100M / 1e9, 1e-9);
   EXPECT_NEAR(r.extra["measured_Gbps"].get<double>(), 4 * kTcp100M / 2.1 / 1e9, 1e-9);
   EXPECT_NEAR(r.extra["down_Gbps"].get<double>(), 4 * kTcp100M / 2.0 / 1e9, 1e-9);
-  EXPECT_EQ(r.extra["hosts"], (nlohmann::json{"n4", "n5", "n6", "n7"}));
+  EXPECT_EQ(r.extra["hosts"], (gpunet::json{"n4", "n5", "n6", "n7"}));
   EXPECT_EQ(r.extra["flows"].size(), 8u);
   EXPECT_DOUBLE_EQ(r.extra["link_speed"].get<double>(), 100);
   EXPECT_EQ(r.extra["summary"], "leaf1 ↔ spine: 2.10:1, 0.18 of 0.38 Gb/s");

@@ -41,13 +41,13 @@ TEST(TcpFlowCpu, TravelsBetweenRanksAndLandsInTheRecord) {
   rx.bytes = 1000;
   rx.goodput_bps = 1e9;
   rx.cpu = flow_cpu({0, 0}, {0.03, 0.58}, 1.0, 1, false);
-  const auto back = nlohmann::json(rx).get<ReceiveResult>();
+  const auto back = gpunet::json(rx).get<ReceiveResult>();
   EXPECT_TRUE(back.cpu.measured);
   EXPECT_NEAR(back.cpu.sys_pct, 58.0, 1e-9);
   SendResult tx;
   tx.peer = 1;
   tx.bytes = 1000;
-  const auto tx_back = nlohmann::json(tx).get<SendResult>();  // not measured: null, read back as not measured
+  const auto tx_back = gpunet::json(tx).get<SendResult>();  // not measured: null, read back as not measured
   EXPECT_FALSE(tx_back.cpu.measured);
 
   std::vector<Node> nodes(2);
@@ -78,6 +78,6 @@ TEST(TcpFlowCpu, CoreBusyShareBetweenTwoReadings) {
   FlowCpu c;
   c.measured = true;
   c.core_busy_pct = 97.5;
-  EXPECT_NEAR(nlohmann::json(c).get<FlowCpu>().core_busy_pct.value_or(-1), 97.5, 1e-9);
-  EXPECT_FALSE(nlohmann::json(FlowCpu{true, 1, 2, 0, true, std::nullopt}).get<FlowCpu>().core_busy_pct);
+  EXPECT_NEAR(gpunet::json(c).get<FlowCpu>().core_busy_pct.value_or(-1), 97.5, 1e-9);
+  EXPECT_FALSE(gpunet::json(FlowCpu{true, 1, 2, 0, true, std::nullopt}).get<FlowCpu>().core_busy_pct);
 }

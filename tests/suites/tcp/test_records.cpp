@@ -81,7 +81,7 @@ TEST(TcpRecords, FairShareCountsOnlyTheFlowsThatRan) {
   ASSERT_EQ(recs.size(), 4u);  // three flows and the aggregate
   EXPECT_EQ(recs[0].figure->sending_share, 2);
   EXPECT_EQ(recs[2].status, Status::timed_out);
-  const nlohmann::json no_topology = nlohmann::json::object();
+  const gpunet::json no_topology = gpunet::json::object();
   const auto c = gpunet::report::figure_ceiling(recs[0], {}, gpunet::report::TopologyView(no_topology));
   EXPECT_NEAR(c.value * 1e9, kTbf1G / 2, 1);
   EXPECT_LT(0.47e9 / (c.value * 1e9), 1.0);  // 98 %, not 147 % of a third
@@ -129,7 +129,7 @@ TEST(TcpRecords, BandwidthRecordNamesBothEndsAndCarriesTheFigures) {
   EXPECT_EQ(r.figure->samples, (std::vector<double>{0.95, 0.95, 0.2, 0.95}));
   EXPECT_FALSE(r.figure->ceiling);  // the analysis attaches it, not the suite
   const gpunet::report::Provenance none;
-  const nlohmann::json no_topology = nlohmann::json::object();
+  const gpunet::json no_topology = gpunet::json::object();
   const auto ceiling = gpunet::report::figure_ceiling(r, none, gpunet::report::TopologyView(no_topology));
   ASSERT_TRUE(ceiling.known);
   EXPECT_NEAR(ceiling.value, kTbf1G / 1e9, 1e-12);
