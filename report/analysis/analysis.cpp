@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "report/analysis/bond_streams.hpp"
@@ -33,6 +34,15 @@ std::string sweep_key(const Figure& f) {
 // Everything figure_ceiling() reads from a record: records that agree on all of it share a ceiling.
 constexpr const char* kPathKeys[] = {"link", "dst_link", "rdma", "pcie", "nccl", "intra", "nodes", "nics_per_node", "gpu_index"};
 
+// A path key's value in a record: in extra, or the link facts held apart from it.
+const json* path_value(const Record& r, std::string_view key) {
+  if (key == "link" && r.link) return r.link.get();
+  if (key == "dst_link" && r.dst_link) return r.dst_link.get();
+  if (!r.extra.is_object()) return nullptr;
+  const auto it = r.extra.find(key);
+  return it != r.extra.end() ? &*it : nullptr;
+}
+
 size_t path_hash(const Record& r) {
   size_t h = std::hash<std::string>{}(r.host);
   auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
@@ -42,9 +52,8 @@ size_t path_hash(const Record& r) {
     mix(static_cast<size_t>(r.figure->path));
   }
   mix(static_cast<size_t>(r.ranks));
-  if (r.extra.is_object())
-    for (const char* key : kPathKeys)
-      if (const auto it = r.extra.find(key); it != r.extra.end()) mix(std::hash<json>{}(*it));
+  for (const char* key : kPathKeys)
+    if (const json* v = path_value(r, key)) mix(std::hash<json>{}(*v));
   return h;
 }
 
@@ -59,11 +68,9 @@ bool same_path(const Record& a, const Record& b) {
       a.figure.has_value() != b.figure.has_value() || (a.figure && !same_figure_path(*a.figure, *b.figure)))
     return false;
   if (a.extra.is_object() != b.extra.is_object()) return false;
-  if (!a.extra.is_object()) return true;
   for (const char* key : kPathKeys) {
-    const auto ia = a.extra.find(key), ib = b.extra.find(key);
-    const bool ha = ia != a.extra.end(), hb = ib != b.extra.end();
-    if (ha != hb || (ha && *ia != *ib)) return false;
+    const json *va = path_value(a, key), *vb = path_value(b, key);
+    if ((va == nullptr) != (vb == nullptr) || (va && *va != *vb)) return false;
   }
   return true;
 }
@@ -148,14 +155,14 @@ Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView&
       return unknown_ceiling(f.better == Better::lower ? "a latency figure has no bandwidth ceiling"
                                                        : "no ceiling model applies to " + f.metric);
     case PathModel::tcp_flow:
-      c = tcp_flow_ceiling(jsonx::section(r.extra, "link"), jsonx::section(r.extra, "dst_link"), f.sending_share,
+      c = tcp_flow_ceiling(link_facts(r, LinkEnd::own), link_facts(r, LinkEnd::destination), f.sending_share,
                            f.receiving_share,
                            egress_only.count(jsonx::string(r.extra, "dst_host").value_or(f.subject.dst_host)) > 0);
       break;
     case PathModel::tcp_link: {  // the root's link: what it receives in many-to-one, else what it sends
       const auto test = f.parameters.find("test");
       const bool incast = test != f.parameters.end() && test->second == "many-to-one";
-      const json& link = jsonx::section(r.extra, "link");
+      const json& link = link_facts(r, LinkEnd::own);
       c = incast ? incoming_link_ceiling(link, egress_only.count(r.host) > 0) : link_ceiling(link);
       break;
     }

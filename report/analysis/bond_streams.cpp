@@ -69,7 +69,7 @@ std::vector<BondLoad> bond_loads(const Report& rep) {
   for (const auto& r : rep.results) {
     if (record_kind(r) != RecordKind::tcp_flow || r.status != Status::passed || !r.figure) continue;
     const std::string host = jsonx::string(r.extra, "src_host").value_or("");
-    const std::string iface = jsonx::string(jsonx::section(r.extra, "link"), "iface").value_or("");
+    const std::string iface = jsonx::string(link_facts(r, LinkEnd::own), "iface").value_or("");
     const json* node = topo.node(host);
     const json* i = node ? interface_of(*node, iface) : nullptr;
     if (!i) continue;

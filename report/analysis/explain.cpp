@@ -79,9 +79,9 @@ std::optional<std::string> socket_instead_of_rdma(const Record& r, const Topolog
   const json& nccl = jsonx::section(r.extra, "nccl");
   const auto transport = jsonx::string(nccl, "transport").value_or("");
   if (transport.rfind("NET/Socket", 0) != 0) return std::nullopt;
-  const auto iface = jsonx::string(nccl, "iface").value_or(jsonx::string(jsonx::section(r.extra, "link"), "iface").value_or(""));
+  const auto iface = jsonx::string(nccl, "iface").value_or(jsonx::string(link_facts(r, LinkEnd::own), "iface").value_or(""));
   std::string s = "traffic went over NET/Socket" + (iface.empty() ? std::string() : " on " + iface);
-  auto speed = jsonx::number(jsonx::section(r.extra, "link"), "speed_Mbps");
+  auto speed = jsonx::number(link_facts(r, LinkEnd::own), "speed_Mbps");
   if (const json* nic = topo.nic(r.host, iface); !speed && nic) speed = jsonx::number(*nic, "speed_Mbps");
   if (speed && *speed > 0) s += ", a " + ethernet_name(*speed / 1000) + " interface";
   const auto rdma = topo.rdma_nics(r.host);
@@ -99,7 +99,7 @@ std::string explain_gap(const Record& r, const Ceiling& c, double efficiency, co
   const auto& peak = ctx.sweep;
   std::vector<std::string> why;
   const json& nccl = jsonx::section(r.extra, "nccl");
-  const json& link = jsonx::section(r.extra, "link");
+  const json& link = link_facts(r, LinkEnd::own);
   if (efficiency > opt.over_ceiling) {
     const auto algo = jsonx::string(nccl, "algo").value_or("");
     const auto nodes = jsonx::integer(r.extra, "nodes");

@@ -32,9 +32,9 @@ std::map<std::string, json> host_links(const Report& rep) {
   std::map<std::string, json> out;
   for (const auto& r : rep.results) {
     if (record_kind(r) != RecordKind::tcp_flow) continue;
-    for (const auto& [host_key, link_key] : {std::pair{"src_host", "link"}, std::pair{"dst_host", "dst_link"}}) {
+    for (const auto& [host_key, end] : {std::pair{"src_host", LinkEnd::own}, std::pair{"dst_host", LinkEnd::destination}}) {
       const auto host = jsonx::string(r.extra, host_key);
-      if (host && r.extra.contains(link_key) && r.extra[link_key].is_object()) out.emplace(*host, r.extra[link_key]);
+      if (const json* facts = link_facts_at(r, end); host && facts) out.emplace(*host, *facts);
     }
   }
   return out;

@@ -237,7 +237,7 @@ Ceiling intra_node_ceiling(const Record& r, const TopologyView& topo) {
 Ceiling collective_nic_ceiling(const Record& r, const TopologyView& topo) {
   const json& nccl = section(r.extra, "nccl");
   const auto transport = jsonx::string(nccl, "transport").value_or("");
-  const json& link = section(r.extra, "link");
+  const json& link = link_facts(r, LinkEnd::own);
   const json& rdma = section(r.extra, "rdma");
   if (starts_with(transport, "NET/Socket") || (transport.empty() && !link.empty())) {
     const auto iface = jsonx::string(nccl, "iface").value_or(jsonx::string(link, "iface").value_or(""));

@@ -61,7 +61,7 @@ std::vector<InterfaceUse> interfaces_used(const Report& rep) {
     if (r.status == Status::skipped) continue;
     const Transport transport = transport_of(record_kind(r));
     if (transport == Transport::tcp)
-      if (const auto iface = jsonx::string(jsonx::section(r.extra, "link"), "iface")) {
+      if (const auto iface = jsonx::string(link_facts(r, LinkEnd::own), "iface")) {
         const std::string host = jsonx::string(r.extra, "src_host").value_or(r.host);
         if (auto [u, first] = count(host, *iface); first) {
           add_role(u, tcp_role);
@@ -81,7 +81,7 @@ std::optional<Verdict> network_warning(const Report& rep) {
   std::set<std::pair<std::string, std::string>> carried;  // (sending host, interface), as interfaces_used counts them
   for (const auto& r : rep.results) {
     if (r.status == Status::skipped || transport_of(record_kind(r)) != Transport::tcp) continue;
-    const auto iface = jsonx::string(jsonx::section(r.extra, "link"), "iface");
+    const auto iface = jsonx::string(link_facts(r, LinkEnd::own), "iface");
     const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
     if (iface) carried.emplace(src.value_or(r.host), *iface);
     if (r.status != Status::passed || !src || !dst) continue;

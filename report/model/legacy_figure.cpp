@@ -41,7 +41,7 @@ void name_the_test(Figure& f, const Record& r) {
 
 Figure goodput_figure(const Record& r, double goodput) {
   const bool aggregate = r.name == "aggregate";
-  const PathModel path = aggregate || !jsonx::object_at(r.extra, "dst_link") ? PathModel::tcp_link : PathModel::tcp_flow;
+  const PathModel path = aggregate || !link_facts_at(r, LinkEnd::destination) ? PathModel::tcp_link : PathModel::tcp_flow;
   Figure f = rate_figure(r.suite + ".goodput", goodput, "Gb/s",
                          aggregate ? group_subject(r.variant, jsonx::string(r.extra, "root_host").value_or(r.host), r.ranks)
                                    : subject_of(r),
@@ -96,7 +96,7 @@ Figure copy_figure(const Record& r) {
   auto gpu = jsonx::integer(r.extra, "gpu_index");
   if (!gpu && pcie) gpu = jsonx::integer(*pcie, "gpu_index");
   const PathModel path = pcie || r.suite == "pcie" ? PathModel::pcie_link
-                         : jsonx::object_at(r.extra, "link") ? PathModel::tcp_link
+                         : link_facts_at(r, LinkEnd::own) ? PathModel::tcp_link
                                                             : PathModel::none;
   Figure f = rate_figure(r.suite + "." + what, r.algbw_GBps, "GB/s", gpu ? gpu_subject(r.host, *gpu) : host_subject(r.host),
                          path);

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "report/model/json_access.hpp"
 #include "report/model/json_fields.hpp"
 
 namespace gpunet::report {
@@ -52,9 +53,42 @@ void to_json(json& j, const Record& r) {
            {"host", r.host},     {"status", to_string(r.status)},
            {"reason", r.reason}, {"time_us", r.time_us},   {"algbw_GBps", r.algbw_GBps},
            {"busbw_GBps", r.busbw_GBps}, {"check", r.check}, {"wrong", r.wrong},
-           {"extra", r.extra}};
+           {"extra", written_extra(r)}};
   if (r.figure) j["figure"] = *r.figure;
   if (r.kind != RecordKind::unstated) j["kind"] = to_string(r.kind);
+}
+
+const char* link_key(LinkEnd end) { return end == LinkEnd::own ? "link" : "dst_link"; }
+
+const json* link_facts_at(const Record& r, LinkEnd end) {
+  const auto& apart = end == LinkEnd::own ? r.link : r.dst_link;
+  return apart ? apart.get() : jsonx::object_at(r.extra, link_key(end));
+}
+
+const json& link_facts(const Record& r, LinkEnd end) {
+  const json* facts = link_facts_at(r, end);
+  return facts ? *facts : jsonx::empty_object();
+}
+
+std::array<std::string, 2> hold_links_apart(Record& r) {
+  std::array<std::string, 2> texts;
+  for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination}) {
+    if (!r.extra.is_object()) break;
+    const auto it = r.extra.find(link_key(end));
+    if (it == r.extra.end() || !it->is_object()) continue;
+    texts[static_cast<size_t>(end)] = it->dump();
+    (end == LinkEnd::own ? r.link : r.dst_link) = std::make_shared<const json>(std::move(*it));
+    r.extra.erase(it);
+  }
+  return texts;
+}
+
+json written_extra(const Record& r) {
+  if (!r.link && !r.dst_link) return r.extra;
+  json extra = r.extra;
+  if (r.link) extra[link_key(LinkEnd::own)] = *r.link;
+  if (r.dst_link) extra[link_key(LinkEnd::destination)] = *r.dst_link;
+  return extra;
 }
 
 void from_json(const json& j, Record& r) {

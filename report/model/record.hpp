@@ -2,7 +2,9 @@
 // Everything that measures produces Records; everything that renders consumes a Report.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -83,6 +85,11 @@ struct Record {
   std::string check = "off";  // ok, wrong, off
   int64_t wrong = 0;          // wrong elements found by verification
   gpunet::json extra = gpunet::json::object();
+  // extra.link and extra.dst_link, a TCP record's interface facts, when they are held apart from
+  // extra: a results.jsonl's reader keeps one copy of equal facts for all its records
+  // (report/render/results_jsonl.hpp). Read them through link_facts(), which looks in both places;
+  // written, they are in extra again (written_extra()).
+  std::shared_ptr<const gpunet::json> link, dst_link;
   std::optional<Figure> figure;
   RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
 };
@@ -90,6 +97,20 @@ struct Record {
 // The record's kind: the one its suite stated, else (a file written before suites stated it)
 // derived from its suite and test names by report/model/legacy_figure.cpp, the one reader that knows them.
 RecordKind record_kind(const Record& r);
+
+// The two interfaces of a TCP record: its own (extra.link; a flow's sender) and a flow's receiver's
+// (extra.dst_link).
+enum class LinkEnd { own, destination };
+const char* link_key(LinkEnd end);  // "link", "dst_link"
+// The record's facts of that interface, held apart or in extra; nullptr when it has none.
+const gpunet::json* link_facts_at(const Record& r, LinkEnd end);
+// The same; an empty object when it has none.
+const gpunet::json& link_facts(const Record& r, LinkEnd end);
+// Moves extra's link facts into r.link and r.dst_link; returns each one's text (empty when absent),
+// by which a reader of many records finds equal facts and keeps one copy of them.
+std::array<std::string, 2> hold_links_apart(Record& r);
+// extra as a file holds it: with the link facts held apart put back.
+gpunet::json written_extra(const Record& r);
 
 // How busy one node's CPUs were with other work while one suite ran (from the counters records,
 // report/judge/host_load.hpp): the run's provenance keeps one per suite and node.

@@ -1,11 +1,14 @@
 #include "report/render/results_jsonl.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <future>
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,7 +28,8 @@ namespace {
 // One line, parsed: what a worker thread makes of it, before it is taken in file order.
 struct LineRead {
   enum class What { blank, record, meta, not_json, refused, problem } what = What::blank;
-  Record record;                          // record
+  Record record;                          // record, its link facts held apart
+  std::array<std::string, 2> link_texts;  // record: the text of each (hold_links_apart)
   std::optional<Provenance> provenance;   // meta
   std::optional<json> topology;           // meta
   std::string error;  // not_json, refused: the parser's words; problem: "is not ..." or ": field: ..."
@@ -61,6 +65,7 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   try {
     if (j.contains("suite")) {
       out.record = take_record(j);
+      out.link_texts = hold_links_apart(out.record);
       out.what = LineRead::What::record;
     } else if (j.contains("provenance") || j.contains("topology")) {
       if (j.contains("provenance")) out.provenance = j.at("provenance").get<Provenance>();
@@ -109,7 +114,10 @@ class JsonlLines {
     ++line_no_;
     switch (line.what) {
       case LineRead::What::blank: return true;
-      case LineRead::What::record: rep_.results.push_back(std::move(line.record)); return true;
+      case LineRead::What::record:
+        share_links(line);
+        rep_.results.push_back(std::move(line.record));
+        return true;
       case LineRead::What::meta:
         if (line.provenance) rep_.provenance = std::move(*line.provenance);
         if (line.topology) rep_.topology = std::move(*line.topology);
@@ -129,6 +137,18 @@ class JsonlLines {
     return false;
   }
 
+  // Equal link facts are one object for all the records that carry them: a matrix's million flows
+  // hold two links a host, not two a flow.
+  void share_links(LineRead& line) {
+    for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination}) {
+      std::string& text = line.link_texts[static_cast<size_t>(end)];
+      if (text.empty()) continue;
+      auto& facts = end == LinkEnd::own ? line.record.link : line.record.dst_link;
+      const auto [known, fresh] = links_.try_emplace(std::move(text), facts);
+      if (!fresh) facts = known->second;
+    }
+  }
+
   std::string at() const { return path_ + ": line " + std::to_string(line_no_); }
   bool refuse(std::string why) {
     error_ = std::move(why);
@@ -140,6 +160,7 @@ class JsonlLines {
   Report rep_;
   LoadedResults out_;
   std::string error_;
+  std::unordered_map<std::string, std::shared_ptr<const json>> links_;  // by their text
   bool unparsable_first_ = false;
   bool stopped_ = false;
 };

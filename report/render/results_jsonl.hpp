@@ -2,7 +2,8 @@
 // at 1,024 hosts) and taken in file order, so the records, the one error and the warnings are those
 // of reading it one line after another: a record per line, a line {"provenance": ...} or
 // {"topology": ...} fills those parts, a cut-off last line is skipped with a warning, and the first
-// bad line refuses the file with one line naming it.
+// bad line refuses the file with one line naming it. Equal link facts (extra.link, extra.dst_link)
+// are kept once for all the records that carry them (Record::link, Record::dst_link).
 #pragma once
 
 #include <cstddef>

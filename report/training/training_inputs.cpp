@@ -56,7 +56,7 @@ std::optional<PairFigures> pair_figures(const Report& rep) {
     const RecordKind kind = record_kind(r);
     if (r.status != Status::passed) continue;
     if (kind == RecordKind::tcp_flow && r.extra.value("goodput_Gbps", 0.0) > 0) {
-      if (const auto* link = jsonx::object_at(r.extra, "link")) add_unique(interfaces, jsonx::string(*link, "iface").value_or(""));
+      if (const auto* link = link_facts_at(r, LinkEnd::own)) add_unique(interfaces, jsonx::string(*link, "iface").value_or(""));
       goodput.push_back(r.extra.value("goodput_Gbps", 0.0) * 1e9 / 8);
       if (const auto e = ceiling_view(r).efficiency) eff.push_back(*e);
       if (first.empty()) first = pair_label(r);

@@ -71,7 +71,9 @@ json.dump(b, open(sys.argv[2], "w"))
 PY
 rc=0; "${RUN[@]}" -o "$T/o4" --baseline "$T/fast_base.json" --host-busy-pct 100 > "$T/o4.txt" || rc=$?
 [[ $rc == 1 ]] || { cat "$T/o4.txt"; fail "regression: exit $rc, expected 1"; }
-grep -Eq "^mpi/allreduce/out-of-place/float/sum/16384B/np2 busbw_GBps .* SLOWER" "$T/o4.txt" || { cat "$T/o4.txt"; fail "no SLOWER row"; }
+# Which rows reach significance depends on the host's load (a busy host spreads the samples): any
+# figure may be the SLOWER one, as long as one is.
+grep -Eq "^mpi/(allreduce|broadcast)/out-of-place/[^ ]+ busbw_GBps .* SLOWER" "$T/o4.txt" || { cat "$T/o4.txt"; fail "no SLOWER row"; }
 python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["extra"]["baseline"]; assert len(b["rows"])==6 and any(r["change"]=="SLOWER" for r in b["rows"]), b' "$T/o4/report.json"
 python3 - "$T/o4/junit.xml" <<'PY'
 import sys, xml.etree.ElementTree as ET

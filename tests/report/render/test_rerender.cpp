@@ -200,6 +200,50 @@ TEST_F(Rerender, ManyBatchesKeepTheirOrderAndTheFirstBadLine) {
   }
 }
 
+// A results.jsonl's equal link facts are one object for all the records that carry them (a matrix of
+// 1,024 hosts holds a million flows and two links a host); they read and write as they were in extra.
+TEST_F(Rerender, EqualLinkFactsAreHeldOnceAndWrittenAsTheyWere) {
+  const auto link = [](const std::string& iface, int speed) {
+    return gpunet::json{{"iface", iface}, {"kind", "ethernet"}, {"mtu", 9000}, {"speed_Mbps", speed}};
+  };
+  const auto flow = [](const std::string& src, const std::string& dst, const gpunet::json& own, const gpunet::json& other) {
+    return gpunet::json{{"suite", "tcp"},  {"name", "bandwidth"}, {"variant", "matrix"}, {"kind", "tcp_flow"},
+                        {"host", dst},     {"status", "passed"},
+                        {"extra", {{"src_host", src}, {"dst_host", dst}, {"link", own}, {"dst_link", other}}}};
+  };
+  const auto a = link("eth0", 100000), b = link("eth0", 25000), c = link("eth1", 100000);
+  const std::vector<gpunet::json> written = {flow("a", "b", a, b), flow("a", "c", a, c), flow("b", "a", b, a)};
+  std::string text;
+  for (const auto& r : written) text += r.dump() + "\n";
+  const auto path = write("links.jsonl", text);
+  for (const std::size_t whole_up_to : {std::size_t{1} << 30, std::size_t{16}}) {
+    const auto loaded = load_results(path, whole_up_to);
+    ASSERT_TRUE(loaded.report) << loaded.error;
+    const auto& r = loaded.report->results;
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_EQ(r[0].link.get(), r[1].link.get());      // a's link, twice
+    EXPECT_EQ(r[0].link.get(), r[2].dst_link.get());  // and as a receiver's
+    EXPECT_EQ(r[0].dst_link.get(), r[2].link.get());  // b's
+    EXPECT_NE(r[1].dst_link.get(), r[0].dst_link.get());  // c's facts differ from b's
+    EXPECT_FALSE(r[0].extra.contains("link"));
+    EXPECT_EQ(link_facts(r[1], LinkEnd::destination), c);
+    EXPECT_EQ(link_facts(r[2], LinkEnd::own), b);
+    for (std::size_t i = 0; i < r.size(); ++i) EXPECT_EQ(gpunet::json(r[i]).at("extra"), written[i].at("extra"));
+  }
+  // report.json holds them in extra, as the lines did, and reads back the same.
+  std::ostringstream err;
+  ASSERT_NE(rerender(path, (dir_ / "out").string(), err), 2) << err.str();
+  const auto results = read_json(dir_ / "out" / "report.json").at("results");
+  ASSERT_EQ(results.size(), 3u);
+  for (std::size_t i = 0; i < results.size(); ++i) EXPECT_EQ(results[i].at("extra"), written[i].at("extra"));
+  // A record built in this process keeps them in extra: link_facts finds them there.
+  Record built;
+  built.extra = written[0].at("extra");
+  EXPECT_EQ(link_facts(built, LinkEnd::own), a);
+  EXPECT_EQ(link_facts_at(built, LinkEnd::destination), &built.extra.at("dst_link"));
+  EXPECT_EQ(link_facts_at(Record{}, LinkEnd::own), nullptr);
+}
+
 TEST(InputLines, LinesAcrossReadsAndTheLineLimit) {
   const auto path = (fs::temp_directory_path() / ("gpunet-lines-" + std::to_string(::getpid()))).string();
   {
