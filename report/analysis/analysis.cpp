@@ -1,6 +1,8 @@
 #include "report/analysis/analysis.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -32,7 +34,13 @@ std::string sweep_key(const Figure& f) {
 }
 
 // Everything figure_ceiling() reads from a record: records that agree on all of it share a ceiling.
-constexpr const char* kPathKeys[] = {"link", "dst_link", "rdma", "pcie", "nccl", "intra", "nodes", "nics_per_node", "gpu_index"};
+constexpr const char* kPathKeys[] = {"link",  "dst_link", "dst_host",      "rdma",     "pcie",
+                                     "nccl",  "intra",    "nodes",         "nics_per_node", "gpu_index"};
+
+// What of a figure's subject its ceiling reads: of a flow's, only the receiver, whose shaper may be
+// taken as egress only (tcp_flow_ceiling), so that the flows into one host share one ceiling; of any
+// other figure's, all of it.
+std::string ceiling_subject(const Figure& f) { return f.path == PathModel::tcp_flow ? f.subject.dst_host : subject_key(f.subject); }
 
 // A path key's value in a record: in extra, or the link facts held apart from it.
 const json* path_value(const Record& r, std::string_view key) {
@@ -48,7 +56,7 @@ size_t path_hash(const Record& r) {
   auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   if (r.figure) {
     mix(std::hash<std::string>{}(r.figure->metric));
-    mix(std::hash<std::string>{}(subject_key(r.figure->subject)));
+    mix(std::hash<std::string>{}(ceiling_subject(*r.figure)));
     mix(static_cast<size_t>(r.figure->path));
   }
   mix(static_cast<size_t>(r.ranks));
@@ -60,7 +68,7 @@ size_t path_hash(const Record& r) {
 bool same_figure_path(const Figure& a, const Figure& b) {
   return a.metric == b.metric && a.unit == b.unit && a.path == b.path && a.better == b.better &&
          a.sending_share == b.sending_share && a.receiving_share == b.receiving_share &&
-         subject_key(a.subject) == subject_key(b.subject);
+         ceiling_subject(a) == ceiling_subject(b);
 }
 
 bool same_path(const Record& a, const Record& b) {
@@ -76,10 +84,12 @@ bool same_path(const Record& a, const Record& b) {
 }
 
 // The efficiency of a passed record with a figure and a known ceiling.
-void judge(RecordAnalysis& a, const Record& r) {
-  if (r.figure && a.ceiling.known && a.ceiling.value > 0 && r.status == Status::passed)
-    a.efficiency = r.figure->value / a.ceiling.value;
+std::optional<double> efficiency_of(const Record& r, const Ceiling& c) {
+  if (r.figure && c.known && c.value > 0 && r.status == Status::passed) return r.figure->value / c.value;
+  return std::nullopt;
 }
+
+void judge(RecordAnalysis& a, const Record& r) { a.efficiency = efficiency_of(r, a.ceiling); }
 
 bool is_pair(const Record& r) { return r.figure && r.figure->subject.kind == SubjectKind::pair; }
 
@@ -206,25 +216,28 @@ RecordAnalysis analyze_record(const Record& r, const Report& rep, const Topology
 void analyze(Report& rep, const AnalysisOptions& opt) {
   attach_host_load(rep);  // the counters' loads in the provenance and on the records measured then
   const TopologyView topo(rep.topology);
-  std::vector<RecordAnalysis> results;
-  results.reserve(rep.results.size());
+  // Each record's ceiling, held once per distinct path, and its efficiency.
+  std::deque<Ceiling> ceilings;
+  std::vector<const Ceiling*> ceiling_of(rep.results.size());
+  std::vector<std::optional<double>> efficiency(rep.results.size());
   std::unordered_map<std::string, SweepPeak> peaks;
   std::unordered_map<std::string, double> best_pair;
   std::vector<std::string> keys(rep.results.size());
   const auto egress_only = hosts_receiving_above_shaper(rep.results);
   // Records of one sweep share their path: each distinct path is worked out once.
-  std::unordered_map<size_t, std::vector<std::pair<const Record*, Ceiling>>> memo;
+  std::unordered_map<size_t, std::vector<std::pair<const Record*, const Ceiling*>>> memo;
   for (size_t i = 0; i < rep.results.size(); ++i) {
     const Record& r = rep.results[i];
     auto& bucket = memo[path_hash(r)];
     const Ceiling* known = nullptr;
     for (const auto& [exemplar, c] : bucket)
-      if (same_path(*exemplar, r)) known = &c;
-    if (!known) known = &bucket.emplace_back(&r, record_ceiling(r, rep.provenance, topo, egress_only)).second;
-    RecordAnalysis& a = results.emplace_back();
-    a.ceiling = *known;
-    judge(a, r);
-    const auto& eff = results.back().efficiency;
+      if (same_path(*exemplar, r)) known = c;
+    if (!known) {
+      known = &ceilings.emplace_back(record_ceiling(r, rep.provenance, topo, egress_only));
+      bucket.emplace_back(&r, known);
+    }
+    ceiling_of[i] = known;
+    const auto& eff = efficiency[i] = efficiency_of(r, *known);
     if (!eff) continue;
     if (is_pair(r)) {
       auto [it, fresh] = best_pair.try_emplace(pair_test_key(*r.figure), *eff);
@@ -240,7 +253,8 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
   std::set<std::string> below_sweeps;
   for (size_t i = 0; i < rep.results.size(); ++i) {
     Record& r = rep.results[i];
-    const RecordAnalysis& a = results[i];
+    const Ceiling& ceiling = *ceiling_of[i];
+    const auto& eff = efficiency[i];
     switch (r.status) {
       case Status::passed: ++passed; break;
       case Status::failed: ++failed; break;
@@ -254,13 +268,13 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
       if (const auto it = best_pair.find(pair_test_key(*r.figure)); it != best_pair.end()) ctx.best_pair = it->second;
     const auto& peak = ctx.sweep;
     std::string explanation;
-    if (!a.efficiency) {
+    if (!eff) {
       if (r.status != Status::skipped) ++none;
       // No ceiling to measure against (loopback): a saturated core still says what the figure measured.
       if (r.status == Status::passed) explanation = host_cpu_limit(r).value_or("");
-    } else if (*a.efficiency < opt.threshold || *a.efficiency > opt.over_ceiling) {
-      explanation = explain_gap(r, a.ceiling, *a.efficiency, ctx, topo, opt);
-      if (*a.efficiency > opt.over_ceiling) {
+    } else if (*eff < opt.threshold || *eff > opt.over_ceiling) {
+      explanation = explain_gap(r, ceiling, *eff, ctx, topo, opt);
+      if (*eff > opt.over_ceiling) {
         ++above;
       } else if (!peak || peak->efficiency < opt.threshold) {
         // A sweep counts once, by its best size: small sizes are latency-bound by nature.
@@ -268,8 +282,8 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
       }
     }
     if (r.figure) {
-      r.figure->ceiling = to_figure_ceiling(a.ceiling, r.figure->path, explanation);
-      r.figure->efficiency = a.efficiency;
+      r.figure->ceiling = to_figure_ceiling(ceiling, r.figure->path, explanation);
+      r.figure->efficiency = eff;
     }
   }
 
