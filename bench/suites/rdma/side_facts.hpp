@@ -49,9 +49,9 @@ SideFacts side_facts(int rank, const std::string& host, const PortSelection& sel
 gpunet::json ceiling_inputs(const SideFacts& s);
 
 // JSON with every field; reading keeps the default of a missing key.
-GPUNET_JSON_FIELDS_WITH_DEFAULT(SideFacts, rank, host, device, port, selection, link_layer, active_mtu, speed,
-                                speed_text, ib_speed, lanes, rate_Gbps, netdev_rate_Gbps, gid_index, gid, gid_type, gid_choice,
-                                ipv6, bus_id, numa_node, pcie_gen, pcie_width, pcie_max_gen, pcie_max_width,
-                                gpu_index, gpu_nic_path, memory, registration, registration_notes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SideFacts, rank, host, device, port, selection, link_layer, active_mtu, speed,
+                                                speed_text, ib_speed, lanes, rate_Gbps, netdev_rate_Gbps, gid_index, gid, gid_type, gid_choice,
+                                                ipv6, bus_id, numa_node, pcie_gen, pcie_width, pcie_max_gen, pcie_max_width,
+                                                gpu_index, gpu_nic_path, memory, registration, registration_notes)
 
 }  // namespace gpunet::bench::rdma
