@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -202,7 +204,7 @@ void attach_ceiling(Record& r, const Provenance& p, const TopologyView& topo) {
   RecordAnalysis a;
   a.ceiling = record_ceiling(r, p, topo, own_evidence(r));
   judge(a, r);
-  r.figure->ceiling = to_figure_ceiling(a.ceiling, r.figure->path, "");
+  r.figure->ceiling = std::make_shared<const FigureCeiling>(to_figure_ceiling(a.ceiling, r.figure->path, ""));
   r.figure->efficiency = a.efficiency;
 }
 
@@ -249,6 +251,13 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     if (!fresh && *eff > it->second.efficiency) it->second = SweepPeak{*eff, r.bytes};
   }
 
+  // A figure whose gap needs no explanation holds its path's one ceiling.
+  std::map<std::pair<const Ceiling*, PathModel>, std::shared_ptr<const FigureCeiling>> unexplained;
+  const auto unexplained_ceiling = [&](const Ceiling& c, PathModel m) {
+    auto& held = unexplained[{&c, m}];
+    if (!held) held = std::make_shared<const FigureCeiling>(to_figure_ceiling(c, m, ""));
+    return held;
+  };
   int passed = 0, failed = 0, skipped = 0, timed_out = 0, wrong = 0, below = 0, above = 0, none = 0;
   std::set<std::string> below_sweeps;
   for (size_t i = 0; i < rep.results.size(); ++i) {
@@ -282,7 +291,9 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
       }
     }
     if (r.figure) {
-      r.figure->ceiling = to_figure_ceiling(ceiling, r.figure->path, explanation);
+      r.figure->ceiling = explanation.empty() ? unexplained_ceiling(ceiling, r.figure->path)
+                                              : std::make_shared<const FigureCeiling>(
+                                                    to_figure_ceiling(ceiling, r.figure->path, explanation));
       r.figure->efficiency = eff;
     }
   }

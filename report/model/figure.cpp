@@ -134,7 +134,7 @@ void from_json(const json& j, Figure& fig) {
   fig.sending_share = f.int32_or("sending_share", 1);
   fig.receiving_share = f.int32_or("receiving_share", 1);
   fig.ceiling.reset();
-  if (f.has("ceiling")) fig.ceiling = f.nested<FigureCeiling>("ceiling");
+  if (f.has("ceiling")) fig.ceiling = std::make_shared<const FigureCeiling>(f.nested<FigureCeiling>("ceiling"));
   fig.efficiency.reset();
   // A null efficiency (not computed; a NaN is written as null) reads as none.
   if (f.has("efficiency") && !j.at("efficiency").is_null()) fig.efficiency = f.number("efficiency");

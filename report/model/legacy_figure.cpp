@@ -187,7 +187,7 @@ void keep_stored_ceiling(Figure& f, const json& extra) {
     FigureCeiling c;
     c.known = true, c.value = *gbps, c.unit = "Gb/s", c.source = "stored by a version-1 report";
     c.derivation = stored.is_string() ? stored.get<std::string>() : "";
-    f.ceiling = c;
+    f.ceiling = std::make_shared<const FigureCeiling>(std::move(c));
     if (const auto e = jsonx::number(extra, "efficiency")) f.efficiency = *e;
     return;
   }
@@ -195,7 +195,7 @@ void keep_stored_ceiling(Figure& f, const json& extra) {
   FigureCeiling c = stored.get<FigureCeiling>();
   if (!stored.contains("known") && jsonx::number(stored, "value")) c.known = true;  // a value is a known ceiling
   if (c.known && c.source.empty()) c.source = "stored by a version-1 report";
-  f.ceiling = c;
+  f.ceiling = std::make_shared<const FigureCeiling>(std::move(c));
   if (const auto e = jsonx::number(stored, "efficiency")) f.efficiency = *e;
 }
 

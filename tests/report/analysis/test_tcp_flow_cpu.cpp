@@ -68,7 +68,7 @@ TEST(TcpFlowCpu, SaturatedLoopbackFlowIsExplainedInReportMd) {
   const std::string md = render_markdown(rep);
   EXPECT_NE(md.find(kReceiverBusy), std::string::npos);
   EXPECT_NE(md.find("99 % (3u/96s)"), std::string::npos);  // the flows table's CPU column
-  const json j = rep.results[0].figure->ceiling.value();
+  const json j = *rep.results[0].figure->ceiling;
   EXPECT_EQ(j.at("explanation"), kReceiverBusy);  // and report.json keeps it
 }
 

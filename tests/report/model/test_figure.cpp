@@ -58,7 +58,7 @@ TEST(Figure, JsonRoundTrip) {
   f.samples = {20, 21, 23};
   FigureCeiling c;
   c.reason = "a latency figure has no bandwidth ceiling";
-  f.ceiling = c;
+  f.ceiling = std::make_shared<const FigureCeiling>(c);
   const Figure back = json(f).get<Figure>();
   EXPECT_EQ(figure_key(back), figure_key(f));
   EXPECT_EQ(back.better, Better::lower);

@@ -28,7 +28,7 @@ Record goodput(const std::string& src, const std::string& dst, double gbps, doub
   c.known = true;
   c.value = ceiling;
   c.unit = "Gb/s";
-  r.figure->ceiling = c;
+  r.figure->ceiling = std::make_shared<const FigureCeiling>(c);
   r.figure->efficiency = gbps / ceiling;
   return r;
 }

@@ -47,7 +47,7 @@ Report ring_run(int nodes, int per_node) {
     r.figure = collective_figure("mpi", "host", r, cluster_subject(nodes), {});
     FigureCeiling ceiling;
     ceiling.known = true, ceiling.value = 9.415 / 8, ceiling.unit = "GB/s", ceiling.derivation = "10GbE";
-    r.figure->ceiling = ceiling;
+    r.figure->ceiling = std::make_shared<const FigureCeiling>(ceiling);
     r.figure->efficiency = 9.4 / 9.415;
     rep.results.push_back(r);
   }

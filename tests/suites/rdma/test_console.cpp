@@ -27,11 +27,11 @@ TEST(RdmaConsole, Bandwidth) {
   c.known = true;
   c.value = 98.04;
   c.unit = "Gb/s";
-  r.figure->ceiling = c;
+  r.figure->ceiling = std::make_shared<const report::FigureCeiling>(c);
   r.figure->efficiency = 92.5 / 98.04;
   EXPECT_EQ(bench::rdma::console_line(r), "# rdma write_bw 0->1 host 1M: 92.50 Gb/s (peak 93.25), 94.3% of 98.04 Gb/s, check ok\n");
   r.name = "write_bw_bidir";
-  r.figure->ceiling = report::FigureCeiling{};  // not known
+  r.figure->ceiling = std::make_shared<const report::FigureCeiling>();  // not known
   r.figure->efficiency.reset();
   EXPECT_EQ(bench::rdma::console_line(r),
             "# rdma write_bw_bidir 0->1 host 1M: 92.50 Gb/s per direction (peak 93.25), ceiling unknown, check ok\n");
