@@ -36,18 +36,21 @@ void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {
   // The outputs that read only the records and the judgement are written on a second thread, beside
   // the document's (a million records at 1,024 hosts); both read `a` and nothing else.
   auto by_record = std::async(std::launch::async, [&] {
-    write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, j, o); });
     write_file(dir / "sweeps.csv", [&](std::ostream& o) { render_csv(rep, o); });
     write_file(dir / "metrics.prom", [&](std::ostream& o) { render_prom(rep, j.verdict, o); });
   });
   const DocumentParts parts = document_parts(a);  // what md, html and the CSVs share
   const FlowsKept kept = flows_kept(rep, parts);  // at scale, report.json keeps the flows a reader must see
+  auto junit = std::async(std::launch::async, [&] {  // as report.json keeps them, beside it
+    write_file(dir / "junit.xml", [&](std::ostream& o) { render_junit(rep, j, kept, o); });
+  });
   write_file(dir / "report.json", [&](std::ostream& o) { render_json(rep, j.verdict, kept, o); });
   write_file(dir / "report.md", [&](std::ostream& o) { o << render_markdown(parts); });
   write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(parts); });
   write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(parts.wrong.bad_nodes));  // for the scheduler
   for (const auto& csv : table_csv_files(csv_tables(parts))) write_file(dir / csv.name, [&](std::ostream& o) { write_csv(csv, o); });
-  by_record.get();  // its error, if any, as this thread's would be
+  by_record.get();  // their errors, if any, as this thread's would be
+  junit.get();
 }
 
 void write_all_outputs(const Report& rep, const std::string& out_dir, const AnalysisOptions& opt) {

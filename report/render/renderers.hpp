@@ -34,6 +34,10 @@ std::string render_html(const DocumentParts& parts);
 // junit.xml: one testcase per record; failed/timed_out -> failure, skipped -> skipped.
 std::string render_junit(const Report& rep);
 void render_junit(const Report& rep, const Judgement& j, std::ostream& out);
+// The same at scale: one testcase per record report.json keeps whole (and every failure), and one per
+// host and interface for the flows it summarises (kept.summary, or the summary of a report.json
+// that was written in part).
+void render_junit(const Report& rep, const Judgement& j, const FlowsKept& kept, std::ostream& out);
 // sweeps.csv: every collective sweep record (MPI, NCCL), one row each.
 std::string render_csv(const Report& rep);
 void render_csv(const Report& rep, std::ostream& out);

@@ -157,3 +157,22 @@ TEST(DirectionVerdict, AFindingNamesTheDirectionsItCovers) {
   both[0].extra["finding"].erase("direction");  // an older finding: both ways
   EXPECT_TRUE(NamedSlow(both)(pair_subject("node-0", 0, "node-1", 1)));
 }
+
+// The figures of one path hold one ceiling (a million flows, a few thousand paths); a figure whose gap
+// is explained holds its own, and a flow into another host another.
+TEST(DirectionCeiling, FlowsOfOnePathHoldOneCeilingUnlessTheirGapIsExplained) {
+  Report rep;
+  rep.results = {matrix_flow(0, 2, 0.947), matrix_flow(3, 2, 0.947), matrix_flow(4, 2, 0.3), matrix_flow(0, 3, 0.947)};
+  analyze(rep, AnalysisOptions{});
+  const auto ceiling = [&](std::size_t i) { return rep.results[i].figure->ceiling; };
+  ASSERT_TRUE(ceiling(0) && ceiling(0)->known);
+  EXPECT_EQ(ceiling(0).get(), ceiling(1).get());  // into node-2 from two 1 Gbit/s senders
+  ASSERT_TRUE(ceiling(2));
+  EXPECT_NE(ceiling(2).get(), ceiling(0).get());  // below the threshold, with its own explanation
+  EXPECT_FALSE(ceiling(2)->explanation.empty());
+  EXPECT_EQ(ceiling(2)->derivation, ceiling(0)->derivation);
+  EXPECT_EQ(ceiling(0)->explanation, "");
+  ASSERT_TRUE(ceiling(3));
+  EXPECT_NE(ceiling(3).get(), ceiling(0).get());
+  EXPECT_DOUBLE_EQ(ceiling(3)->value, ceiling(0)->value);
+}

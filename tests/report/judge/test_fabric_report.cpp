@@ -2,6 +2,7 @@
 // "Fabric" table (report.md and report.html alike), and the spec's fabric promise (parsing and verdict).
 #include <gtest/gtest.h>
 
+#include "tests/support/occurrences.hpp"
 #include "tests/support/spec_names.hpp"
 #include "report/analysis/oversubscription.hpp"
 #include "report/render/renderers.hpp"
@@ -12,6 +13,7 @@
 
 using namespace gpunet::report;
 using gpunet::json;
+using gpunet::test_support::occurrences;
 
 namespace {
 
@@ -168,12 +170,6 @@ TEST(FabricPromise, PassSkipAndAFailedTest) {
 
 namespace {
 
-size_t count_of(const std::string& text, const std::string& part) {
-  size_t n = 0;
-  for (auto p = text.find(part); p != std::string::npos; p = text.find(part, p + 1)) ++n;
-  return n;
-}
-
 // 8 hosts in 4 racks of 2 under one spine; the matrix has every pair at 0.95 Gb/s except those crossing
 // leaf1's uplink (h2, h3) at 0.3, and h7's pairs at 0.4 when `slow_node`.
 Report racked(bool slow_node) {
@@ -219,14 +215,14 @@ TEST(FabricPicture, OneLinePerLinkColouredByEfficiencyWithTheSuspectMarked) {
   EXPECT_FALSE(d->uplinks[0].culprit);
   EXPECT_NEAR(*d->node_links[2].efficiency, 1.0, 1e-9);  // h2 is fine with h3 inside its rack
   const std::string svg = svg_fabric(*d);
-  EXPECT_EQ(count_of(svg, "<line class=\"link "), 12u);  // 4 uplinks + 8 node links
-  EXPECT_EQ(count_of(svg, "<line class=\"link link-bad culprit\" data-a=\"leaf1\" data-b=\"spine\""), 1u);
-  EXPECT_EQ(count_of(svg, "class=\"link link-good\" data-a=\"leaf"), 3u);
-  EXPECT_EQ(count_of(svg, "class=\"link link-good\" data-a=\"h"), 8u);
-  EXPECT_EQ(count_of(svg, ">suspect</text>"), 1u);
+  EXPECT_EQ(occurrences(svg, "<line class=\"link "), 12u);  // 4 uplinks + 8 node links
+  EXPECT_EQ(occurrences(svg, "<line class=\"link link-bad culprit\" data-a=\"leaf1\" data-b=\"spine\""), 1u);
+  EXPECT_EQ(occurrences(svg, "class=\"link link-good\" data-a=\"leaf"), 3u);
+  EXPECT_EQ(occurrences(svg, "class=\"link link-good\" data-a=\"h"), 8u);
+  EXPECT_EQ(occurrences(svg, ">suspect</text>"), 1u);
   EXPECT_NE(svg.find("<title>leaf1 ↔ spine: 24 matrix pairs crossing it at 32% of the best pair (median)</title>"),
             std::string::npos) << svg;
-  EXPECT_EQ(count_of(render_html(racked(false)), "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart fabric\""), 1u);
+  EXPECT_EQ(occurrences(render_html(racked(false)), "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart fabric\""), 1u);
 }
 
 TEST(FabricPicture, FabricFigureBeatsTheMatrixAndASlowNodeIsItsOwnLink) {

@@ -11,9 +11,11 @@
 #include "report/render/html_charts.hpp"
 #include "report/render/renderers.hpp"
 #include "report/render/svg_chart.hpp"
+#include "tests/support/occurrences.hpp"
 
 using namespace gpunet::report;
 using gpunet::json;
+using gpunet::test_support::occurrences;
 
 namespace {
 
@@ -72,12 +74,6 @@ const HeatmapCell& heat_cell(const Heatmap& h, const std::string& src, const std
   const auto i = std::find(h.labels.begin(), h.labels.end(), src) - h.labels.begin();
   const auto j = std::find(h.labels.begin(), h.labels.end(), dst) - h.labels.begin();
   return h.cells.at(static_cast<size_t>(i)).at(static_cast<size_t>(j));
-}
-
-size_t occurrences(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
-  return n;
 }
 
 }  // namespace

@@ -7,9 +7,11 @@
 #include "report/model/report_reader.hpp"
 #include "report/render/json_flows_kept.hpp"
 #include "report/render/renderers.hpp"
+#include "tests/support/occurrences.hpp"
 
 using namespace gpunet::report;
 using gpunet::json;
+using gpunet::test_support::occurrences;
 
 namespace {
 
@@ -105,4 +107,48 @@ TEST(JsonFlowsKept, ReportJsonHoldsTheWholeFlowsAndReadsBackWithItsSummary) {
   // Read back, the summary stays: the flows it summarised are no longer there to count.
   EXPECT_TRUE(flows_kept(read, parts_naming(read, ""), 0).whole.empty());
   EXPECT_EQ(flows_in_part_text(rep), "");
+}
+
+namespace {
+
+// The tests attribute of <testsuites>.
+std::size_t tests_stated(const std::string& xml) {
+  const auto at = xml.find("<testsuites name=\"gpunet-bench\" tests=\"");
+  return at == std::string::npos ? 0 : std::stoul(xml.substr(at + 39));
+}
+
+}  // namespace
+
+// junit.xml at scale: a testcase for each flow report.json keeps whole, one per host for the rest,
+// and the totals count what is written.
+TEST(JsonFlowsKept, JunitHasTheKeptFlowsAndOneCasePerHostForTheRest) {
+  const Report rep = matrix(6);
+  const FlowsKept kept = flows_kept(rep, parts_naming(rep, "h5"), 29);
+  std::ostringstream out;
+  render_junit(rep, stored_judgement(rep), kept, out);
+  const std::string xml = out.str();
+  EXPECT_EQ(occurrences(xml, "classname=\"gpunet-bench.tcp.bandwidth\""), 19u);  // the flows kept whole
+  EXPECT_EQ(occurrences(xml, "classname=\"gpunet-bench.tcp.flows\""), 6u);       // one per host
+  EXPECT_EQ(occurrences(xml, "<failure type=\"failed\""), 1u);                   // h3 -> h4, still a failure
+  EXPECT_EQ(occurrences(xml, "<testcase "), tests_stated(xml));
+  EXPECT_NE(xml.find("<testsuite name=\"tcp\" tests=\"19\" failures=\"1\""), std::string::npos) << xml.substr(0, 400);
+  EXPECT_NE(xml.find("name=\"flows of h4\" time=\"0\">\n      <system-out>sent: 5 flows, goodput min 30 / median 90 / max 90 Gb/s"),
+            std::string::npos);
+  EXPECT_NE(xml.find("received: 5 flows (1 failed: their own testcases)"), std::string::npos);
+
+  // Every record whole below the limit: no summary suite.
+  std::ostringstream whole;
+  render_junit(rep, stored_judgement(rep), flows_kept(rep, parts_naming(rep, "h5"), 30), whole);
+  EXPECT_EQ(occurrences(whole.str(), "classname=\"gpunet-bench.tcp.bandwidth\""), 30u);
+  EXPECT_EQ(whole.str().find("tcp flows summarised"), std::string::npos);
+
+  // Re-rendered from a report.json written in part: its stored summary, one case per host again.
+  std::ostringstream json_out;
+  render_json(rep, stored_judgement(rep).verdict, kept, json_out);
+  const ReportText back = read_report_json(json_out.str());
+  ASSERT_TRUE(back.report) << back.error;
+  const std::string again = render_junit(*back.report);
+  EXPECT_EQ(occurrences(again, "classname=\"gpunet-bench.tcp.bandwidth\""), 19u);
+  EXPECT_EQ(occurrences(again, "classname=\"gpunet-bench.tcp.flows\""), 6u);
+  EXPECT_EQ(occurrences(again, "<testcase "), tests_stated(again));
 }
