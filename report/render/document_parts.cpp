@@ -1,5 +1,7 @@
 #include "report/render/document_parts.hpp"
 
+#include <future>
+
 #include "report/document/acceptance_section.hpp"
 #include "report/document/ceiling_citations.hpp"
 #include "report/document/section_order.hpp"
@@ -34,8 +36,9 @@ DocSection training_with_chart(const std::optional<training::TrainingResult>& an
 }
 
 // The sections of one kind, in the document's order; parts.blamed colours the summary and the pair tables.
+// `charts`: the charts, drawn beside the other sections.
 void add_sections(SectionKind k, const Report& rep, const std::optional<training::TrainingResult>& training,
-                  const DocumentParts& parts, std::vector<DocSection>& out) {
+                  const DocumentParts& parts, std::future<ChartSections>& charts, std::vector<DocSection>& out) {
   const BlamedPairs& blamed = parts.blamed;
   auto add = [&](DocSection s) { out.push_back(std::move(s)); };
   auto add_all = [&](std::vector<DocSection> all) { for (auto& s : all) out.push_back(std::move(s)); };
@@ -48,7 +51,7 @@ void add_sections(SectionKind k, const Report& rep, const std::optional<training
     case SectionKind::networks: return add(networks_section(rep));
     case SectionKind::training: return add(training_with_chart(training));
     case SectionKind::findings: return add(findings_section(rep));
-    case SectionKind::charts: return add(charts_section(chart_sections(rep, blamed)));
+    case SectionKind::charts: return add(charts_section(charts.get()));
     case SectionKind::tables: return add_all(record_table_sections(report_tables(rep, blamed)));
     case SectionKind::topology: return add(topology_section(rep));
     case SectionKind::ceilings: return add(cite_ceilings(out));  // last: what every section before it cites
@@ -69,8 +72,11 @@ DocumentParts document_parts(const Report& rep, const Judgement& j, const std::o
   const auto* analysis = jsonx::object_at(rep.extra, "analysis");
   const double threshold = analysis ? jsonx::number(*analysis, "threshold").value_or(0.8) : 0.8;
   DocumentParts parts{j, std::move(wrong), threshold, std::move(blamed), {}, {}};
-  for (const auto k : kDocumentHead) add_sections(k, rep, training, parts, parts.head);
-  for (const auto k : kDocumentBody) add_sections(k, rep, training, parts, parts.body);
+  // The charts (a heatmap of a million pairs at 1,024 hosts) are drawn on a second thread while the
+  // other sections are built; it reads rep and parts.blamed, which nothing changes meanwhile.
+  auto charts = std::async(std::launch::async, [&] { return chart_sections(rep, parts.blamed); });
+  for (const auto k : kDocumentHead) add_sections(k, rep, training, parts, charts, parts.head);
+  for (const auto k : kDocumentBody) add_sections(k, rep, training, parts, charts, parts.body);
   return parts;
 }
 
