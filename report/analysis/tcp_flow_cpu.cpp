@@ -1,13 +1,30 @@
 #include "report/analysis/tcp_flow_cpu.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "report/model/json_access.hpp"
 #include "report/text/text_format.hpp"
 
 namespace gpunet::report {
 
+namespace {
+
+// An end held typed (Record::cpu), read as jsonx reads it from extra.
+std::optional<FlowEndCpu> held_end_cpu(const std::optional<FlowCpuEnd>& e) {
+  if (!e) return std::nullopt;
+  const bool int_cpu = e->cpu >= -2147483647 && e->cpu <= 2147483647;  // as jsonx::integer takes it
+  return FlowEndCpu{e->user_pct, e->sys_pct, int_cpu ? static_cast<int>(e->cpu) : -1, e->pinned,
+                    e->core_busy == FlowCpuEnd::CoreBusy::number ? std::optional<double>(e->core_busy_pct) : std::nullopt};
+}
+
+}  // namespace
+
 std::optional<FlowEndCpu> flow_end_cpu(const Record& r, const char* end) {
+  if (r.cpu) {
+    const std::string_view way(end);
+    return way == "sender" ? held_end_cpu(r.cpu->sender) : way == "receiver" ? held_end_cpu(r.cpu->receiver) : std::nullopt;
+  }
   const auto* c = jsonx::object_at(jsonx::section(r.extra, "cpu"), end);
   if (!c) return std::nullopt;
   const auto user = jsonx::number(*c, "user_pct"), sys = jsonx::number(*c, "sys_pct");

@@ -83,11 +83,24 @@ std::array<std::string, 2> hold_links_apart(Record& r) {
   return texts;
 }
 
+void hold_cpu_apart(Record& r) {
+  if (!r.extra.is_object()) return;
+  const auto it = r.extra.find("cpu");
+  if (it == r.extra.end()) return;
+  if (auto facts = flow_cpu_facts(*it)) {
+    r.cpu = std::move(facts);
+    r.extra.erase(it);
+  }
+}
+
+bool extra_held_apart(const Record& r) { return r.link || r.dst_link || r.cpu; }
+
 json written_extra(const Record& r) {
-  if (!r.link && !r.dst_link) return r.extra;
+  if (!extra_held_apart(r)) return r.extra;
   json extra = r.extra;
   if (r.link) extra[link_key(LinkEnd::own)] = *r.link;
   if (r.dst_link) extra[link_key(LinkEnd::destination)] = *r.dst_link;
+  if (r.cpu) extra["cpu"] = to_json(*r.cpu);
   return extra;
 }
 

@@ -13,6 +13,7 @@
 #include "common/json.hpp"
 
 #include "report/model/figure.hpp"
+#include "report/model/flow_cpu_facts.hpp"
 
 namespace gpunet::report {
 
@@ -90,6 +91,9 @@ struct Record {
   // (report/render/results_jsonl.hpp). Read them through link_facts(), which looks in both places;
   // written, they are in extra again (written_extra()).
   std::shared_ptr<const gpunet::json> link, dst_link;
+  // extra.cpu, a TCP flow's CPU cost, when a results.jsonl's reader holds it typed (flow_cpu_facts.hpp);
+  // written, it is in extra again.
+  std::optional<FlowCpuFacts> cpu;
   std::optional<Figure> figure;
   RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
 };
@@ -109,7 +113,11 @@ const gpunet::json& link_facts(const Record& r, LinkEnd end);
 // Moves extra's link facts into r.link and r.dst_link; returns each one's text (empty when absent),
 // by which a reader of many records finds equal facts and keeps one copy of them.
 std::array<std::string, 2> hold_links_apart(Record& r);
-// extra as a file holds it: with the link facts held apart put back.
+// Moves extra.cpu into r.cpu when it has the shape that writes back the same (flow_cpu_facts.hpp).
+void hold_cpu_apart(Record& r);
+// Whether anything of extra is held apart from it (the link facts, the CPU cost).
+bool extra_held_apart(const Record& r);
+// extra as a file holds it: with what is held apart put back.
 gpunet::json written_extra(const Record& r);
 
 // How busy one node's CPUs were with other work while one suite ran (from the counters records,

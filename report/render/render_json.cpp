@@ -99,7 +99,7 @@ void put_record(std::string& out, const Record& r) {
   f.number("algbw_GBps", r.algbw_GBps).number("busbw_GBps", r.busbw_GBps).string("check", r.check);
   f.number("wrong", r.wrong);
   if (r.kind != RecordKind::unstated) f.string("kind", to_string(r.kind));
-  if (r.link || r.dst_link) {
+  if (extra_held_apart(r)) {
     f.value("extra", written_extra(r));
   } else {
     f.value("extra", r.extra);
