@@ -13,8 +13,7 @@ namespace {
 // An end held typed (Record::cpu), read as jsonx reads it from extra.
 std::optional<FlowEndCpu> held_end_cpu(const std::optional<FlowCpuEnd>& e) {
   if (!e) return std::nullopt;
-  const bool int_cpu = e->cpu >= -2147483647 && e->cpu <= 2147483647;  // as jsonx::integer takes it
-  return FlowEndCpu{e->user_pct, e->sys_pct, int_cpu ? static_cast<int>(e->cpu) : -1, e->pinned,
+  return FlowEndCpu{e->user_pct, e->sys_pct, jsonx::int32_of(e->cpu).value_or(-1), e->pinned,
                     e->core_busy == FlowCpuEnd::CoreBusy::number ? std::optional<double>(e->core_busy_pct) : std::nullopt};
 }
 

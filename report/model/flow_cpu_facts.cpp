@@ -6,7 +6,7 @@ using gpunet::json;
 
 namespace {
 
-// A member that must be there, of one type.
+// The value at key in an object; nullptr when it has none.
 const json* member(const json& j, const char* key) {
   const auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;

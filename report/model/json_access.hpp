@@ -2,6 +2,7 @@
 // a missing key or a value of the wrong type reads as "absent", never as an exception.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -40,13 +41,17 @@ inline std::optional<double> number(const gpunet::json& j, const char* key) {
   return it->get<double>();
 }
 
+// An integer as these reads take it: within int's range (its minimum left out), else absent.
+inline std::optional<int> int32_of(int64_t v) {
+  if (v < -2147483647 || v > 2147483647) return std::nullopt;
+  return static_cast<int>(v);
+}
+
 inline std::optional<int> integer(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   const auto it = j.find(key);
   if (it == j.end() || !it->is_number_integer()) return std::nullopt;
-  const auto v = it->get<int64_t>();
-  if (v < -2147483647 || v > 2147483647) return std::nullopt;
-  return static_cast<int>(v);
+  return int32_of(it->get<int64_t>());
 }
 
 inline std::optional<std::string> string(const gpunet::json& j, const char* key) {

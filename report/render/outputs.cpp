@@ -49,7 +49,7 @@ void write_analysed_outputs(const Analysed& a, const std::string& out_dir) {
   write_file(dir / "report.html", [&](std::ostream& o) { o << render_html(parts); });
   write_file_replacing((dir / "bad-nodes.txt").string(), bad_nodes_text(parts.wrong.bad_nodes));  // for the scheduler
   for (const auto& csv : table_csv_files(csv_tables(parts))) write_file(dir / csv.name, [&](std::ostream& o) { write_csv(csv, o); });
-  by_record.get();  // their errors, if any, as this thread's would be
+  by_record.get();  // the other threads' errors, if any, as this thread's would be
   junit.get();
 }
 
