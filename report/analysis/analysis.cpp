@@ -53,7 +53,22 @@ const json* path_value(const Record& r, std::string_view key) {
   return it != r.extra.end() ? &*it : nullptr;
 }
 
-size_t path_hash(const Record& r) {
+// The hash of a path value. A results.jsonl's records share their link facts (one object a host):
+// each object is hashed once.
+class PathValueHashes {
+ public:
+  size_t operator()(const json& v) {
+    if (!v.is_object()) return std::hash<json>{}(v);
+    const auto [it, fresh] = known_.try_emplace(&v, 0);
+    if (fresh) it->second = std::hash<json>{}(v);
+    return it->second;
+  }
+
+ private:
+  std::unordered_map<const json*, size_t> known_;
+};
+
+size_t path_hash(const Record& r, PathValueHashes& value_hash) {
   size_t h = std::hash<std::string>{}(r.host);
   auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   if (r.figure) {
@@ -63,7 +78,7 @@ size_t path_hash(const Record& r) {
   }
   mix(static_cast<size_t>(r.ranks));
   for (const char* key : kPathKeys)
-    if (const json* v = path_value(r, key)) mix(std::hash<json>{}(*v));
+    if (const json* v = path_value(r, key)) mix(value_hash(*v));
   return h;
 }
 
@@ -80,7 +95,7 @@ bool same_path(const Record& a, const Record& b) {
   if (a.extra.is_object() != b.extra.is_object()) return false;
   for (const char* key : kPathKeys) {
     const json *va = path_value(a, key), *vb = path_value(b, key);
-    if ((va == nullptr) != (vb == nullptr) || (va && *va != *vb)) return false;
+    if ((va == nullptr) != (vb == nullptr) || (va != vb && *va != *vb)) return false;
   }
   return true;
 }
@@ -228,9 +243,10 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
   const auto egress_only = hosts_receiving_above_shaper(rep.results);
   // Records of one sweep share their path: each distinct path is worked out once.
   std::unordered_map<size_t, std::vector<std::pair<const Record*, const Ceiling*>>> memo;
+  PathValueHashes value_hash;
   for (size_t i = 0; i < rep.results.size(); ++i) {
     const Record& r = rep.results[i];
-    auto& bucket = memo[path_hash(r)];
+    auto& bucket = memo[path_hash(r, value_hash)];
     const Ceiling* known = nullptr;
     for (const auto& [exemplar, c] : bucket)
       if (same_path(*exemplar, r)) known = c;

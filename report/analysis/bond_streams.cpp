@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "report/analysis/ceilings.hpp"
@@ -62,25 +63,51 @@ std::string bond_one_member_sentence(const BondLoad& b) {
          "peers; with 802.3ad the switch hashes what comes back.";
 }
 
+namespace {
+
+// A bond of the topology: its mode and the rates of its members that are up.
+struct Bond {
+  std::string mode;
+  std::vector<double> member_Gbps;
+};
+
+// The topology's bonds with a member up, by host and interface name.
+std::map<std::pair<std::string, std::string>, Bond> topology_bonds(const TopologyView& topo) {
+  std::map<std::pair<std::string, std::string>, Bond> bonds;
+  for (const auto& host : topo.hosts()) {
+    const json* node = topo.node(host);
+    const json* list = node ? jsonx::array_at(*node, "interfaces") : nullptr;
+    if (!list) continue;
+    std::set<std::string> named;  // the first interface of a name is the one a flow's names (interface_of)
+    for (const auto& i : *list) {
+      const auto name = jsonx::string(i, "name");
+      if (!name || !named.insert(*name).second) continue;
+      auto members = up_members(*node, i);
+      if (!members.empty()) bonds.try_emplace({host, *name}, Bond{jsonx::string(i, "bond_mode").value_or(""), std::move(members)});
+    }
+  }
+  return bonds;
+}
+
+}  // namespace
+
 std::vector<BondLoad> bond_loads(const Report& rep) {
-  const TopologyView topo(rep.topology);
+  const auto bonds = topology_bonds(TopologyView(rep.topology));
+  if (bonds.empty()) return {};
   // host, sending interface, test start, test kind -> the load
   std::map<std::tuple<std::string, std::string, double, std::string>, BondLoad> loads;
   for (const auto& r : rep.results) {
     if (record_kind(r) != RecordKind::tcp_flow || r.status != Status::passed || !r.figure) continue;
     const std::string host = jsonx::string(r.extra, "src_host").value_or("");
     const std::string iface = jsonx::string(link_facts(r, LinkEnd::own), "iface").value_or("");
-    const json* node = topo.node(host);
-    const json* i = node ? interface_of(*node, iface) : nullptr;
-    if (!i) continue;
-    auto members = up_members(*node, *i);
-    if (members.empty()) continue;
+    const auto bond = bonds.find({host, iface});
+    if (bond == bonds.end()) continue;
     const auto test = r.figure->parameters.find("test");
     const auto key = std::make_tuple(host, iface, jsonx::number(r.extra, "started_s").value_or(-1),
                                      test == r.figure->parameters.end() ? r.variant : test->second);
     auto [it, fresh] = loads.try_emplace(key);
     BondLoad& b = it->second;
-    if (fresh) b = BondLoad{host, iface, jsonx::string(*i, "bond_mode").value_or(""), std::move(members), 0, 0};
+    if (fresh) b = BondLoad{host, iface, bond->second.mode, bond->second.member_Gbps, 0, 0};
     const auto streams = r.figure->parameters.find("streams");
     b.streams += streams == r.figure->parameters.end() ? 1 : std::max(1, std::atoi(streams->second.c_str()));
     b.reached_Gbps += r.figure->value;

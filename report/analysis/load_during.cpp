@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "report/model/json_access.hpp"
 
@@ -31,12 +32,14 @@ std::vector<std::string> hosts_involved(const Record& r) {
 
 void attach_host_load(Report& rep) {
   std::vector<HostLoadEntry> loads;
-  for (const auto& r : rep.results)
-    if (auto l = load_entry(r)) loads.push_back(std::move(*l));
+  std::vector<bool> carries_load(rep.results.size());
+  for (size_t i = 0; i < rep.results.size(); ++i)
+    if (auto l = load_entry(rep.results[i])) loads.push_back(std::move(*l)), carries_load[i] = true;
   if (loads.empty()) return;
   rep.provenance.host_load = loads;
-  for (auto& r : rep.results) {
-    if (load_entry(r)) continue;
+  for (size_t i = 0; i < rep.results.size(); ++i) {
+    if (carries_load[i]) continue;
+    Record& r = rep.results[i];
     const auto hosts = hosts_involved(r);
     gpunet::json during = gpunet::json::array();
     for (const auto& l : loads)

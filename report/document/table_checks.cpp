@@ -31,15 +31,15 @@ std::string subject_text(const Subject& s) {
 
 }  // namespace
 
-std::vector<Table> check_tables(const Report& rep) {
+std::vector<Table> check_tables(const Report&, const TableRecords& records) {
   Table t;
   t.kind = TableKind::checks;
   t.title = "Checks and skips";
   t.csv = "checks.csv";
   t.columns = {{"suite", "", false}, {"name", "", false}, {"variant", "", false}, {"host", "", false},
                {"status", "", false}, {"what it says", "", false}};
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::checks) continue;
+  for (const Record* of_kind : records.of(TableKind::checks)) {
+    const Record& r = *of_kind;
     TableRow row;
     row.status = r.status;
     row.cells = {text_cell(r.suite), text_cell(r.name), text_cell(r.variant), text_cell(r.host),
@@ -49,7 +49,7 @@ std::vector<Table> check_tables(const Report& rep) {
   return {std::move(t)};
 }
 
-std::vector<Table> other_figure_tables(const Report& rep) {
+std::vector<Table> other_figure_tables(const Report&, const TableRecords& records) {
   Table t;
   t.kind = TableKind::other_figures;
   t.title = "Other figures";
@@ -58,8 +58,9 @@ std::vector<Table> other_figure_tables(const Report& rep) {
   t.columns = {{"suite", "", false},   {"metric", "", false},   {"subject", "", false},
                {"value", "", true},    {"unit", "", false},     {"ceiling", "", true},
                {"efficiency", "%", true}, {"status", "", false}};
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::other_figures || !r.figure) continue;
+  for (const Record* of_kind : records.of(TableKind::other_figures)) {
+    const Record& r = *of_kind;
+    if (!r.figure) continue;
     const auto c = ceiling_view(r);
     TableRow row;
     row.status = r.status;

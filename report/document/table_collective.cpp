@@ -188,7 +188,7 @@ std::vector<std::string> collective_footer(const std::vector<const Record*>& row
   return out;
 }
 
-std::vector<Table> collective_tables(const Report& rep) {
+std::vector<Table> collective_tables(const Report& rep, const TableRecords&) {
   std::vector<SweepGroup> groups;
   for (auto& g : sweep_groups(rep))
     if (is_collective(g)) groups.push_back(std::move(g));

@@ -33,7 +33,7 @@ TableRow worst_row(const CongestionFigure& c, const CongestionMeasure& m) {
 
 }  // namespace
 
-std::vector<Table> congestion_tables(const Report& rep) {
+std::vector<Table> congestion_tables(const Report& rep, const TableRecords&) {
   Table t;
   t.kind = TableKind::congestion;
   t.title = "Congestion impact";

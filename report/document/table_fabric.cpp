@@ -5,7 +5,7 @@
 
 namespace gpunet::report {
 
-std::vector<Table> fabric_tables(const Report& rep) {
+std::vector<Table> fabric_tables(const Report& rep, const TableRecords&) {
   Table t;
   t.kind = TableKind::fabric;
   t.title = "Uplink oversubscription";

@@ -49,11 +49,11 @@ Table group_table(const std::string& test, const std::vector<const Record*>& rec
 
 }  // namespace
 
-std::vector<Table> group_flow_tables(const Report& rep) {
+std::vector<Table> group_flow_tables(const Report&, const TableRecords& records) {
   std::vector<std::string> order{"one-to-many", "many-to-one"};
   std::map<std::string, std::vector<const Record*>> by_test;
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::group_flows) continue;
+  for (const Record* of_kind : records.of(TableKind::group_flows)) {
+    const Record& r = *of_kind;
     if (std::find(order.begin(), order.end(), r.variant) == order.end()) order.push_back(r.variant);
     by_test[r.variant].push_back(&r);
   }

@@ -4,7 +4,7 @@
 
 namespace gpunet::report {
 
-std::vector<Table> host_memory_tables(const Report& rep) {
+std::vector<Table> host_memory_tables(const Report&, const TableRecords& records) {
   Table t;
   t.kind = TableKind::host_memory;
   t.title = "Host memory bandwidth";
@@ -14,8 +14,8 @@ std::vector<Table> host_memory_tables(const Report& rep) {
                {"threads", "", true},       {"size", "B", true},     {"bandwidth", "GB/s", true},
                {"p50", "us", true},         {"CV", "%", true},       {"samples", "", true},
                {"check", "", false},        {"status", "", false}};
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::host_memory) continue;
+  for (const Record* of_kind : records.of(TableKind::host_memory)) {
+    const Record& r = *of_kind;
     const bool ok = r.status == Status::passed;
     const auto numa = jsonx::integer(r.extra, "numa_node");
     TableRow row;

@@ -91,10 +91,9 @@ Table rdma_latency(const std::vector<const Record*>& recs) {
 
 }  // namespace
 
-std::vector<Table> latency_tables(const Report& rep) {
+std::vector<Table> latency_tables(const Report&, const TableRecords& records) {
   std::vector<const Record*> tcp, rdma;
-  for (const auto& r : rep.results)
-    if (record_table_kind(r) == TableKind::latency) (transport_of(record_kind(r)) == Transport::rdma ? rdma : tcp).push_back(&r);
+  for (const Record* r : records.of(TableKind::latency)) (transport_of(record_kind(*r)) == Transport::rdma ? rdma : tcp).push_back(r);
   return {tcp_latency(tcp), rdma_latency(rdma)};
 }
 

@@ -174,17 +174,25 @@ TableKind record_table_kind(const Record& r) {
   }
 }
 
-std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed) {
+TableRecords::TableRecords(const Report& rep) : by_kind_(static_cast<size_t>(TableKind::text) + 1) {
+  for (const auto& r : rep.results) by_kind_[static_cast<size_t>(record_table_kind(r))].push_back(&r);
+}
+
+std::vector<Table> report_tables(const Report& rep, const TableRecords& records, const BlamedPairs& blamed) {
   std::vector<Table> out;
   const auto add = [&](std::vector<Table> tables) {
     for (auto& t : tables) out.push_back(std::move(t));
   };
-  add(collective_tables(rep));
-  add(pair_tables(rep, blamed));
-  for (auto* build : {group_flow_tables, latency_tables, congestion_tables, rdma_bandwidth_tables, pcie_tables,
-                      host_memory_tables, fabric_tables, other_figure_tables, check_tables})
-    add(build(rep));
+  add(collective_tables(rep, records));
+  add(pair_tables(rep, records, blamed));
+  for (const TableBuilder build : {group_flow_tables, latency_tables, congestion_tables, rdma_bandwidth_tables, pcie_tables,
+                                   host_memory_tables, fabric_tables, other_figure_tables, check_tables})
+    add(build(rep, records));
   return out;
+}
+
+std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed) {
+  return report_tables(rep, TableRecords(rep), blamed);
 }
 
 }  // namespace gpunet::report

@@ -120,26 +120,40 @@ std::string pair_label(const Subject& s, const std::string& arrow = "->");
 // else (records without a figure) by suite and name.
 TableKind record_table_kind(const Record& r);
 
+// The records of each table kind, in the report's order: each record's kind worked out once for
+// every builder (a million records at 1,024 hosts). Holds pointers into the report.
+class TableRecords {
+ public:
+  explicit TableRecords(const Report& rep);
+  explicit TableRecords(Report&&) = delete;  // so a temporary cannot be indexed
+  const std::vector<const Record*>& of(TableKind k) const { return by_kind_[static_cast<size_t>(k)]; }
+
+ private:
+  std::vector<std::vector<const Record*>> by_kind_;
+};
+
 // The builders (report/document/table_*.cpp). Each returns its tables even when no record is of its kind (the
 // CSV files are always written; the other renderers leave a table without rows out).
 // The summary and the pair tables colour what "What is wrong" blames (report/judge/culprits.hpp);
 // the forms without `blamed` work it out themselves.
 Table summary_table(const Report& rep);
-Table summary_table(const Report& rep, const BlamedPairs& blamed);
-std::vector<Table> collective_tables(const Report& rep);
-std::vector<Table> pair_tables(const Report& rep, const BlamedPairs& blamed);  // matrices and flows (TCP, RDMA)
-std::vector<Table> group_flow_tables(const Report& rep);
-std::vector<Table> latency_tables(const Report& rep);
-std::vector<Table> congestion_tables(const Report& rep);  // report/document/table_congestion.cpp
-std::vector<Table> rdma_bandwidth_tables(const Report& rep);
-std::vector<Table> pcie_tables(const Report& rep);
-std::vector<Table> host_memory_tables(const Report& rep);
-std::vector<Table> fabric_tables(const Report& rep);
-std::vector<Table> other_figure_tables(const Report& rep);
-std::vector<Table> check_tables(const Report& rep);
+Table summary_table(const Report& rep, const TableRecords& records, const BlamedPairs& blamed);
+using TableBuilder = std::vector<Table> (*)(const Report& rep, const TableRecords& records);
+std::vector<Table> collective_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> pair_tables(const Report& rep, const TableRecords& records, const BlamedPairs& blamed);  // matrices and flows (TCP, RDMA)
+std::vector<Table> group_flow_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> latency_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> congestion_tables(const Report& rep, const TableRecords& records);  // report/document/table_congestion.cpp
+std::vector<Table> rdma_bandwidth_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> pcie_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> host_memory_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> fabric_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> other_figure_tables(const Report& rep, const TableRecords& records);
+std::vector<Table> check_tables(const Report& rep, const TableRecords& records);
 
 // Every table after the summary (which the renderers place themselves) in reading order: one kind
 // after another, the checks last.
+std::vector<Table> report_tables(const Report& rep, const TableRecords& records, const BlamedPairs& blamed);
 std::vector<Table> report_tables(const Report& rep, const BlamedPairs& blamed);
 
 // nccl-tests' footer of a set of sweep records: "# Out of bounds values : 0 OK" and

@@ -307,18 +307,14 @@ std::string gpus_behind(const gpunet::json& topology, const std::string& iface) 
 
 }  // namespace
 
-std::vector<Table> pair_tables(const Report& rep, const BlamedPairs& blamed) {
-  std::vector<const Record*> flows, matrix, rdma;
-  for (const auto& r : rep.results) {
-    const auto kind = record_table_kind(r);
-    if (kind == TableKind::flows) {
-      flows.push_back(&r);
-      if (matrix_flow(r)) matrix.push_back(&r);
-    }
-    // The suite names the headline cells of its matrix by their hosts (extra.src_host).
-    if (kind == TableKind::rdma_bandwidth && r.name == "write_bw" && r.extra.contains("src_host"))
-      rdma.push_back(&r);
-  }
+std::vector<Table> pair_tables(const Report& rep, const TableRecords& records, const BlamedPairs& blamed) {
+  const auto& flows = records.of(TableKind::flows);
+  std::vector<const Record*> matrix, rdma;
+  for (const Record* r : flows)
+    if (matrix_flow(*r)) matrix.push_back(r);
+  // The suite names the headline cells of its matrix by their hosts (extra.src_host).
+  for (const Record* r : records.of(TableKind::rdma_bandwidth))
+    if (r->name == "write_bw" && r->extra.contains("src_host")) rdma.push_back(r);
   std::vector<Table> out;
   auto notes = matrix_notes(rep.results);
   const auto tcp = per_rail_matrices(matrix, "TCP pair matrix", "tcp_matrix", blamed);

@@ -58,7 +58,7 @@ std::string direction_text(const Record& r) {
 
 }  // namespace
 
-std::vector<Table> pcie_tables(const Report& rep) {
+std::vector<Table> pcie_tables(const Report&, const TableRecords& records) {
   Table t;
   t.kind = TableKind::pcie;
   t.title = "PCIe host-device copies";
@@ -69,8 +69,8 @@ std::vector<Table> pcie_tables(const Report& rep) {
                {"bandwidth", "GB/s", true}, {"p50", "us", true},        {"CV", "%", true},
                {"link", "", false},        {"ceiling", "GB/s", true},   {"efficiency", "%", true},
                {"#wrong", "", true},       {"status", "", false}};
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::pcie) continue;
+  for (const Record* of_kind : records.of(TableKind::pcie)) {
+    const Record& r = *of_kind;
     const bool ok = r.status == Status::passed;
     const auto w = words(r.variant);
     const auto c = ceiling_view(r);

@@ -6,7 +6,7 @@
 
 namespace gpunet::report {
 
-std::vector<Table> rdma_bandwidth_tables(const Report& rep) {
+std::vector<Table> rdma_bandwidth_tables(const Report&, const TableRecords& records) {
   Table t;
   t.kind = TableKind::rdma_bandwidth;
   t.title = "RDMA WRITE bandwidth";
@@ -16,8 +16,8 @@ std::vector<Table> rdma_bandwidth_tables(const Report& rep) {
                {"size", "B", true},        {"BW peak", "Gb/s", true},    {"BW average", "Gb/s", true},
                {"MsgRate", "Mpps", true},  {"ceiling", "Gb/s", true},    {"efficiency", "%", true},
                {"#wrong", "", true},       {"status", "", false}};
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::rdma_bandwidth) continue;
+  for (const Record* of_kind : records.of(TableKind::rdma_bandwidth)) {
+    const Record& r = *of_kind;
     const bool ok = r.status == Status::passed;
     const auto* f = record_figure(r);
     const auto c = ceiling_view(r);

@@ -81,17 +81,15 @@ void per_rail(const std::vector<const Record*>& recs, const std::string& what, s
   }
 }
 
-void network_rows(const Report& rep, std::vector<Row>& out) {
-  std::vector<const Record*> matrix, flows, tcp_lat, rdma_bw, rdma_lat;
-  for (const auto& r : rep.results) {
-    const auto kind = record_table_kind(r);
-    if (kind == TableKind::flows) {
-      flows.push_back(&r);
-      if (r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix") matrix.push_back(&r);
-    }
-    if (kind == TableKind::latency) (transport_of(record_kind(r)) == Transport::rdma ? rdma_lat : tcp_lat).push_back(&r);
-    if (kind == TableKind::rdma_bandwidth && r.name == "write_bw" && r.extra.contains("src_host")) rdma_bw.push_back(&r);
-  }
+void network_rows(const TableRecords& records, std::vector<Row>& out) {
+  const auto& flows = records.of(TableKind::flows);
+  std::vector<const Record*> matrix, tcp_lat, rdma_bw, rdma_lat;
+  for (const Record* r : flows)
+    if (r->figure && r->figure->parameters.count("test") && r->figure->parameters.at("test") == "matrix") matrix.push_back(r);
+  for (const Record* r : records.of(TableKind::latency))
+    (transport_of(record_kind(*r)) == Transport::rdma ? rdma_lat : tcp_lat).push_back(r);
+  for (const Record* r : records.of(TableKind::rdma_bandwidth))
+    if (r->name == "write_bw" && r->extra.contains("src_host")) rdma_bw.push_back(r);
   const auto& tcp_bw = matrix.empty() ? flows : matrix;
   per_rail(tcp_bw, matrix.empty() ? "TCP goodput" : "TCP goodput (matrix)", out);
   per_rail(tcp_lat, "TCP latency p50", out);
@@ -103,11 +101,12 @@ void network_rows(const Report& rep, std::vector<Row>& out) {
 // one rank moves nothing between ranks (busbw 0, or a local copy's rate where the factor is 1: an
 // H200's summary read 0 for allreduce and 2045 GB/s for broadcast), so it has no row here; its
 // table stays in the body.
-void collective_rows(const Report& rep, std::vector<Row>& out) {
+void collective_rows(const Report& rep, const TableRecords& records, std::vector<Row>& out) {
   std::map<std::string, const Record*> best;
   std::vector<std::string> order;
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::collective || r.status != Status::passed || r.ranks < 2) continue;
+  for (const Record* of_kind : records.of(TableKind::collective)) {
+    const Record& r = *of_kind;
+    if (r.status != Status::passed || r.ranks < 2) continue;
     if (r.variant != "out-of-place" && r.variant != "in-place") continue;
     const auto* f = record_figure(r);
     if (!f) continue;
@@ -126,11 +125,12 @@ void collective_rows(const Report& rep, std::vector<Row>& out) {
 }
 
 // Per GPU, its worst pinned copy (lowest efficiency, else lowest rate).
-void pcie_rows(const Report& rep, std::vector<Row>& out) {
+void pcie_rows(const TableRecords& records, std::vector<Row>& out) {
   std::map<std::pair<std::string, int>, const Record*> worst;
   auto score = [](const Record& r) { return r.figure && r.figure->efficiency ? *r.figure->efficiency : r.algbw_GBps; };
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::pcie || r.status != Status::passed || !r.figure) continue;
+  for (const Record* of_kind : records.of(TableKind::pcie)) {
+    const Record& r = *of_kind;
+    if (r.status != Status::passed || !r.figure) continue;
     if (r.figure->subject.kind != SubjectKind::gpu || r.variant.find("pageable") != std::string::npos) continue;
     const std::string& dev = r.figure->subject.device;
     const int gpu = !dev.empty() && std::isdigit(static_cast<unsigned char>(dev[0])) ? std::stoi(dev) : -1;
@@ -143,10 +143,11 @@ void pcie_rows(const Report& rep, std::vector<Row>& out) {
 }
 
 // Per host and NUMA node, the best kernel and thread count.
-void memory_rows(const Report& rep, std::vector<Row>& out) {
+void memory_rows(const TableRecords& records, std::vector<Row>& out) {
   std::map<std::pair<std::string, int>, const Record*> best;
-  for (const auto& r : rep.results) {
-    if (record_table_kind(r) != TableKind::host_memory || r.status != Status::passed) continue;
+  for (const Record* of_kind : records.of(TableKind::host_memory)) {
+    const Record& r = *of_kind;
+    if (r.status != Status::passed) continue;
     auto& b = best[{r.host, jsonx::integer(r.extra, "numa_node").value_or(-1)}];
     if (!b || r.algbw_GBps > b->algbw_GBps) b = &r;
   }
@@ -158,14 +159,14 @@ void memory_rows(const Report& rep, std::vector<Row>& out) {
 
 }  // namespace
 
-Table summary_table(const Report& rep) { return summary_table(rep, BlamedPairs(rep)); }
+Table summary_table(const Report& rep) { return summary_table(rep, TableRecords(rep), BlamedPairs(rep)); }
 
-Table summary_table(const Report& rep, const BlamedPairs& blamed) {
+Table summary_table(const Report& rep, const TableRecords& records, const BlamedPairs& blamed) {
   std::vector<Row> rows;
-  network_rows(rep, rows);
-  collective_rows(rep, rows);
-  pcie_rows(rep, rows);
-  memory_rows(rep, rows);
+  network_rows(records, rows);
+  collective_rows(rep, records, rows);
+  pcie_rows(records, rows);
+  memory_rows(records, rows);
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.path == kBetween && b.path != kBetween; });
   Table t;
   t.kind = TableKind::summary;

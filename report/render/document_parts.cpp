@@ -37,8 +37,9 @@ DocSection training_with_chart(const std::optional<training::TrainingResult>& an
 
 // The sections of one kind, in the document's order; parts.blamed colours the summary and the pair tables.
 // `charts`: the charts, drawn beside the other sections.
-void add_sections(SectionKind k, const Report& rep, const std::optional<training::TrainingResult>& training,
-                  const DocumentParts& parts, std::future<ChartSections>& charts, std::vector<DocSection>& out) {
+void add_sections(SectionKind k, const Report& rep, const TableRecords& records,
+                  const std::optional<training::TrainingResult>& training, const DocumentParts& parts,
+                  std::future<ChartSections>& charts, std::vector<DocSection>& out) {
   const BlamedPairs& blamed = parts.blamed;
   auto add = [&](DocSection s) { out.push_back(std::move(s)); };
   auto add_all = [&](std::vector<DocSection> all) { for (auto& s : all) out.push_back(std::move(s)); };
@@ -46,13 +47,13 @@ void add_sections(SectionKind k, const Report& rep, const std::optional<training
     case SectionKind::verdict: return add(verdict_section(parts.judgement.verdict));
     case SectionKind::problems: return add(problems_section(parts.wrong));
     case SectionKind::acceptance: return add_all(acceptance_sections(rep, parts.judgement));
-    case SectionKind::summary: return add(summary_section(summary_table(rep, blamed)));
+    case SectionKind::summary: return add(summary_section(summary_table(rep, records, blamed)));
     case SectionKind::run: return add(run_section(rep));
     case SectionKind::networks: return add(networks_section(rep));
     case SectionKind::training: return add(training_with_chart(training));
     case SectionKind::findings: return add(findings_section(rep));
     case SectionKind::charts: return add(charts_section(charts.get()));
-    case SectionKind::tables: return add_all(record_table_sections(report_tables(rep, blamed)));
+    case SectionKind::tables: return add_all(record_table_sections(report_tables(rep, records, blamed)));
     case SectionKind::topology: return add(topology_section(rep));
     case SectionKind::ceilings: return add(cite_ceilings(out));  // last: what every section before it cites
   }
@@ -75,8 +76,9 @@ DocumentParts document_parts(const Report& rep, const Judgement& j, const std::o
   // The charts (a heatmap of a million pairs at 1,024 hosts) are drawn on a second thread while the
   // other sections are built; it reads rep and parts.blamed, which nothing changes meanwhile.
   auto charts = std::async(std::launch::async, [&] { return chart_sections(rep, parts.blamed); });
-  for (const auto k : kDocumentHead) add_sections(k, rep, training, parts, charts, parts.head);
-  for (const auto k : kDocumentBody) add_sections(k, rep, training, parts, charts, parts.body);
+  const TableRecords records(rep);
+  for (const auto k : kDocumentHead) add_sections(k, rep, records, training, parts, charts, parts.head);
+  for (const auto k : kDocumentBody) add_sections(k, rep, records, training, parts, charts, parts.body);
   return parts;
 }
 

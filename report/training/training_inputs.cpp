@@ -55,9 +55,9 @@ std::optional<PairFigures> pair_figures(const Report& rep) {
   for (const auto& r : rep.results) {
     const RecordKind kind = record_kind(r);
     if (r.status != Status::passed) continue;
-    if (kind == RecordKind::tcp_flow && r.extra.value("goodput_Gbps", 0.0) > 0) {
+    if (const double Gbps = kind == RecordKind::tcp_flow ? r.extra.value("goodput_Gbps", 0.0) : 0; Gbps > 0) {
       if (const auto* link = link_facts_at(r, LinkEnd::own)) add_unique(interfaces, jsonx::string(*link, "iface").value_or(""));
-      goodput.push_back(r.extra.value("goodput_Gbps", 0.0) * 1e9 / 8);
+      goodput.push_back(Gbps * 1e9 / 8);
       if (const auto e = ceiling_view(r).efficiency) eff.push_back(*e);
       if (first.empty()) first = pair_label(r);
     }
@@ -116,9 +116,10 @@ TrainingInputs select_training_inputs(const Report& rep) {
   in.pair = pair_figures(rep);
   in.crossed = crossed(rep);
   for (const auto& r : rep.results) {
+    if (record_kind(r) != RecordKind::training_step || r.status != Status::passed) continue;
     const auto* pred = jsonx::object_at(r.extra, "predicted");
     const double model = pred ? jsonx::number(*pred, "model_s").value_or(0) : 0;
-    if (record_kind(r) != RecordKind::training_step || r.status != Status::passed || model <= 0) continue;
+    if (model <= 0) continue;
     in.steps.push_back({r.variant, static_cast<int>(jsonx::number(r.extra, "nodes").value_or(0)), r.time_us.mean * 1e-6,
                         model, r.extra.value("within_bounds", false)});
   }

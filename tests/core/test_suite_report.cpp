@@ -104,7 +104,7 @@ TEST(SuiteReport, ConsoleAndReportPrintOneNcclTestsFooter) {
   const std::string console = sweep_footer(rep.results, "nccl");
   EXPECT_EQ(console, "# Out of bounds values : 3 FAILED\n# Avg bus bandwidth    : 3 \n#\n");
   std::vector<std::string> report_footer;
-  for (const auto& t : report::collective_tables(rep))
+  for (const auto& t : report::collective_tables(rep, report::TableRecords(rep)))
     for (const auto& line : t.footer)
       if (line.rfind("# Out of bounds", 0) == 0 || line.rfind("# Avg bus", 0) == 0) report_footer.push_back(line);
   EXPECT_EQ(report_footer, (std::vector<std::string>{"# Out of bounds values : 3 FAILED", "# Avg bus bandwidth    : 3 "}));

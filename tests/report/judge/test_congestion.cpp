@@ -75,7 +75,7 @@ TEST(Congestion, CifIsCongestedOverIsolatedForTimesAndIsolatedOverCongestedForRa
 TEST(Congestion, TableInMarkdownAndHtmlHasEachVictimItsFiguresAndTheOverall) {
   Report rep = congestion_run(0.031);
   analyze(rep, {});
-  const auto tables = congestion_tables(rep);
+  const auto tables = congestion_tables(rep, TableRecords(rep));
   ASSERT_EQ(tables.size(), 1u);
   ASSERT_EQ(tables[0].rows.size(), 5u);  // 3 victim rows, the overall bandwidth and its worst victim
   EXPECT_EQ(tables[0].rows[1].cells[1].text, "latency p99");

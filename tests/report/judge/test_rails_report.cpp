@@ -222,7 +222,7 @@ TEST(RailSubjects, RdmaMatrixAndSummaryPerRail) {
       }
   }
   std::vector<std::string> titles, csvs;
-  for (const auto& t : pair_tables(rep, BlamedPairs(rep)))
+  for (const auto& t : pair_tables(rep, TableRecords(rep), BlamedPairs(rep)))
     if (t.title.rfind("RDMA", 0) == 0) titles.push_back(t.title), csvs.push_back(t.csv);
   EXPECT_EQ(titles, (std::vector<std::string>{"RDMA pair matrix, rail 0 (mlx5_0:1)", "RDMA pair matrix, rail 1 (mlx5_1:1)"}));
   EXPECT_EQ(csvs, (std::vector<std::string>{"rdma_matrix_rail0.csv", "rdma_matrix_rail1.csv"}));
@@ -245,7 +245,7 @@ TEST(RailSubjects, EachRailsMatrixNamesTheGpusBehindIt) {
   for (const char* host : {"n0", "n1"}) rep.topology[host] = {{"gpus", {gpu("eth0"), gpu("eth1"), gpu("eth1")}}};
   rep.topology["n2"] = {{"gpus", {gpu("eth1"), gpu("eth0")}}};
   std::map<std::string, std::vector<std::string>> bullets;
-  for (const auto& t : pair_tables(rep, BlamedPairs(rep))) bullets[t.title] = t.bullets;
+  for (const auto& t : pair_tables(rep, TableRecords(rep), BlamedPairs(rep))) bullets[t.title] = t.bullets;
   const auto has = [&](const std::string& title, const std::string& line) {
     const auto& b = bullets[title];
     return std::find(b.begin(), b.end(), line) != b.end();
@@ -255,6 +255,6 @@ TEST(RailSubjects, EachRailsMatrixNamesTheGpusBehindIt) {
   // A one-interface run has no rails to name GPUs for.
   Report one = matrix_run({});
   one.topology = rep.topology;
-  for (const auto& t : pair_tables(one, BlamedPairs(one)))
+  for (const auto& t : pair_tables(one, TableRecords(one), BlamedPairs(one)))
     for (const auto& b : t.bullets) EXPECT_EQ(b.find("GPUs behind"), std::string::npos) << b;
 }
