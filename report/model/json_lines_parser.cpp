@@ -1,8 +1,10 @@
 #include "report/model/json_lines_parser.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include <simdjson.h>
 
@@ -69,21 +71,98 @@ std::optional<json> tree_of(simdjson::dom::element e, std::size_t depth, std::si
 struct JsonLinesParser::Reader {
   simdjson::dom::parser parser;
   std::string padded;  // the text, with the padding simdjson reads past its end
+  std::vector<HeldPath> held_paths;
+  std::unordered_map<std::string, std::shared_ptr<const json>> held_by_text;  // every held object read so far
+  std::size_t held_max_depth = 0;                                              // the depth they were read under
+
+  // The text parsed by simdjson, or none where parse_json_text must read it.
+  std::optional<simdjson::dom::element> element_of(std::string_view text) {
+    if (text.find("\\u") != std::string_view::npos) return std::nullopt;
+    padded.assign(text);
+    padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+    const auto element = parser.parse(padded.data(), text.size(), false);
+    if (element.error()) return std::nullopt;
+    return element.value_unsafe();
+  }
+
+  // The top-level object's tree with the held objects out of it, into `held`; nullopt as tree_of.
+  std::optional<json> tree_holding_apart(simdjson::dom::element e, std::size_t max_depth, std::vector<HeldObject>& held) {
+    if (e.type() != simdjson::dom::element_type::OBJECT) return tree_of(e, 0, max_depth);
+    if (1 >= max_depth) return std::nullopt;
+    if (held_max_depth != max_depth) held_by_text.clear(), held_max_depth = max_depth;
+    json out = json::object();
+    auto& fields = out.get_ref<json::object_t&>();
+    const simdjson::dom::object object = e.get_object().value_unsafe();
+    for (const auto field : object) {
+      const bool parent = std::any_of(held_paths.begin(), held_paths.end(), [&](const HeldPath& p) { return p.parent == field.key; });
+      auto value = parent && field.value.is_object() ? parent_holding_apart(field.key, field.value, max_depth, held)
+                                                     : tree_of(field.value, 1, max_depth);
+      if (!value || !fields.emplace(std::string(field.key), std::move(*value)).second) return std::nullopt;
+    }
+    return out;
+  }
+
+  // A held object's parent (at depth 1), without the held objects.
+  std::optional<json> parent_holding_apart(std::string_view name, simdjson::dom::element e, std::size_t max_depth,
+                                           std::vector<HeldObject>& held) {
+    if (2 >= max_depth) return std::nullopt;
+    json out = json::object();
+    auto& fields = out.get_ref<json::object_t&>();
+    const simdjson::dom::object object = e.get_object().value_unsafe();
+    for (const auto field : object) {
+      const auto path = std::find_if(held_paths.begin(), held_paths.end(),
+                                     [&](const HeldPath& p) { return p.parent == name && p.key == field.key; });
+      if (path != held_paths.end() && field.value.is_object()) {
+        HeldObject& slot = held[static_cast<std::size_t>(path - held_paths.begin())];
+        if (slot.value || fields.count(field.key)) return std::nullopt;  // a repeated key: parse_json_text words it
+        if (!hold(field.value, max_depth, slot)) return std::nullopt;
+        continue;
+      }
+      auto value = tree_of(field.value, 2, max_depth);
+      const bool held_there = path != held_paths.end() && held[static_cast<std::size_t>(path - held_paths.begin())].value;
+      if (!value || held_there || !fields.emplace(std::string(field.key), std::move(*value)).second) return std::nullopt;
+    }
+    return out;
+  }
+
+  // The held object of that text: the one read before, else built now (at depth 2).
+  bool hold(simdjson::dom::element e, std::size_t max_depth, HeldObject& slot) {
+    slot.text = simdjson::minify(e);
+    if (const auto known = held_by_text.find(slot.text); known != held_by_text.end()) {
+      slot.value = known->second;
+      return true;
+    }
+    auto tree = tree_of(e, 2, max_depth);
+    if (!tree) return false;
+    slot.value = std::make_shared<const json>(std::move(*tree));
+    held_by_text.emplace(slot.text, slot.value);
+    return true;
+  }
 };
 
-JsonLinesParser::JsonLinesParser() : reader_(std::make_unique<Reader>()) {}
+JsonLinesParser::JsonLinesParser(std::vector<HeldPath> held) : reader_(std::make_unique<Reader>()) {
+  reader_->held_paths = std::move(held);
+}
 JsonLinesParser::~JsonLinesParser() = default;
 
 JsonParsed JsonLinesParser::parse(std::string_view text, std::size_t max_depth) {
-  if (text.find("\\u") == std::string_view::npos) {
-    Reader& r = *reader_;
-    r.padded.assign(text);
-    r.padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
-    const auto element = r.parser.parse(r.padded.data(), text.size(), false);
-    if (!element.error())
-      if (auto tree = tree_of(element.value_unsafe(), 0, max_depth)) return {std::move(*tree), "", false};
-  }
+  if (const auto element = reader_->element_of(text))
+    if (auto tree = tree_of(*element, 0, max_depth)) return {std::move(*tree), "", false};
   return parse_json_text(text, max_depth);
+}
+
+JsonLineParsed JsonLinesParser::parse_holding_apart(std::string_view text, std::size_t max_depth) {
+  JsonLineParsed out;
+  if (const auto element = reader_->element_of(text)) {
+    out.held.resize(reader_->held_paths.size());
+    if (auto tree = reader_->tree_holding_apart(*element, max_depth, out.held)) {
+      out.parsed = {std::move(*tree), "", false};
+      return out;
+    }
+    out.held.clear();
+  }
+  out.parsed = parse_json_text(text, max_depth);
+  return out;
 }
 
 }  // namespace gpunet::report

@@ -4,24 +4,48 @@
 // every text both take and is the one that words every error: any error simdjson finds, a key repeated
 // in one object, a number outside the range a gpunet-bench file holds, nesting near the limit, and
 // any \u escape (the two parsers need not agree on a lone surrogate). One per reader: not thread-safe.
+//
+// Objects a reader holds apart (a record's extra.link and extra.dst_link, the same for every flow of a
+// host) can be left out of the tree: each is built once for each distinct text this parser reads and
+// shared by every text that carries it.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/model/json_parse.hpp"
 
 namespace gpunet::report {
 
+// An object at `parent`.`key` of a text's top-level object.
+struct HeldPath {
+  std::string parent, key;
+};
+
+// What a text held apart at one path: its object and its text (minified; equal texts, equal objects).
+struct HeldObject {
+  std::shared_ptr<const gpunet::json> value;  // none: the text has no object there, or it is in the tree
+  std::string text;
+};
+
+struct JsonLineParsed {
+  JsonParsed parsed;
+  std::vector<HeldObject> held;  // one per held path; empty where parse_json_text read the text
+};
+
 class JsonLinesParser {
  public:
-  JsonLinesParser();
+  explicit JsonLinesParser(std::vector<HeldPath> held = {});
   ~JsonLinesParser();
   JsonLinesParser(const JsonLinesParser&) = delete;
   JsonLinesParser& operator=(const JsonLinesParser&) = delete;
 
   JsonParsed parse(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
+  // The same, with the objects at the held paths out of the tree.
+  JsonLineParsed parse_holding_apart(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
 
  private:
   struct Reader;

@@ -47,10 +47,14 @@ Record take_record(json& j) {
   return r;
 }
 
+// The paths a line's parser holds apart: a record's link facts, the same for every flow of a host.
+std::vector<HeldPath> held_link_paths() { return {{"extra", link_key(LinkEnd::own)}, {"extra", link_key(LinkEnd::destination)}}; }
+
 LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   LineRead out;
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return out;
-  JsonParsed parsed = parser.parse(line);
+  JsonLineParsed read = parser.parse_holding_apart(line);
+  JsonParsed& parsed = read.parsed;
   if (!parsed.ok()) {
     out.what = parsed.key_or_number_refused ? LineRead::What::refused : LineRead::What::not_json;
     out.error = std::move(parsed.error);
@@ -65,7 +69,13 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   try {
     if (j.contains("suite")) {
       out.record = take_record(j);
-      out.link_texts = hold_links_apart(out.record);
+      out.link_texts = hold_links_apart(out.record);  // those the parser left in extra
+      for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination}) {
+        const auto i = static_cast<size_t>(end);
+        if (i >= read.held.size() || !read.held[i].value) continue;
+        (end == LinkEnd::own ? out.record.link : out.record.dst_link) = std::move(read.held[i].value);
+        out.link_texts[i] = std::move(read.held[i].text);
+      }
       hold_cpu_apart(out.record);
       out.what = LineRead::What::record;
     } else if (j.contains("provenance") || j.contains("topology")) {
@@ -167,7 +177,8 @@ class JsonlLines {
 };
 
 // Lines gathered into batches, each parsed on a thread of its own (two at a time), the results taken
-// in file order. Each line is copied into its batch: the line reader's buffer moves on under it.
+// in file order. Each line is copied into its batch: the line reader's buffer moves on under it. A
+// batch's buffers and a parser (its held link facts) serve again once its lines are taken.
 class BatchedLines {
  public:
   explicit BatchedLines(JsonlLines& sink) : sink_(sink) {}
@@ -175,7 +186,7 @@ class BatchedLines {
 
   // False once the sink stopped taking lines (the lines after that are not needed).
   bool add(std::string_view line, bool has_newline) {
-    if (!batch_) batch_ = std::make_unique<Batch>();
+    if (!batch_) batch_ = idle_batch();
     batch_->spans.emplace_back(batch_->text.size(), line.size());
     batch_->text.append(line);
     batch_->newline.push_back(has_newline);
@@ -197,19 +208,33 @@ class BatchedLines {
     std::string text;                                        // the lines, one after another
     std::vector<std::pair<std::size_t, std::size_t>> spans;  // each line's offset and size in text
     std::vector<bool> newline;                               // whether each line ended with one
+    std::vector<LineRead> reads;                             // each line, parsed
     std::string_view line(std::size_t i) const { return std::string_view(text).substr(spans[i].first, spans[i].second); }
+    void clear() { text.clear(), spans.clear(), newline.clear(), reads.clear(); }
   };
   struct InFlight {
     std::unique_ptr<Batch> batch;
-    std::future<std::vector<LineRead>> reads;
+    std::unique_ptr<JsonLinesParser> parser;
+    std::future<void> read;
   };
 
-  static std::vector<LineRead> read_batch(const Batch& b) {
-    JsonLinesParser parser;
-    std::vector<LineRead> out;
-    out.reserve(b.newline.size());
-    for (std::size_t i = 0; i < b.newline.size(); ++i) out.push_back(read_line(parser, b.line(i)));
-    return out;
+  static void read_batch(JsonLinesParser& parser, Batch& b) {
+    b.reads.reserve(b.newline.size());
+    for (std::size_t i = 0; i < b.newline.size(); ++i) b.reads.push_back(read_line(parser, b.line(i)));
+  }
+
+  std::unique_ptr<Batch> idle_batch() {
+    if (idle_batches_.empty()) return std::make_unique<Batch>();
+    auto b = std::move(idle_batches_.back());
+    idle_batches_.pop_back();
+    return b;
+  }
+
+  std::unique_ptr<JsonLinesParser> idle_parser() {
+    if (idle_parsers_.empty()) return std::make_unique<JsonLinesParser>(held_link_paths());
+    auto p = std::move(idle_parsers_.back());
+    idle_parsers_.pop_back();
+    return p;
   }
 
   void submit() {
@@ -218,21 +243,28 @@ class BatchedLines {
       batch_.reset();
       return;
     }
-    const Batch& b = *batch_;
-    in_flight_.push_back({std::move(batch_), std::async(std::launch::async, [&b] { return read_batch(b); })});
+    InFlight f{std::move(batch_), idle_parser(), {}};
+    f.read = std::async(std::launch::async, [&p = *f.parser, &b = *f.batch] { read_batch(p, b); });
+    in_flight_.push_back(std::move(f));
   }
 
   void take_oldest() {
     InFlight f = std::move(in_flight_.front());
     in_flight_.pop_front();
-    std::vector<LineRead> reads = f.reads.get();
-    for (std::size_t i = 0; i < reads.size() && open_; ++i) open_ = sink_.take(std::move(reads[i]), f.batch->newline[i]);
+    f.read.get();
+    Batch& b = *f.batch;
+    for (std::size_t i = 0; i < b.reads.size() && open_; ++i) open_ = sink_.take(std::move(b.reads[i]), b.newline[i]);
+    b.clear();
+    idle_batches_.push_back(std::move(f.batch));
+    idle_parsers_.push_back(std::move(f.parser));
   }
 
   JsonlLines& sink_;
   bool open_ = true;
   std::unique_ptr<Batch> batch_;
   std::deque<InFlight> in_flight_;
+  std::vector<std::unique_ptr<Batch>> idle_batches_;
+  std::vector<std::unique_ptr<JsonLinesParser>> idle_parsers_;
 };
 
 struct LinesFileError : std::runtime_error {

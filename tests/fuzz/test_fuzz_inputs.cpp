@@ -229,8 +229,10 @@ TEST(FuzzInputs, JsonLinesParserAgreesWithTheCarefulParser) {
     lines.push_back(text.substr(begin, end - begin));
   Rng rng(base_seed() + 7);
   report::JsonLinesParser parser;
+  const std::vector<report::HeldPath> held_paths = {{"extra", "link"}, {"extra", "dst_link"}};
+  report::JsonLinesParser holding(held_paths);  // a reader's: the link facts held apart
   const std::size_t cases = case_count(500);
-  std::size_t refused = 0;
+  std::size_t refused = 0, holding_apart = 0;
   for (std::size_t i = 0; i < cases; ++i) {
     std::string line = mutate_json(lines[rng.below(lines.size())], rng);
     std::replace(line.begin(), line.end(), '\n', ' ');  // one line, as a results.jsonl holds it
@@ -239,10 +241,17 @@ TEST(FuzzInputs, JsonLinesParserAgreesWithTheCarefulParser) {
     ASSERT_EQ(fast.error, careful.error) << "case " << i << ": " << line.substr(0, 300);
     ASSERT_EQ(fast.key_or_number_refused, careful.key_or_number_refused) << "case " << i;
     ASSERT_EQ(fast.value.dump(), careful.value.dump()) << "case " << i << ": " << line.substr(0, 300);
+    report::JsonLineParsed held = holding.parse_holding_apart(line);
+    for (std::size_t h = 0; h < held.held.size(); ++h)
+      if (held.held[h].value) held.parsed.value[held_paths[h].parent][held_paths[h].key] = *held.held[h].value, ++holding_apart;
+    ASSERT_EQ(held.parsed.error, careful.error) << "case " << i << ": " << line.substr(0, 300);
+    ASSERT_EQ(held.parsed.value.dump(), careful.value.dump()) << "case " << i << ": " << line.substr(0, 300);
     refused += !careful.ok();
   }
-  std::cout << "json lines: " << cases << " mutated lines, " << refused << " refused by both parsers\n";
+  std::cout << "json lines: " << cases << " mutated lines, " << refused << " refused by both parsers, " << holding_apart
+            << " link facts held apart\n";
   EXPECT_GT(refused, 0u);
+  EXPECT_GT(holding_apart, 0u);
   EXPECT_LT(refused, cases);
 }
 

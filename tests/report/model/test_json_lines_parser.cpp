@@ -58,3 +58,58 @@ TEST(JsonLinesParser, TheSameTreesAndRefusalsAsTheCarefulParser) {
   }
   EXPECT_FALSE(lines.parse(deep).ok());
 }
+
+namespace {
+
+const std::vector<HeldPath> kLinks = {{"extra", "link"}, {"extra", "dst_link"}};
+
+// The tree with what the parser held apart put back where it was.
+gpunet::json put_back(const JsonLineParsed& read) {
+  gpunet::json tree = read.parsed.value;
+  for (std::size_t i = 0; i < read.held.size(); ++i)
+    if (read.held[i].value) tree[kLinks[i].parent][kLinks[i].key] = *read.held[i].value;
+  return tree;
+}
+
+}  // namespace
+
+TEST(JsonLinesParser, HeldObjectsLeaveTheTreeAndEqualTextsShareOneObject) {
+  JsonLinesParser lines(kLinks);
+  const std::string a = R"({"suite": "tcp", "extra": {"link": {"iface": "eth0", "mtu": 9000}, "dst_link": {"iface": "eth1"}, "n": 1}})";
+  const std::string b = R"({"suite": "tcp", "extra": {"n": 2, "link": {"iface": "eth0", "mtu": 9000}, "dst_link": {"iface": "eth2"}}})";
+  const JsonLineParsed ra = lines.parse_holding_apart(a);
+  const JsonLineParsed rb = lines.parse_holding_apart(b);
+  ASSERT_TRUE(ra.parsed.ok());
+  ASSERT_EQ(ra.held.size(), 2u);
+  EXPECT_FALSE(ra.parsed.value["extra"].contains("link"));
+  EXPECT_FALSE(ra.parsed.value["extra"].contains("dst_link"));
+  EXPECT_EQ(ra.parsed.value["extra"]["n"], 1);
+  EXPECT_EQ(ra.held[0].value.get(), rb.held[0].value.get());  // one object for one text
+  EXPECT_NE(ra.held[1].value.get(), rb.held[1].value.get());
+  EXPECT_EQ(ra.held[0].text, rb.held[0].text);
+  EXPECT_NE(ra.held[1].text, rb.held[1].text);
+  EXPECT_EQ(put_back(ra), parse_json_text(a).value);
+  EXPECT_EQ(put_back(rb), parse_json_text(b).value);
+
+  // What is no object stays in the tree; a text parse_json_text reads holds nothing apart.
+  const std::string plain = R"({"extra": {"link": "eth0"}, "link": {"iface": "eth0"}})";
+  const JsonLineParsed rp = lines.parse_holding_apart(plain);
+  EXPECT_FALSE(rp.held[0].value);
+  EXPECT_EQ(rp.parsed.value, parse_json_text(plain).value);
+  const JsonLineParsed escaped = lines.parse_holding_apart(R"({"extra": {"link": {"iface": "\u0065th0"}}})");
+  EXPECT_TRUE(escaped.held.empty());
+  EXPECT_EQ(escaped.parsed.value["extra"]["link"]["iface"], "eth0");
+}
+
+TEST(JsonLinesParser, AHeldKeyRepeatedIsRefusedInTheCarefulParsersWords) {
+  JsonLinesParser lines(kLinks);
+  for (const std::string text : {R"({"extra": {"link": {"a": 1}, "link": {"a": 1}}})", R"({"extra": {"link": 1, "link": {"a": 1}}})",
+                                 R"({"extra": {"link": {"a": 1}, "link": 1}})", R"({"extra": {"link": {}}, "extra": {}})",
+                                 R"({"extra": {"link": {"a": 1, "a": 2}}})", R"({"extra": {"link": {"a": 1e999}}})"}) {
+    const JsonParsed careful = parse_json_text(text);
+    const JsonLineParsed fast = lines.parse_holding_apart(text);
+    EXPECT_FALSE(careful.ok()) << text;
+    EXPECT_EQ(fast.parsed.error, careful.error) << text;
+    EXPECT_EQ(fast.parsed.key_or_number_refused, careful.key_or_number_refused) << text;
+  }
+}
