@@ -1,6 +1,7 @@
 #include "report/analysis/analysis.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -36,21 +37,32 @@ std::string sweep_key(const Figure& f) {
 }
 
 // Everything figure_ceiling() reads from a record: records that agree on all of it share a ceiling.
-constexpr const char* kPathKeys[] = {"link",  "dst_link", "dst_host",      "rdma",     "pcie",
-                                     "nccl",  "intra",    "nodes",         "nics_per_node", "gpu_index"};
+// In the order extra's keys sort in, so that one walk through extra finds them all.
+constexpr std::string_view kPathKeys[] = {"dst_host", "dst_link", "gpu_index", "intra", "link",
+                                          "nccl",     "nics_per_node", "nodes", "pcie",  "rdma"};
+constexpr size_t kLinkKey = 4, kDstLinkKey = 1;  // their places in kPathKeys
+using PathValues = std::array<const json*, std::size(kPathKeys)>;
 
 // What of a figure's subject its ceiling reads: of a flow's, only the receiver, whose shaper may be
 // taken as egress only (tcp_flow_ceiling), so that the flows into one host share one ceiling; of any
 // other figure's, all of it.
 std::string ceiling_subject(const Figure& f) { return f.path == PathModel::tcp_flow ? f.subject.dst_host : subject_key(f.subject); }
 
-// A path key's value in a record: in extra, or the link facts held apart from it.
-const json* path_value(const Record& r, std::string_view key) {
-  if (key == "link" && r.link) return r.link.get();
-  if (key == "dst_link" && r.dst_link) return r.dst_link.get();
-  if (!r.extra.is_object()) return nullptr;
-  const auto it = r.extra.find(key);
-  return it != r.extra.end() ? &*it : nullptr;
+// The record's value of each path key (null where it has none): in extra, or the link facts held
+// apart from it.
+PathValues path_values(const Record& r) {
+  PathValues v{};
+  if (r.extra.is_object()) {
+    size_t k = 0;
+    for (const auto& [key, value] : r.extra.get_ref<const json::object_t&>()) {
+      while (k < v.size() && kPathKeys[k] < key) ++k;
+      if (k == v.size()) break;
+      if (kPathKeys[k] == key) v[k] = &value;
+    }
+  }
+  if (r.link) v[kLinkKey] = r.link.get();
+  if (r.dst_link) v[kDstLinkKey] = r.dst_link.get();
+  return v;
 }
 
 // The hash of a path value. A results.jsonl's records share their link facts (one object a host):
@@ -68,7 +80,7 @@ class PathValueHashes {
   std::unordered_map<const json*, size_t> known_;
 };
 
-size_t path_hash(const Record& r, PathValueHashes& value_hash) {
+size_t path_hash(const Record& r, const PathValues& values, PathValueHashes& value_hash) {
   size_t h = std::hash<std::string>{}(r.host);
   auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   if (r.figure) {
@@ -77,8 +89,8 @@ size_t path_hash(const Record& r, PathValueHashes& value_hash) {
     mix(static_cast<size_t>(r.figure->path));
   }
   mix(static_cast<size_t>(r.ranks));
-  for (const char* key : kPathKeys)
-    if (const json* v = path_value(r, key)) mix(value_hash(*v));
+  for (const json* v : values)
+    if (v) mix(value_hash(*v));
   return h;
 }
 
@@ -88,15 +100,13 @@ bool same_figure_path(const Figure& a, const Figure& b) {
          ceiling_subject(a) == ceiling_subject(b);
 }
 
-bool same_path(const Record& a, const Record& b) {
+bool same_path(const Record& a, const PathValues& va, const Record& b, const PathValues& vb) {
   if (a.host != b.host || a.ranks != b.ranks || (a.status == Status::skipped) != (b.status == Status::skipped) ||
       a.figure.has_value() != b.figure.has_value() || (a.figure && !same_figure_path(*a.figure, *b.figure)))
     return false;
   if (a.extra.is_object() != b.extra.is_object()) return false;
-  for (const char* key : kPathKeys) {
-    const json *va = path_value(a, key), *vb = path_value(b, key);
-    if ((va == nullptr) != (vb == nullptr) || (va != vb && *va != *vb)) return false;
-  }
+  for (size_t k = 0; k < va.size(); ++k)
+    if ((va[k] == nullptr) != (vb[k] == nullptr) || (va[k] != vb[k] && *va[k] != *vb[k])) return false;
   return true;
 }
 
@@ -239,20 +249,27 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
   std::vector<std::optional<double>> efficiency(rep.results.size());
   std::unordered_map<std::string, SweepPeak> peaks;
   std::unordered_map<std::string, double> best_pair;
+  std::vector<const double*> best_of_test(rep.results.size());  // each pair record's entry in best_pair
   std::vector<std::string> keys(rep.results.size());
   const auto egress_only = hosts_receiving_above_shaper(rep.results);
   // Records of one sweep share their path: each distinct path is worked out once.
-  std::unordered_map<size_t, std::vector<std::pair<const Record*, const Ceiling*>>> memo;
+  struct Exemplar {
+    const Record* record;
+    PathValues values;
+    const Ceiling* ceiling;
+  };
+  std::unordered_map<size_t, std::vector<Exemplar>> memo;
   PathValueHashes value_hash;
   for (size_t i = 0; i < rep.results.size(); ++i) {
     const Record& r = rep.results[i];
-    auto& bucket = memo[path_hash(r, value_hash)];
+    const PathValues values = path_values(r);
+    auto& bucket = memo[path_hash(r, values, value_hash)];
     const Ceiling* known = nullptr;
-    for (const auto& [exemplar, c] : bucket)
-      if (same_path(*exemplar, r)) known = c;
+    for (const auto& e : bucket)
+      if (same_path(*e.record, e.values, r, values)) known = e.ceiling;
     if (!known) {
       known = &ceilings.emplace_back(record_ceiling(r, rep.provenance, topo, egress_only));
-      bucket.emplace_back(&r, known);
+      bucket.push_back({&r, values, known});
     }
     ceiling_of[i] = known;
     const auto& eff = efficiency[i] = efficiency_of(r, *known);
@@ -260,6 +277,7 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     if (is_pair(r)) {
       auto [it, fresh] = best_pair.try_emplace(pair_test_key(*r.figure), *eff);
       if (!fresh) it->second = std::max(it->second, *eff);
+      best_of_test[i] = &it->second;
     }
     if (!r.figure->parameters.count("bytes")) continue;
     keys[i] = sweep_key(*r.figure);
@@ -289,8 +307,11 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     if (r.wrong > 0 || r.check == "wrong") ++wrong;
     GapContext ctx;
     if (!keys[i].empty()) ctx.sweep = peaks.at(keys[i]);
-    if (is_pair(r))  // pair records without an efficiency have no entry
+    if (const double* best = best_of_test[i]) {
+      ctx.best_pair = *best;
+    } else if (is_pair(r)) {  // pair records without an efficiency have no entry of their own
       if (const auto it = best_pair.find(pair_test_key(*r.figure)); it != best_pair.end()) ctx.best_pair = it->second;
+    }
     const auto& peak = ctx.sweep;
     std::string explanation;
     if (!eff) {
