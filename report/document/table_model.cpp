@@ -1,5 +1,6 @@
 #include "report/document/table_model.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "report/analysis/analysis.hpp"
@@ -62,12 +63,20 @@ std::string Column::key() const {
   return k;
 }
 
-bool has_rows(const Table& t) { return !t.rows.empty() || t.every_row; }
+bool has_rows(const Table& t) { return row_count(t) > 0; }
 bool shows_anything(const Table& t) { return has_rows(t) || !t.bullets.empty(); }
 
-void for_each_row(const Table& t, const RowSink& sink) {
-  if (t.every_row) return t.every_row(sink);
-  for (const auto& row : t.rows) sink(row);
+size_t row_count(const Table& t) { return t.every_row.count > 0 ? t.every_row.count : t.rows.size(); }
+
+void for_each_row(const Table& t, size_t begin, size_t end, const RowSink& sink) {
+  end = std::min(end, row_count(t));
+  for (size_t i = begin; i < end; ++i) {
+    if (t.every_row.count > 0) {
+      sink(t.every_row.row(i));
+    } else {
+      sink(t.rows[i]);
+    }
+  }
 }
 
 Cell text_cell(std::string text) {

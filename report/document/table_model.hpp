@@ -75,6 +75,13 @@ struct TableRow {
 
 using RowSink = std::function<void(const TableRow&)>;
 
+// Rows made on demand by their place, the i-th of `count`: a CSV's rows of a table whose documents
+// show only some (a million flows at 1,024 hosts). Safe to call from several threads at once.
+struct RowSource {
+  size_t count = 0;
+  std::function<TableRow(size_t)> row;
+};
+
 struct Table {
   TableKind kind = TableKind::other_figures;
   std::string title;
@@ -85,17 +92,19 @@ struct Table {
   std::vector<TableRow> rows;        // the rows documents (md, html, console) show, in order
   std::vector<std::string> footer;   // preformatted lines after the table (nccl-tests' footer)
   std::vector<std::string> bullets;  // items after the table (the summary's topology findings)
-  // Where documents show only some rows (a large run's flows, a matrix too wide for a page): makes
-  // every row, in order, one at a time, for the CSV, so that a million flows are never held as cells;
-  // `not_shown` says what the documents left out. Empty: `rows` are every row. It reads the records
-  // the table was built from: the report outlives the table.
-  std::function<void(const RowSink&)> every_row;
+  // Where documents show only some rows (a large run's flows, a matrix too wide for a page): every
+  // row, made as the CSV is written, so that a million flows are never held as cells; `not_shown`
+  // says what the documents left out. Count 0: `rows` are every row. It reads the records the table
+  // was built from: the report outlives the table.
+  RowSource every_row;
   std::string not_shown;
 };
 
 bool has_rows(const Table& t);                           // rows to show, or rows only the CSV holds
 bool shows_anything(const Table& t);                     // rows or bullets: the documents show it
-void for_each_row(const Table& t, const RowSink& sink);  // every row, as the CSV holds them
+size_t row_count(const Table& t);                        // every row, as the CSV holds them
+// Rows [begin, end) of every row, in order.
+void for_each_row(const Table& t, size_t begin, size_t end, const RowSink& sink);
 
 // Cell constructors.
 Cell text_cell(std::string text);

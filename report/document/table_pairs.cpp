@@ -124,9 +124,8 @@ Table matrix_table(const std::string& title, const std::string& csv, const std::
     for (const auto& src : ends) t.rows.push_back(cells->row(src));
     return t;
   }
-  t.every_row = [cells](const RowSink& sink) {
-    for (const auto& src : cells->ends) sink(cells->row(src));
-  };
+  const auto senders = std::make_shared<const std::vector<Endpoint>>(ends.begin(), ends.end());
+  t.every_row = {senders->size(), [cells, senders](size_t i) { return cells->row((*senders)[i]); }};
   t.not_shown = std::to_string(ends.size()) + " x " + std::to_string(ends.size()) + " ends, too wide for a page: every cell is in " +
                 csv + ", and the pair heatmap under Charts draws them.";
   return t;
@@ -224,9 +223,7 @@ Table flows_table(const std::vector<const Record*>& flows, const BlamedPairs& bl
     return t;
   }
   for (size_t i : worst_flows(flows, blamed)) t.rows.push_back(flow_row(*flows[i], label, blamed));
-  t.every_row = [flows, label, blamed](const RowSink& sink) {
-    for (const Record* r : flows) sink(flow_row(*r, label, blamed));
-  };
+  t.every_row = {flows.size(), [flows, label, blamed](size_t i) { return flow_row(*flows[i], label, blamed); }};
   t.not_shown = std::to_string(kFlowsShown) + " of " + std::to_string(flows.size()) +
                 " flows shown: the failed, those named slow, then the lowest efficiency; every flow is in tcp_flows.csv.";
   return t;

@@ -28,7 +28,8 @@ struct CsvFile {
   std::vector<const Table*> tables;
 };
 std::vector<CsvFile> table_csv_files(const std::vector<const Table*>& tables);
-// Writes one file's RFC 4180 text, one row at a time (a table's every_row makes rows only as written).
+// Writes one file's RFC 4180 text, a block of rows at a time (a table's every_row makes rows only as
+// written), on this thread and one more.
 void write_csv(const CsvFile& f, std::ostream& os);
 
 }  // namespace gpunet::report

@@ -360,3 +360,33 @@ TEST(Tables, AnEfficiencyAboveItsCeilingIsNeverGreenAndANamedSlowPathIsLow) {
   c.efficiency = 1.0002;  // at the ceiling within a measurement's noise (a tbf burst): not a defect
   EXPECT_STREQ(efficiency_tone(c, 0.8), "ok");
 }
+
+// A CSV of rows made on demand is written a block at a time on two threads: every row, once, in
+// order, across many blocks (a wide table has smaller blocks), with the shown rows left alone.
+TEST(Tables, RowsMadeOnDemandAreWrittenInOrderAcrossBlocks) {
+  for (const size_t width : {3u, 1025u}) {
+    Table t;
+    t.csv = "many.csv";
+    for (size_t c = 0; c < width; ++c) t.columns.push_back({"c" + std::to_string(c), "", true});
+    t.rows.push_back({{text_cell("shown")}, Status::passed});
+    const size_t rows = width == 3 ? 200000 : 1100;
+    t.every_row = {rows, [width](size_t i) {
+                     TableRow row;
+                     for (size_t c = 0; c < width; ++c) row.cells.push_back(int_cell(static_cast<long long>(i * 10 + c % 10)));
+                     return row;
+                   }};
+    std::ostringstream out;
+    write_csv({t.csv, {&t}}, out);
+    std::istringstream lines(out.str());
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line.rfind("c0,c1,c2", 0), 0u) << width;
+    size_t n = 0;
+    while (std::getline(lines, line)) {
+      ASSERT_EQ(line.substr(0, line.find(',')), std::to_string(n * 10)) << "row " << n << " of " << width << " columns";
+      ASSERT_EQ(static_cast<size_t>(std::count(line.begin(), line.end(), ',')), width - 1);
+      ++n;
+    }
+    EXPECT_EQ(n, rows) << width;
+  }
+}
