@@ -6,6 +6,7 @@
 // receiver), so the series count grows with the nodes, not with their square.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -115,6 +116,38 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The labels a pair figure of a large run is aggregated under, besides its parameters.
+const Labels kAggregateLabels = {{"host", ""}, {"role", ""}, {"stat", ""}};
+
+// What names a pair figure's series but its host and role: its family and its parameters as labels,
+// worked out once for each metric, unit and parameters of the run (a million flows share a few).
+struct PairIdentity {
+  const Figure* figure = nullptr;
+  int subject_shape = 0;    // which labels subject_labels gives the pair (they may hide a parameter)
+  std::string name;         // prom::metric_name
+  Labels params;            // parameter_labels, beside the subject's labels
+  std::string params_text;  // ",k=\"v\"" for each, as prom::label_set writes them
+};
+
+class PairIdentities {
+ public:
+  const PairIdentity& of(const Figure& f) {
+    const Subject& s = f.subject;
+    const int shape = s.host == s.dst_host ? 1 : !s.iface.empty() ? 2 : 0;
+    for (const auto& id : known_)
+      if (id.subject_shape == shape && id.figure->metric == f.metric && id.figure->unit == f.unit &&
+          id.figure->parameters == f.parameters)
+        return id;
+    PairIdentity id{&f, shape, prom::metric_name(f.metric, f.unit),
+                    parameter_labels(f, joined(subject_labels(s), kAggregateLabels)), ""};
+    for (const auto& [key, value] : id.params) id.params_text += "," + key + "=\"" + prom::label_value(value) + "\"";
+    return known_.emplace_back(std::move(id));
+  }
+
+ private:
+  std::deque<PairIdentity> known_;  // a deque: what `of` returned stays where it is
+};
+
 // Pair figures of a large run, gathered per host, role and the rest of the figure's identity.
 struct PairGroup {
   const Figure* first = nullptr;  // metric, unit, parameters
@@ -145,6 +178,7 @@ void render_prom(const Report& rep, const RunVerdict& verdict, std::ostream& out
   const size_t nodes = run_hosts(rep).size();
   const bool pairs_aggregated = nodes > static_cast<size_t>(kPromPairSeriesMaxNodes);
   std::map<std::string, PairGroup> pair_groups;
+  PairIdentities identities;
   std::map<std::string, int> statuses;
   for (const auto& r : rep.results) {
     ++statuses[to_string(r.status)];
@@ -152,18 +186,19 @@ void render_prom(const Report& rep, const RunVerdict& verdict, std::ostream& out
     const Figure& f = *r.figure;
     const auto p = point_of(f);
     if (!p) continue;
-    const Labels subject = subject_labels(f.subject);
-    const Labels params = parameter_labels(f, joined(subject, {{"host", ""}, {"role", ""}, {"stat", ""}}));
     if (!pairs_aggregated || f.subject.kind != SubjectKind::pair) {
-      add_point(fams, f, joined(subject, params), *p, "one series per figure of the run");
+      const Labels subject = subject_labels(f.subject);
+      add_point(fams, f, joined(subject, parameter_labels(f, joined(subject, kAggregateLabels))), *p,
+                "one series per figure of the run");
       continue;
     }
+    const PairIdentity& id = identities.of(f);
     for (const auto& [host, role] : {std::pair{f.subject.host, "sender"}, std::pair{f.subject.dst_host, "receiver"}}) {
-      const Labels labels = joined({{"host", host}, {"role", role}}, params);
-      auto& g = pair_groups[prom::metric_name(f.metric, f.unit) + prom::label_set(labels)];
+      // As prom::label_set writes host, role and then the parameters.
+      auto& g = pair_groups[id.name + "{host=\"" + prom::label_value(host) + "\",role=\"" + role + "\"" + id.params_text + "}"];
       if (!g.first) {
         g.first = &f;
-        g.labels = labels;
+        g.labels = joined({{"host", host}, {"role", role}}, id.params);
       }
       g.values.push_back(p->value);
       if (p->ceiling) g.ceilings.push_back(*p->ceiling);
