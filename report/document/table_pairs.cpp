@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "report/analysis/analysis.hpp"
 #include "report/analysis/direction.hpp"
@@ -65,24 +66,34 @@ std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
 }
 
 // A matrix's rows: one per sender, a cell per receiver (the flow's rate and its share of its ceiling).
+// The ends by their place in `ends`; the cells by sender and receiver place (a million at 1,024 hosts).
 struct MatrixCells {
   MatrixCells(const std::vector<const Record*>& flows, BlamedPairs blamed_pairs)
-      : ends(endpoints(flows)), label(ends), blamed(std::move(blamed_pairs)) {
-    for (const Record* r : flows) cell[ends_of(*r)] = r;
+      : ends(endpoints(flows)), order(ends.begin(), ends.end()), label(ends), blamed(std::move(blamed_pairs)) {
+    cell.reserve(flows.size());
+    for (const Record* r : flows) {
+      const auto [src, dst] = ends_of(*r);
+      cell[key(place(src), place(dst))] = r;  // the last of a pair, as the file holds them
+    }
   }
-  TableRow row(const Endpoint& src) const;
+  size_t place(const Endpoint& e) const {
+    return static_cast<size_t>(std::lower_bound(order.begin(), order.end(), e) - order.begin());
+  }
+  static uint64_t key(size_t src, size_t dst) { return (static_cast<uint64_t>(src) << 32) | dst; }
+  TableRow row(size_t src) const;
 
   std::set<Endpoint> ends;
+  std::vector<Endpoint> order;  // ends, in order
   EndpointLabels label;
   BlamedPairs blamed;
-  std::map<std::pair<Endpoint, Endpoint>, const Record*> cell;
+  std::unordered_map<uint64_t, const Record*> cell;
 };
 
-TableRow MatrixCells::row(const Endpoint& src) const {
+TableRow MatrixCells::row(size_t src) const {
   TableRow row;
-  row.cells.push_back(text_cell(label(src)));
-  for (const auto& dst : ends) {
-    const auto it = cell.find({src, dst});
+  row.cells.push_back(text_cell(label(order[src])));
+  for (size_t dst = 0; dst < order.size(); ++dst) {
+    const auto it = cell.find(key(src, dst));
     if (it == cell.end()) {
       row.cells.push_back(text_cell(""));
       continue;
@@ -121,11 +132,10 @@ Table matrix_table(const std::string& title, const std::string& csv, const std::
     t.columns.push_back(std::move(c));
   }
   if (ends.size() <= kMatrixShownHosts) {
-    for (const auto& src : ends) t.rows.push_back(cells->row(src));
+    for (size_t src = 0; src < ends.size(); ++src) t.rows.push_back(cells->row(src));
     return t;
   }
-  const auto senders = std::make_shared<const std::vector<Endpoint>>(ends.begin(), ends.end());
-  t.every_row = {senders->size(), [cells, senders](size_t i) { return cells->row((*senders)[i]); }};
+  t.every_row = {ends.size(), [cells](size_t src) { return cells->row(src); }};
   t.not_shown = std::to_string(ends.size()) + " x " + std::to_string(ends.size()) + " ends, too wide for a page: every cell is in " +
                 csv + ", and the pair heatmap under Charts draws them.";
   return t;
