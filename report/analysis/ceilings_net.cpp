@@ -3,9 +3,9 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 
 #include "report/analysis/ceilings.hpp"
+#include "report/text/text_format.hpp"
 
 namespace gpunet::report {
 
@@ -24,14 +24,7 @@ Ceiling unknown_ceiling(std::string reason) {
   return c;
 }
 
-std::string format_figure(double x) {
-  char buf[48];
-  if (std::fabs(x) >= 10000)
-    std::snprintf(buf, sizeof buf, "%.0f", x);
-  else
-    std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
+std::string format_figure(double x) { return std::fabs(x) >= 10000 ? format_fixed(x, 0) : format_general(x, 4); }
 
 namespace {
 

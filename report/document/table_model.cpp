@@ -1,7 +1,6 @@
 #include "report/document/table_model.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "report/analysis/analysis.hpp"
 #include "report/text/text_format.hpp"
@@ -92,10 +91,8 @@ Cell wrap_cell(std::string text) {
 Cell int_cell(long long v) { return text_cell(std::to_string(v)); }
 
 Cell number_cell(double v, std::string text) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
   Cell c = text_cell(std::move(text));
-  c.raw = buf;
+  c.raw = format_general(v, 9);
   return c;
 }
 

@@ -1,7 +1,8 @@
 #include "report/text/text_format.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace gpunet::report {
@@ -28,11 +29,18 @@ std::string format_percent(double fraction) {
   return buf;
 }
 
-std::string format_fixed(double x, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-  return buf;
+namespace {
+
+std::string to_chars_text(double x, std::chars_format format, int precision) {
+  char buf[400];  // the widest: DBL_MAX in fixed notation with a few decimals
+  const auto end = std::to_chars(buf, buf + sizeof buf, x, format, precision).ptr;
+  return std::string(buf, end);
 }
+
+}  // namespace
+
+std::string format_fixed(double x, int decimals) { return to_chars_text(x, std::chars_format::fixed, decimals); }
+std::string format_general(double x, int significant) { return to_chars_text(x, std::chars_format::general, significant); }
 
 std::string format_duration(double seconds) {
   const auto s = static_cast<int64_t>(std::llround(std::max(0.0, seconds)));
