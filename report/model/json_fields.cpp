@@ -30,8 +30,11 @@ std::vector<T> list_of(const char* key, const json* v, const char* expected, Rea
   if (!v->is_array()) wrong_kind(key, expected, *v);
   out.reserve(v->size());
   for (size_t i = 0; i < v->size(); ++i) {
-    const std::string item = std::string(key) + "[" + std::to_string(i) + "]";
-    out.push_back(read(item.c_str(), (*v)[i]));
+    try {
+      out.push_back(read(key, (*v)[i]));
+    } catch (const FieldError& e) {  // the item's own name, made only for a wrong one (a million records are read)
+      throw FieldError(std::string(key) + "[" + std::to_string(i) + "]", e.problem());
+    }
   }
   return out;
 }
@@ -144,9 +147,9 @@ std::map<std::string, std::string> FieldReader::text_map_or_empty(const char* ke
   const json* v = find(key);
   if (!v) return out;
   if (!v->is_object()) wrong_kind(key, "an object of strings", *v);
-  for (const auto& [name, value] : v->items()) {
-    const std::string item = std::string(key) + "." + name;
-    out.emplace(name, text_value(item.c_str(), value));
+  for (const auto& [name, value] : v->get_ref<const json::object_t&>()) {
+    if (!value.is_string()) wrong_kind((std::string(key) + "." + name).c_str(), "a string", value);
+    out.emplace_hint(out.end(), name, value.get_ref<const std::string&>());  // in order: the object is sorted as the map is
   }
   return out;
 }
