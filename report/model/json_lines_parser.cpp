@@ -68,6 +68,9 @@ std::optional<json> tree_of(simdjson::dom::element e, std::size_t depth, std::si
 
 }  // namespace
 
+// Held objects a parser keeps for the texts that come again: a link's facts, two a host.
+constexpr std::size_t kHeldTexts = 1 << 14;
+
 struct JsonLinesParser::Reader {
   simdjson::dom::parser parser;
   std::string padded;  // the text, with the padding simdjson reads past its end
@@ -135,6 +138,7 @@ struct JsonLinesParser::Reader {
     auto tree = tree_of(e, 2, max_depth);
     if (!tree) return false;
     slot.value = std::make_shared<const json>(std::move(*tree));
+    if (held_by_text.size() >= kHeldTexts) held_by_text.clear();  // a file whose every record differs
     held_by_text.emplace(slot.text, slot.value);
     return true;
   }
