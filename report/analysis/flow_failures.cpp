@@ -69,6 +69,11 @@ std::optional<HostFailure> one_host_failing(const std::vector<FlowOutcome>& flow
   return h;
 }
 
+std::optional<HostFailure> one_host_failing(const Report& rep) {
+  if (std::none_of(rep.results.begin(), rep.results.end(), [](const Record& r) { return broken(r.status); })) return std::nullopt;
+  return one_host_failing(flow_outcomes(rep));
+}
+
 std::string failure_sentence(const HostFailure& f) {
   std::string s = std::to_string(f.failed) + " of " + std::to_string(f.with_host) + " flows with it failed";
   if (f.from_s) s += " from " + std::to_string(static_cast<long>(std::floor(*f.from_s))) + " s on";

@@ -35,6 +35,9 @@ struct HostFailure {
 
 // The host every failed flow involves, when there is exactly one such host; else nothing.
 std::optional<HostFailure> one_host_failing(const std::vector<FlowOutcome>& flows);
+// The same of a report's flows, gathered only when some record failed or timed out (a million passed
+// flows at 1,024 hosts have none to look at).
+std::optional<HostFailure> one_host_failing(const Report& rep);
 
 // "9 of 9 flows with it failed from 14 s on (connection timed out): its data link went down?"
 std::string failure_sentence(const HostFailure& f);
