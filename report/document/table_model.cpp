@@ -69,12 +69,10 @@ size_t row_count(const Table& t) { return t.every_row.count > 0 ? t.every_row.co
 
 void for_each_row(const Table& t, size_t begin, size_t end, const RowSink& sink) {
   end = std::min(end, row_count(t));
-  for (size_t i = begin; i < end; ++i) {
-    if (t.every_row.count > 0) {
-      sink(t.every_row.row(i));
-    } else {
-      sink(t.rows[i]);
-    }
+  if (t.every_row.count > 0) {
+    for (size_t i = begin; i < end; ++i) sink(t.every_row.row(i));
+  } else {
+    for (size_t i = begin; i < end; ++i) sink(t.rows[i]);
   }
 }
 

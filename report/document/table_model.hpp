@@ -129,6 +129,12 @@ std::string pair_label(const Subject& s, const std::string& arrow = "->");
 // else (records without a figure) by suite and name.
 TableKind record_table_kind(const Record& r);
 
+// The flows of the all-pairs matrix (the figure's test parameter "matrix"), and the RDMA records that
+// are a matrix's headline cells (write_bw, named by their hosts: extra.src_host): the summary and the
+// pair tables pick them alike.
+bool matrix_flow(const Record& r);
+bool rdma_matrix_headline(const Record& r);
+
 // The records of each table kind, in the report's order: each record's kind worked out once for
 // every builder (a million records at 1,024 hosts). Holds pointers into the report.
 class TableRecords {

@@ -251,10 +251,6 @@ int rail_of(const Record& r) {
   }
 }
 
-bool matrix_flow(const Record& r) {
-  return r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix";
-}
-
 // What a tcp matrix record says of its coverage and of the suspects it did not re-test, per rail
 // (-1: a run on one interface).
 std::map<int, std::vector<std::string>> matrix_notes(const std::vector<Record>& results) {
@@ -314,14 +310,19 @@ std::string gpus_behind(const gpunet::json& topology, const std::string& iface) 
 
 }  // namespace
 
+bool matrix_flow(const Record& r) {
+  return r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix";
+}
+
+bool rdma_matrix_headline(const Record& r) { return r.name == "write_bw" && r.extra.contains("src_host"); }
+
 std::vector<Table> pair_tables(const Report& rep, const TableRecords& records, const BlamedPairs& blamed) {
   const auto& flows = records.of(TableKind::flows);
   std::vector<const Record*> matrix, rdma;
   for (const Record* r : flows)
     if (matrix_flow(*r)) matrix.push_back(r);
-  // The suite names the headline cells of its matrix by their hosts (extra.src_host).
   for (const Record* r : records.of(TableKind::rdma_bandwidth))
-    if (r->name == "write_bw" && r->extra.contains("src_host")) rdma.push_back(r);
+    if (rdma_matrix_headline(*r)) rdma.push_back(r);
   std::vector<Table> out;
   auto notes = matrix_notes(rep.results);
   const auto tcp = per_rail_matrices(matrix, "TCP pair matrix", "tcp_matrix", blamed);

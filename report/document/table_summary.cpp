@@ -85,11 +85,11 @@ void network_rows(const TableRecords& records, std::vector<Row>& out) {
   const auto& flows = records.of(TableKind::flows);
   std::vector<const Record*> matrix, tcp_lat, rdma_bw, rdma_lat;
   for (const Record* r : flows)
-    if (r->figure && r->figure->parameters.count("test") && r->figure->parameters.at("test") == "matrix") matrix.push_back(r);
+    if (matrix_flow(*r)) matrix.push_back(r);
   for (const Record* r : records.of(TableKind::latency))
     (transport_of(record_kind(*r)) == Transport::rdma ? rdma_lat : tcp_lat).push_back(r);
   for (const Record* r : records.of(TableKind::rdma_bandwidth))
-    if (r->name == "write_bw" && r->extra.contains("src_host")) rdma_bw.push_back(r);
+    if (rdma_matrix_headline(*r)) rdma_bw.push_back(r);
   const auto& tcp_bw = matrix.empty() ? flows : matrix;
   per_rail(tcp_bw, matrix.empty() ? "TCP goodput" : "TCP goodput (matrix)", out);
   per_rail(tcp_lat, "TCP latency p50", out);
