@@ -29,28 +29,62 @@ std::string flow_test(const Figure& f) {
 }
 
 // How deep a flow's worst interval fell: minimum / median (1 = steady).
-double steadiness(const TimelinePanel& p) {
-  const double median = percentile(p.rates, 0.5);
-  return median > 0 ? *std::min_element(p.rates.begin(), p.rates.end()) / median : 0;
+double steadiness(const std::vector<double>& rates) {
+  const double median = percentile(rates, 0.5);
+  return median > 0 ? *std::min_element(rates.begin(), rates.end()) / median : 0;
 }
 
-// The `keep` panels of lowest steadiness, in that order (equal ones in their order in `panels`).
-std::vector<TimelinePanel> least_steady(std::vector<TimelinePanel> panels, size_t keep) {
-  std::vector<std::pair<double, size_t>> order;
-  order.reserve(panels.size());
-  for (size_t i = 0; i < panels.size(); ++i) order.emplace_back(steadiness(panels[i]), i);
-  keep = std::min(keep, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end());
+// A passed flow with two intervals or more: one panel, if it is shown.
+struct FlowTimeline {
+  const Record* record;
+  double steadiness;
+};
+
+TimelinePanel panel_of(const Record& r, const std::string& test) {
+  const Figure& f = *r.figure;
+  TimelinePanel p;
+  p.src = f.subject.host;
+  p.dst = f.subject.dst_host;
+  p.test = test;
+  p.title = p.src + " -> " + p.dst;
+  // Strangers turned away at the receiver's listener while the flow ran (tcp suite's record).
+  if (const auto strangers = jsonx::integer(r.extra, "rejected_connections"); strangers && *strangers > 0)
+    p.title += " (" + std::to_string(*strangers) + " stranger connection" + (*strangers == 1 ? "" : "s") + " refused meanwhile)";
+  p.rates = f.samples;
+  p.unit = f.unit;
+  p.interval_s = jsonx::number(r.extra, "interval_s").value_or(0);
+  if (f.ceiling && f.ceiling->known && f.ceiling->unit == f.unit) p.ceiling = f.ceiling->value;
+  if (const auto* st = jsonx::object_at(r.extra, "stability")) {
+    const auto below = jsonx::number(*st, "threshold_Gbps");
+    if (below && *below > 0 && f.unit == "Gb/s") p.dip_below = below;
+  }
+  return p;
+}
+
+// The panels of one test's flows: the `keep` of lowest steadiness, in that order (equal ones in file
+// order), when there are more; else all of them, by pair. Only the panels shown are built: a matrix of
+// a million flows shows twelve.
+std::vector<TimelinePanel> shown_panels(const std::vector<FlowTimeline>& flows, const std::string& test, size_t keep) {
   std::vector<TimelinePanel> out;
+  if (flows.size() <= keep) {
+    for (const auto& f : flows) out.push_back(panel_of(*f.record, test));
+    std::stable_sort(out.begin(), out.end(),
+                     [](const TimelinePanel& a, const TimelinePanel& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
+    return out;
+  }
+  std::vector<std::pair<double, size_t>> order;
+  order.reserve(flows.size());
+  for (size_t i = 0; i < flows.size(); ++i) order.emplace_back(flows[i].steadiness, i);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end());
   out.reserve(keep);
-  for (size_t i = 0; i < keep; ++i) out.push_back(std::move(panels[order[i].second]));
+  for (size_t i = 0; i < keep; ++i) out.push_back(panel_of(*flows[order[i].second].record, test));
   return out;
 }
 
 }  // namespace
 
 Timelines timeline_charts(const Report& rep) {
-  std::map<std::string, std::vector<TimelinePanel>> by_test;
+  std::map<std::string, std::vector<FlowTimeline>> by_test;
   std::map<std::string, double> interval_of;
   std::optional<double> dip_fraction;
   size_t flows = 0;
@@ -61,25 +95,12 @@ Timelines timeline_charts(const Report& rep) {
     if (test == "retest" || r.status != Status::passed) continue;
     ++flows;
     if (f.samples.size() < 2) continue;
-    TimelinePanel p;
-    p.src = f.subject.host;
-    p.dst = f.subject.dst_host;
-    p.test = test;
-    p.title = p.src + " -> " + p.dst;
-    // Strangers turned away at the receiver's listener while the flow ran (tcp suite's record).
-    if (const auto strangers = jsonx::integer(r.extra, "rejected_connections"); strangers && *strangers > 0)
-      p.title += " (" + std::to_string(*strangers) + " stranger connection" + (*strangers == 1 ? "" : "s") + " refused meanwhile)";
-    p.rates = f.samples;
-    p.unit = f.unit;
-    p.interval_s = jsonx::number(r.extra, "interval_s").value_or(0);
-    if (f.ceiling && f.ceiling->known && f.ceiling->unit == f.unit) p.ceiling = f.ceiling->value;
-    if (const auto* st = jsonx::object_at(r.extra, "stability")) {
+    if (const auto dt = jsonx::number(r.extra, "interval_s"); dt && *dt > 0) interval_of.try_emplace(test, *dt);
+    if (const auto* st = jsonx::object_at(r.extra, "stability"); st && !dip_fraction) {
       const auto below = jsonx::number(*st, "threshold_Gbps"), median = jsonx::number(*st, "p50_Gbps");
-      if (below && *below > 0 && f.unit == "Gb/s") p.dip_below = below;
-      if (below && median && *median > 0 && !dip_fraction) dip_fraction = *below / *median;
+      if (below && median && *median > 0) dip_fraction = *below / *median;
     }
-    if (p.interval_s > 0) interval_of.try_emplace(test, p.interval_s);
-    by_test[test].push_back(std::move(p));
+    by_test[test].push_back({&r, steadiness(f.samples)});
   }
   Timelines out;
   if (by_test.empty()) {
@@ -89,25 +110,20 @@ Timelines timeline_charts(const Report& rep) {
     return out;
   }
   std::vector<std::string> tests;
-  for (const auto& [test, panels] : by_test) tests.push_back(test);
+  for (const auto& [test, timelines] : by_test) tests.push_back(test);
   std::stable_sort(tests.begin(), tests.end(), [](const std::string& a, const std::string& b) { return test_rank(a) < test_rank(b); });
   for (const auto& test : tests) {
+    const auto& timelines = by_test.at(test);
     TimelineGroup g;
     g.test = test;
-    g.panels = std::move(by_test.at(test));
+    g.panels = shown_panels(timelines, test, kTimelinePanels);
     const auto dt = interval_of.find(test);
-    g.title = (test.empty() ? std::string("flows") : test + " flows") + " (" + std::to_string(g.panels.size()) + ")" +
+    g.title = (test.empty() ? std::string("flows") : test + " flows") + " (" + std::to_string(timelines.size()) + ")" +
               (dt == interval_of.end() ? "" : ": goodput per " + svg::tick_number(dt->second) + " s interval");
-    if (g.panels.size() > kTimelinePanels) {
-      const size_t total = g.panels.size();
-      g.panels = least_steady(std::move(g.panels), kTimelinePanels);
-      g.note = "Showing the " + std::to_string(kTimelinePanels) + " of " + std::to_string(total) +
+    if (timelines.size() > kTimelinePanels)
+      g.note = "Showing the " + std::to_string(kTimelinePanels) + " of " + std::to_string(timelines.size()) +
                " flows whose lowest interval fell furthest below their median; every flow's timeline is in "
                "report.json (figure.samples).";
-    } else {
-      std::stable_sort(g.panels.begin(), g.panels.end(),
-                       [](const TimelinePanel& a, const TimelinePanel& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
-    }
     // One y scale per group, so that a slow flow looks slow next to the others.
     double top = 0;
     for (const auto& p : g.panels) {
