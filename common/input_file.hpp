@@ -106,15 +106,27 @@ inline Read read_all(int fd, const InputKind& kind) {
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size > kind.max_bytes) return {"", too_big(size, kind)};
   out.text.resize(size);
+  const auto read_failed = [] { return Read{"", std::string("read error: ") + std::strerror(errno) + " (check the disk and the file)"}; };
   std::size_t got = 0;
   for (;;) {
-    if (got == out.text.size()) {  // a file that grew, or one that reports size 0 (procfs)
-      if (out.text.size() > kind.max_bytes) return {"", too_big(0, kind)};
-      out.text.resize(std::min(kind.max_bytes + 1, std::max<std::size_t>(4096, 2 * out.text.size())));
+    if (got == out.text.size()) {
+      // All the size promised is read: a small read says whether there is more (a file that grew, or
+      // one that reports size 0, as procfs does) before the text grows for it, so a whole file is held
+      // once, not in twice its size.
+      char probe[4096];
+      const ssize_t n = ::read(fd, probe, sizeof probe);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return read_failed();
+      if (n == 0) break;
+      if (got + static_cast<std::size_t>(n) > kind.max_bytes) return {"", too_big(0, kind)};
+      out.text.resize(std::min(kind.max_bytes + 1, std::max<std::size_t>(got + sizeof probe, 2 * out.text.size())));
+      std::memcpy(out.text.data() + got, probe, static_cast<std::size_t>(n));
+      got += static_cast<std::size_t>(n);
+      continue;
     }
     const ssize_t n = ::read(fd, out.text.data() + got, out.text.size() - got);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return {"", std::string("read error: ") + std::strerror(errno) + " (check the disk and the file)"};
+    if (n < 0) return read_failed();
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
   }

@@ -95,6 +95,18 @@ TEST(InputFile, ReadsAtMostTheLimitOfItsKind) {
   EXPECT_EQ(read_input_file<TestError>(path, tiny), std::string(10, 'x'));
   write_text(path, std::string(11, 'x'));
   EXPECT_HAS(refusal(path, tiny), "is larger than the 10 bytes a tiny file may be (11 bytes)");
+  std::string larger(100003, 'y');
+  larger[4096] = 'z';
+  write_text(path, larger);
+  EXPECT_EQ(read_input_file<TestError>(path, InputKind{"larger file", 1 << 20}), larger);
+}
+
+// A file whose size says 0 (procfs) is read to its end all the same, and held to its kind's limit.
+TEST(InputFile, ReadsAFileThatStatesNoSizeToItsEnd) {
+  const std::string status = read_input_file<TestError>("/proc/self/status", InputKind{"status file", 1 << 20});
+  EXPECT_HAS(status, "Name:");
+  EXPECT_EQ(status.back(), '\n');
+  EXPECT_HAS(refusal("/proc/self/status", InputKind{"status file", 10}), "is larger than the 10 bytes a status file may be");
 }
 
 TEST(InputFile, EveryLoaderUsesTheBoundedReader) {
