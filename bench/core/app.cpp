@@ -109,11 +109,15 @@ Output open_output(const Config& cfg, const MpiContext& mpi, const std::string& 
 
 
 // After the run: records the file lacks go whole to a fallback, with the run's provenance; the line
-// says where.
+// says where (or why the file's part could not be read back).
 std::string save_lost_records(const ResultsSink& sink) {
-  const auto records = sink.records();
-  const std::string where = write_fallback(sink.run(), records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
-  return sink.loss_text() + "; " + fallback_line(records.size(), where);
+  try {
+    const auto records = sink.records();
+    const std::string where = write_fallback(sink.run(), records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
+    return sink.loss_text() + "; " + fallback_line(records.size(), where);
+  } catch (const std::runtime_error& e) {
+    return sink.loss_text() + "; " + e.what();
+  }
 }
 
 // Rank 0 checks --spec, --baseline, --save-baseline and --sign-key before anything is measured.
@@ -216,12 +220,13 @@ int run_benchmark(const Config& given, SuiteList suites, int& argc, char**& argv
       suite_now = name;
       suite_start = std::chrono::steady_clock::now();
       if (print && suite.console_header) console.text(suite.console_header(cfg, mpi));
+      if (print && suite.sweeps) sink->keep_next();
       ctx.progress("", 0, 0, 0);  // every suite shows a line from its start
       traffic.begin(name);
       suite.run(ctx);
       traffic.end();
       console.end_progress();
-      if (print && suite.sweeps) console.text(sweep_footer(sink->records(), name));
+      if (print && suite.sweeps) console.text(sweep_footer(sink->take_kept(), name));
       if (print && suite.console_summary) console.text(suite.console_summary(sections));
       times.push_back({name, suite.plan ? suite.plan(cfg, mpi.num_nodes, mpi.size).seconds : -1, since_start()});
     }

@@ -187,10 +187,16 @@ void ControlPlane::end_job(int culprit_rank, const std::string& step, const std:
 }
 
 void ControlPlane::stop_for_unwritable_results(const std::string& step) {
-  const std::vector<report::Record> records = sink_->records();
-  const std::string where = write_fallback(sink_->run(), records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
+  std::string saved;
+  try {
+    const std::vector<report::Record> records = sink_->records();
+    const std::string where = write_fallback(sink_->run(), records, fallback_places(std::getenv("TMPDIR"), ::getpid()), std::cout);
+    saved = fallback_line(records.size(), where);
+  } catch (const std::runtime_error& e) {
+    saved = e.what();
+  }
   std::fprintf(stderr, "gpunet-bench: error: stopped measuring before step '%s' because %s cannot be written; %s\n",
-               step.c_str(), sink_->path().c_str(), fallback_line(records.size(), where).c_str());
+               step.c_str(), sink_->path().c_str(), saved.c_str());
   std::fflush(nullptr);
   for (auto& l : links_)
     if (l) {

@@ -7,9 +7,11 @@
 #include <cstring>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
 #include "bench/core/sizes.hpp"
 #include "report/model/file_write.hpp"
+#include "report/render/results_jsonl.hpp"
 
 namespace gpunet::bench {
 
@@ -58,8 +60,12 @@ ResultsSink::~ResultsSink() {
 void ResultsSink::append(const report::Record& r) {
   const std::string line = gpunet::json(r).dump() + "\n";
   std::lock_guard lock(mu_);
-  records_.push_back(r);
-  if (write_errno_ != 0) return;
+  ++appended_;
+  if (keeping_) kept_.push_back(r);
+  if (write_errno_ != 0) {
+    unwritten_.push_back(r);
+    return;
+  }
   write_errno_ = write_line(fd_, line);
   const auto now = std::chrono::steady_clock::now();
   if (write_errno_ == 0 && now - synced_ >= kSyncInterval) {
@@ -71,6 +77,7 @@ void ResultsSink::append(const report::Record& r) {
     ++written_;
     return;
   }
+  unwritten_.push_back(r);
   // Cut a partly written line off, so the file stays valid JSON lines.
   const bool cut = ::ftruncate(fd_, whole_bytes_) == 0 && ::lseek(fd_, whole_bytes_, SEEK_SET) == whole_bytes_;
   err_ << "gpunet-bench: error: " << path_ << ": cannot write the record " << record_label(r) << ": "
@@ -82,7 +89,29 @@ void ResultsSink::append(const report::Record& r) {
 
 std::vector<report::Record> ResultsSink::records() const {
   std::lock_guard lock(mu_);
-  return records_;
+  std::vector<report::Record> out;
+  if (written_ > 0) {
+    report::LoadedResults back = report::read_own_results_jsonl(path_);
+    if (!back.report)
+      throw std::runtime_error("the run's records cannot be read back: " + back.error);
+    out = std::move(back.report->results);
+    if (out.size() != written_)
+      throw std::runtime_error(path_ + " holds " + std::to_string(out.size()) + " records where the run wrote " +
+                               std::to_string(written_) + " (it was changed while the run wrote it)");
+  }
+  out.insert(out.end(), unwritten_.begin(), unwritten_.end());
+  return out;
+}
+
+void ResultsSink::keep_next() {
+  std::lock_guard lock(mu_);
+  keeping_ = true;
+}
+
+std::vector<report::Record> ResultsSink::take_kept() {
+  std::lock_guard lock(mu_);
+  keeping_ = false;
+  return std::exchange(kept_, {});
 }
 
 bool ResultsSink::failed() const {
@@ -92,13 +121,13 @@ bool ResultsSink::failed() const {
 
 size_t ResultsSink::lost() const {
   std::lock_guard lock(mu_);
-  return records_.size() - written_;
+  return appended_ - written_;
 }
 
 std::string ResultsSink::loss_text() const {
   std::lock_guard lock(mu_);
-  if (records_.size() == written_) return "";
-  return std::to_string(records_.size() - written_) + " of " + std::to_string(records_.size()) + " records are not in " +
+  if (appended_ == written_) return "";
+  return std::to_string(appended_ - written_) + " of " + std::to_string(appended_) + " records are not in " +
          path_ + ", which holds the first " + std::to_string(written_) + " (" + std::strerror(write_errno_) + ")";
 }
 

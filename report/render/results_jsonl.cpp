@@ -96,8 +96,14 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
 // Takes the lines in file order into one Report.
 class JsonlLines {
  public:
+  // What the lines are: a file given to `gpunet-bench report` (of any version, holding at least one
+  // record), or a run's own results.jsonl read back (as this version wrote it, perhaps no record).
+  enum class Source { given, own };
+
   // `bytes`: the file's size, which sets the records' room (records_room).
-  JsonlLines(const std::string& path, std::size_t bytes) : path_(path) { rep_.results.reserve(records_room(bytes)); }
+  JsonlLines(const std::string& path, std::size_t bytes, Source source = Source::given) : path_(path), source_(source) {
+    rep_.results.reserve(records_room(bytes));
+  }
 
   // Takes one line; false once the file is refused (then finish() says why) or ends early.
   bool take(LineRead&& line, bool has_newline) {
@@ -107,6 +113,10 @@ class JsonlLines {
 
   LoadedResults finish() {
     if (!error_.empty()) return results_refused(error_);
+    if (source_ == Source::own) {
+      out_.report = std::move(rep_);
+      return std::move(out_);
+    }
     if (rep_.results.empty()) return results_refused(path_ + ": holds no result records" + kResultsFileHint);
     // Lines carry no schema version: records without a figure may be from version 1.
     const bool legacy = std::none_of(rep_.results.begin(), rep_.results.end(), [](const Record& r) { return r.figure.has_value(); });
@@ -167,6 +177,7 @@ class JsonlLines {
   }
 
   std::string path_;
+  Source source_;
   std::size_t line_no_ = 0;
   Report rep_;
   LoadedResults out_;
@@ -271,6 +282,22 @@ struct LinesFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Every line of the file at `path` into `lines`, read as it is parsed; the reason the file could not
+// be read to its end, if it could not.
+std::optional<std::string> read_file_lines(const std::string& path, JsonlLines& lines) {
+  std::optional<std::string> read_error;
+  BatchedLines batches(lines);
+  try {
+    read_input_lines<LinesFileError>(path, kResultsInput, [&](std::string_view line, bool has_newline) {
+      return batches.add(line, has_newline);
+    });
+  } catch (const LinesFileError& e) {
+    read_error = e.what();
+  }
+  batches.finish();  // a line before the one that could not be read may refuse the file first
+  return read_error;
+}
+
 }  // namespace
 
 LoadedResults results_refused(const std::string& msg) {
@@ -297,22 +324,18 @@ LoadedResults read_results_jsonl(const std::string& path, std::string_view text)
 
 LoadedResults read_large_results_jsonl(const std::string& path, std::size_t bytes) {
   JsonlLines lines(path, bytes);
-  std::optional<std::string> read_error;
-  {
-    BatchedLines batches(lines);
-    try {
-      read_input_lines<LinesFileError>(path, kResultsInput, [&](std::string_view line, bool has_newline) {
-        return batches.add(line, has_newline);
-      });
-    } catch (const LinesFileError& e) {
-      read_error = e.what();
-    }
-    batches.finish();  // a line before the one that could not be read may refuse the file first
-  }
+  const auto read_error = read_file_lines(path, lines);
   if (read_error && !lines.stopped()) return results_refused(*read_error);
   if (lines.unparsable_first_line())
     return results_refused(path + ": is larger than the " + std::to_string(kResultsInput.max_bytes >> 20) +
                               " MiB a report.json may be, and not a results.jsonl (re-render from the run's results.jsonl)");
+  return lines.finish();
+}
+
+LoadedResults read_own_results_jsonl(const std::string& path) {
+  JsonlLines lines(path, input_file_size(path).value_or(0), JsonlLines::Source::own);
+  const auto read_error = read_file_lines(path, lines);
+  if (read_error && !lines.stopped()) return results_refused(*read_error);
   return lines.finish();
 }
 

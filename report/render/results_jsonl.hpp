@@ -24,5 +24,9 @@ LoadedResults results_refused(const std::string& msg);
 LoadedResults read_results_jsonl(const std::string& path, std::string_view text);
 // A file larger than a report file may be (`bytes`, its size): read as it is parsed, never held whole.
 LoadedResults read_large_results_jsonl(const std::string& path, std::size_t bytes);
+// A run's own results.jsonl read back by rank 0 at its end (it holds no records while it measures):
+// the records as this version wrote them, in order, never upgraded from an older schema; a file of
+// no record is no error. Read as it is parsed, as read_large_results_jsonl.
+LoadedResults read_own_results_jsonl(const std::string& path);
 
 }  // namespace gpunet::report

@@ -62,6 +62,57 @@ TEST(ResultsSink, WritesOneLinePerRecord) {
   fs::remove_all(dir);
 }
 
+// The sink holds no record it wrote: the run's records come back from its file, equal to what was
+// appended, in order; a file changed behind the run's back is one error naming it.
+TEST(ResultsSink, ReadsTheRecordsBackFromItsFile) {
+  const auto dir = fresh_dir("sink-back");
+  const auto path = (dir / "results.jsonl").string();
+  std::ostringstream err;
+  ResultsSink sink(path, err);
+  std::vector<report::Record> appended;
+  for (int i = 0; i < 3; ++i) {
+    report::Record r = record("tcp", "bandwidth", 5);
+    r.variant = "matrix";
+    r.extra = {{"src_host", "a"}, {"dst_host", "b" + std::to_string(i)}, {"goodput_Gbps", 9.25 + i},
+               {"link", {{"iface", "eth0"}, {"mtu", 9000}}}};
+    r.figure = report::rate_figure("tcp.goodput", 9.25 + i, "Gb/s", report::pair_subject("a", 0, "b", i + 1),
+                                   report::PathModel::tcp_flow);
+    r.figure->samples = {9.0, 9.5 + i};
+    appended.push_back(r);
+    sink.append(r);
+  }
+  const auto back = sink.records();
+  ASSERT_EQ(back.size(), appended.size());
+  for (size_t i = 0; i < back.size(); ++i) EXPECT_EQ(gpunet::json(back[i]), gpunet::json(appended[i])) << i;
+  std::ofstream(path, std::ios::app) << gpunet::json(appended[0]).dump() << "\n";
+  try {
+    (void)sink.records();
+    ADD_FAILURE() << "a changed file was read back";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + " holds 4 records where the run wrote 3"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+// What a suite's console footer needs is kept from keep_next() to take_kept(), and only that.
+TEST(ResultsSink, KeepsInMemoryOnlyWhatItIsAskedToKeep) {
+  const auto dir = fresh_dir("sink-kept");
+  std::ostringstream err;
+  ResultsSink sink((dir / "results.jsonl").string(), err);
+  sink.append(record("tcp", "bandwidth", 5));
+  sink.keep_next();
+  sink.append(record("mpi", "allreduce", 10));
+  sink.append(record("mpi", "allgather", 10));
+  const auto kept = sink.take_kept();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].name, "allreduce");
+  EXPECT_EQ(kept[1].name, "allgather");
+  sink.append(record("nccl", "allreduce", 10));
+  EXPECT_TRUE(sink.take_kept().empty()) << "kept after take_kept()";
+  EXPECT_EQ(sink.records().size(), 4u);
+  fs::remove_all(dir);
+}
+
 TEST(ResultsSink, AFailedWriteIsSaidAtOnceAndCounted) {
   std::ostringstream err;
   ResultsSink sink("/dev/full", err);  // every write fails with ENOSPC
