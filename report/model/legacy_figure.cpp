@@ -52,7 +52,7 @@ Figure goodput_figure(const Record& r, double goodput) {
   const int flows = jsonx::integer(r.extra, "concurrent_flows").value_or(1);
   if (r.variant == "one-to-many" && !aggregate) f.sending_share = flows;
   if (r.variant == "many-to-one" && !aggregate) f.receiving_share = flows;
-  f.samples = numbers(r.extra, "timeline_Gbps");
+  f.samples = numbers(r.extra, kTimelineKey);
   return f;
 }
 

@@ -1,6 +1,8 @@
 #include "report/model/record.hpp"
 
+#include <bit>
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <stdexcept>
 
@@ -93,7 +95,22 @@ void hold_cpu_apart(Record& r) {
   }
 }
 
-bool extra_held_apart(const Record& r) { return r.link || r.dst_link || r.cpu; }
+void hold_timeline_apart(Record& r) {
+  if (!r.figure || !r.extra.is_object()) return;
+  const auto it = r.extra.find(kTimelineKey);
+  if (it == r.extra.end() || !it->is_array()) return;
+  const std::vector<double>& samples = r.figure->samples;
+  if (it->size() != samples.size()) return;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const json& v = (*it)[i];
+    // A float of the very same bits writes back the same text; an integer would not.
+    if (!v.is_number_float() || std::bit_cast<uint64_t>(v.get<double>()) != std::bit_cast<uint64_t>(samples[i])) return;
+  }
+  r.extra.erase(it);
+  r.timeline_in_samples = true;
+}
+
+bool extra_held_apart(const Record& r) { return r.link || r.dst_link || r.cpu || r.timeline_in_samples; }
 
 json written_extra(const Record& r) {
   if (!extra_held_apart(r)) return r.extra;
@@ -101,6 +118,7 @@ json written_extra(const Record& r) {
   if (r.link) extra[link_key(LinkEnd::own)] = *r.link;
   if (r.dst_link) extra[link_key(LinkEnd::destination)] = *r.dst_link;
   if (r.cpu) extra["cpu"] = to_json(*r.cpu);
+  if (r.timeline_in_samples && r.figure) extra[kTimelineKey] = r.figure->samples;
   return extra;
 }
 

@@ -94,6 +94,9 @@ struct Record {
   // extra.cpu, a TCP flow's CPU cost, when a results.jsonl's reader holds it typed (flow_cpu_facts.hpp);
   // written, it is in extra again.
   std::optional<FlowCpuFacts> cpu;
+  // extra.timeline_Gbps, a TCP flow's goodput per interval, when a results.jsonl's reader found it the
+  // very figure.samples and keeps it there only; written, it is in extra again.
+  bool timeline_in_samples = false;
   std::optional<Figure> figure;
   RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
 };
@@ -115,7 +118,12 @@ const gpunet::json& link_facts(const Record& r, LinkEnd end);
 std::array<std::string, 2> hold_links_apart(Record& r);
 // Moves extra.cpu into r.cpu when it has the shape that writes back the same (flow_cpu_facts.hpp).
 void hold_cpu_apart(Record& r);
-// Whether anything of extra is held apart from it (the link facts, the CPU cost).
+// extra.timeline_Gbps, as the tcp suite writes a flow's goodput per interval beside figure.samples.
+inline constexpr const char* kTimelineKey = "timeline_Gbps";
+// Drops extra.timeline_Gbps when it is figure.samples to the bit, floats alone (then it writes back the
+// same), and says so in r.timeline_in_samples.
+void hold_timeline_apart(Record& r);
+// Whether anything of extra is held apart from it (the link facts, the CPU cost, the timeline).
 bool extra_held_apart(const Record& r);
 // extra as a file holds it: with what is held apart put back.
 gpunet::json written_extra(const Record& r);

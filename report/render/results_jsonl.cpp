@@ -28,7 +28,7 @@ namespace {
 // One line, parsed: what a worker thread makes of it, before it is taken in file order.
 struct LineRead {
   enum class What { blank, record, meta, not_json, refused, problem } what = What::blank;
-  Record record;                          // record, its link facts and CPU cost held apart
+  Record record;                          // record, its link facts, CPU cost and timeline held apart
   std::array<std::string, 2> link_texts;  // record: the text of each (hold_links_apart)
   std::optional<Provenance> provenance;   // meta
   std::optional<json> topology;           // meta
@@ -77,6 +77,7 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
         out.link_texts[i] = std::move(read.held[i].text);
       }
       hold_cpu_apart(out.record);
+      hold_timeline_apart(out.record);
       out.what = LineRead::What::record;
     } else if (j.contains("provenance") || j.contains("topology")) {
       if (j.contains("provenance")) out.provenance = j.at("provenance").get<Provenance>();

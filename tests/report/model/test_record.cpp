@@ -51,3 +51,38 @@ TEST(Report, RoundTrip) {
   EXPECT_EQ(j.at("schema_version"), kSchemaVersion);
   EXPECT_EQ(gpunet::json(j.get<Report>()), j);
 }
+
+// A flow's extra.timeline_Gbps that is its figure.samples to the bit is kept there only, and written
+// back the same; anything else stays in extra.
+TEST(Record, ATimelineThatIsTheSamplesIsHeldOnceAndWritesBackTheSame) {
+  const auto flow = [](const char* timeline, std::vector<double> samples) {
+    Record r;
+    r.suite = "tcp";
+    r.name = "bandwidth";
+    r.extra = {{"src_host", "a"}, {"timeline_Gbps", gpunet::json::parse(timeline)}};
+    r.figure = rate_figure("tcp.goodput", 9.5, "Gb/s", pair_subject("a", 0, "b", 1), PathModel::tcp_flow);
+    r.figure->samples = std::move(samples);
+    return r;
+  };
+  Record held = flow("[9.25, 22.337, 0.0]", {9.25, 22.337, 0.0});
+  const std::string written = gpunet::json(held).dump();
+  hold_timeline_apart(held);
+  EXPECT_TRUE(held.timeline_in_samples);
+  EXPECT_FALSE(held.extra.contains("timeline_Gbps"));
+  EXPECT_TRUE(extra_held_apart(held));
+  EXPECT_EQ(gpunet::json(held).dump(), written);
+
+  for (auto kept : {flow("[9, 22.337, 0.0]", {9.0, 22.337, 0.0}),     // an integer writes back otherwise
+                    flow("[9.25, 22.337, -0.0]", {9.25, 22.337, 0.0}),  // -0.0 is not 0.0 on paper
+                    flow("[9.25, 22.337]", {9.25, 22.337, 0.0}), flow("[9.25, 22.3]", {9.25, 22.337}),
+                    flow("{\"a\": 1}", {})}) {
+    const std::string text = kept.extra.at("timeline_Gbps").dump();
+    hold_timeline_apart(kept);
+    EXPECT_FALSE(kept.timeline_in_samples) << text;
+    EXPECT_EQ(kept.extra.at("timeline_Gbps").dump(), text);
+  }
+  Record no_figure = flow("[1.5]", {});
+  no_figure.figure.reset();
+  hold_timeline_apart(no_figure);
+  EXPECT_TRUE(no_figure.extra.contains("timeline_Gbps")) << "a version 1 record's figure is made from it";
+}
