@@ -41,3 +41,14 @@ fi
 # report.md: every table in the columns of its kind, the summary first
 python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md" --require Summary --require sweep >/dev/null ||
   { python3 "$(dirname "$0")/../report/md_tables.py" "$out/r/report.md"; fail "report.md tables"; }
+# The sweep's footer, from the records the results sink kept for it while the suite ran.
+grep -q "^# Avg bus bandwidth *: [0-9]" "$out/log" || { cat "$out/log"; fail "the console lacks the sweep's footer"; }
+# The run's records are its results.jsonl's re-render: rank 0 reads the file back at the end rather
+# than holding what it wrote.
+"$bin" report "$out/r/results.jsonl" -o "$out/rr" >"$out/rr.log" 2>&1 || true
+[[ -s $out/rr/report.json ]] || { cat "$out/rr.log"; fail "report of the run's results.jsonl wrote no report.json"; }
+python3 - "$out/r/report.json" "$out/rr/report.json" <<'PY' || fail "the run's records differ from its results.jsonl's re-render"
+import json, sys
+run, again = (json.load(open(p))["results"] for p in sys.argv[1:3])
+assert len(run) == len(again) and run == again, [i for i, (a, b) in enumerate(zip(run, again)) if a != b][:5]
+PY
