@@ -163,17 +163,24 @@ std::optional<double> figure_value(const Record& r, const std::string& figure) {
     return std::nullopt;
   }
   if (figure.rfind("extra.", 0) != 0) return std::nullopt;
-  const json* node = &r.extra;
   std::string_view rest(figure);
   rest.remove_prefix(6);
+  // The first key may name facts a results.jsonl's reader holds apart from extra (link, cpu, timeline).
+  json scratch;
+  const json* node = nullptr;
   while (!rest.empty()) {
     const auto dot = rest.find('.');
     const std::string key(rest.substr(0, dot));
-    if (!node->is_object() || !node->contains(key)) return std::nullopt;
-    node = &node->at(key);
+    if (!node) {
+      node = extra_at(r, key, scratch);
+      if (!node) return std::nullopt;
+    } else {
+      if (!node->is_object() || !node->contains(key)) return std::nullopt;
+      node = &node->at(key);
+    }
     rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
   }
-  return number(node);
+  return node ? number(node) : std::nullopt;
 }
 
 std::string figure_unit(const std::string& figure) {

@@ -110,6 +110,16 @@ void hold_timeline_apart(Record& r) {
   r.timeline_in_samples = true;
 }
 
+const json* extra_at(const Record& r, const std::string& key, json& scratch) {
+  for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination})
+    if (key == link_key(end)) return link_facts_at(r, end);
+  if (key == "cpu" && r.cpu) return &(scratch = to_json(*r.cpu));
+  if (key == kTimelineKey && r.timeline_in_samples && r.figure) return &(scratch = r.figure->samples);
+  if (!r.extra.is_object()) return nullptr;
+  const auto it = r.extra.find(key);
+  return it == r.extra.end() ? nullptr : &*it;
+}
+
 bool extra_held_apart(const Record& r) { return r.link || r.dst_link || r.cpu || r.timeline_in_samples; }
 
 json written_extra(const Record& r) {

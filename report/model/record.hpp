@@ -123,6 +123,10 @@ inline constexpr const char* kTimelineKey = "timeline_Gbps";
 // Drops extra.timeline_Gbps when it is figure.samples to the bit, floats alone (then it writes back the
 // same), and says so in r.timeline_in_samples.
 void hold_timeline_apart(Record& r);
+// The value of extra's top-level `key` wherever the record holds it: in extra, or apart from it (the
+// link facts, the CPU cost, the timeline). One made from typed facts is put in `scratch`, which must
+// outlive the use of the pointer. nullptr when the record has none.
+const gpunet::json* extra_at(const Record& r, const std::string& key, gpunet::json& scratch);
 // Whether anything of extra is held apart from it (the link facts, the CPU cost, the timeline).
 bool extra_held_apart(const Record& r);
 // extra as a file holds it: with what is held apart put back.

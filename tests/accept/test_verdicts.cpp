@@ -327,6 +327,29 @@ TEST(VerdictFacts, AcceptedShapesAndSpellings) {
   EXPECT_EQ(v.measured, "PIX (gpu-7 GPU 00000000:3B:00.0 -> ens1f0)");
 }
 
+// A spec's extra.* figure reads what a results.jsonl's reader holds apart from extra (the link facts,
+// the CPU cost, the timeline) as it reads extra: a run's report is its results.jsonl read back.
+TEST(VerdictFacts, FigurePathsReadWhatIsHeldApartFromExtra) {
+  Record r;
+  r.kind = RecordKind::tcp_flow;
+  r.extra = {{"link", {{"mtu", 9000}, {"speed_Mbps", 100000}}},
+             {"cpu", gpunet::json::parse(R"({"sender": {"user_pct": 2.0, "sys_pct": 40.5, "cpu": 3, "pinned": false}, "receiver": null})")},
+             {"timeline_Gbps", {9.5, 9.25}}, {"goodput_Gbps", 9.4}};
+  r.figure = rate_figure("tcp.goodput", 9.4, "Gb/s", pair_subject("a", 0, "b", 1), PathModel::tcp_flow);
+  r.figure->samples = {9.5, 9.25};
+  const std::vector<std::string> paths = {"extra.link.mtu", "extra.link.speed_Mbps", "extra.cpu.sender.sys_pct",
+                                          "extra.cpu.receiver.sys_pct", "extra.goodput_Gbps", "extra.link"};
+  std::vector<std::optional<double>> in_extra;
+  for (const auto& p : paths) in_extra.push_back(figure_value(r, p));
+  EXPECT_EQ(in_extra[0], 9000.0);
+  EXPECT_EQ(in_extra[2], 40.5);
+  (void)hold_links_apart(r);
+  hold_cpu_apart(r);
+  hold_timeline_apart(r);
+  ASSERT_TRUE(r.link && r.cpu && r.timeline_in_samples);
+  for (size_t i = 0; i < paths.size(); ++i) EXPECT_EQ(figure_value(r, paths[i]), in_extra[i]) << paths[i];
+}
+
 TEST(VerdictFacts, FigurePaths) {
   Record r;
   r.busbw_GBps = 12.5;
