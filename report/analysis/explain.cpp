@@ -128,7 +128,7 @@ std::string explain_gap(const Record& r, const Ceiling& c, double efficiency, co
       why.push_back("the GPUs exchange data over PCIe, not NVLink");
     const bool peers_fine = ctx.best_pair && *ctx.best_pair >= opt.threshold;
     const bool one_tcp_stream = r.figure && r.figure->path == PathModel::tcp_flow &&
-                                r.figure->parameters.count("streams") && r.figure->parameters.at("streams") == "1";
+                                has_parameter(*r.figure, "streams", "1");
     const auto host_limit = host_cpu_limit(r);
     if (host_limit) why.push_back(*host_limit);
     if (!peers_fine && one_tcp_stream && !host_limit)

@@ -41,7 +41,7 @@ std::pair<Endpoint, Endpoint> ends_of(const Record& r) {
 // Host names label the endpoints; where two ranks share a host (one machine), host:rank does.
 class EndpointLabels {
  public:
-  explicit EndpointLabels(const std::set<Endpoint>& ends) {
+  explicit EndpointLabels(const std::vector<Endpoint>& ends) {
     std::map<std::string, int> per_host;
     for (const auto& e : ends) ++per_host[e.host];
     for (const auto& e : ends) label_[e] = per_host[e.host] > 1 ? e.host + ":" + std::to_string(e.rank) : e.host;
@@ -55,21 +55,22 @@ class EndpointLabels {
   std::map<Endpoint, std::string> label_;
 };
 
-std::set<Endpoint> endpoints(const std::vector<const Record*>& recs) {
+// Every end of the records, each once, in order.
+std::vector<Endpoint> endpoints(const std::vector<const Record*>& recs) {
   std::set<Endpoint> s;
   for (const Record* r : recs) {
     const auto [a, b] = ends_of(*r);
     s.insert(a);
     s.insert(b);
   }
-  return s;
+  return {s.begin(), s.end()};
 }
 
 // A matrix's rows: one per sender, a cell per receiver (the flow's rate and its share of its ceiling).
 // The ends by their place in `ends`; the cells by sender and receiver place (a million at 1,024 hosts).
 struct MatrixCells {
   MatrixCells(const std::vector<const Record*>& flows, BlamedPairs blamed_pairs)
-      : ends(endpoints(flows)), order(ends.begin(), ends.end()), label(ends), blamed(std::move(blamed_pairs)) {
+      : ends(endpoints(flows)), label(ends), blamed(std::move(blamed_pairs)) {
     cell.reserve(flows.size());
     for (const Record* r : flows) {
       const auto [src, dst] = ends_of(*r);
@@ -77,13 +78,12 @@ struct MatrixCells {
     }
   }
   size_t place(const Endpoint& e) const {
-    return static_cast<size_t>(std::lower_bound(order.begin(), order.end(), e) - order.begin());
+    return static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), e) - ends.begin());
   }
   static uint64_t key(size_t src, size_t dst) { return (static_cast<uint64_t>(src) << 32) | dst; }
   TableRow row(size_t src) const;
 
-  std::set<Endpoint> ends;
-  std::vector<Endpoint> order;  // ends, in order
+  std::vector<Endpoint> ends;  // in order
   EndpointLabels label;
   BlamedPairs blamed;
   std::unordered_map<uint64_t, const Record*> cell;
@@ -91,8 +91,8 @@ struct MatrixCells {
 
 TableRow MatrixCells::row(size_t src) const {
   TableRow row;
-  row.cells.push_back(text_cell(label(order[src])));
-  for (size_t dst = 0; dst < order.size(); ++dst) {
+  row.cells.push_back(text_cell(label(ends[src])));
+  for (size_t dst = 0; dst < ends.size(); ++dst) {
     const auto it = cell.find(key(src, dst));
     if (it == cell.end()) {
       row.cells.push_back(text_cell(""));
@@ -311,7 +311,7 @@ std::string gpus_behind(const gpunet::json& topology, const std::string& iface) 
 }  // namespace
 
 bool matrix_flow(const Record& r) {
-  return r.figure && r.figure->parameters.count("test") && r.figure->parameters.at("test") == "matrix";
+  return r.figure && has_parameter(*r.figure, "test", "matrix");
 }
 
 bool rdma_matrix_headline(const Record& r) { return r.name == "write_bw" && r.extra.contains("src_host"); }

@@ -140,6 +140,11 @@ void from_json(const json& j, Figure& fig) {
   if (f.has("efficiency") && !j.at("efficiency").is_null()) fig.efficiency = f.number("efficiency");
 }
 
+bool has_parameter(const Figure& f, const char* name, const char* value) {
+  const auto it = f.parameters.find(name);
+  return it != f.parameters.end() && it->second == value;
+}
+
 Subject cluster_subject(int nodes) {
   Subject s;
   s.nodes = nodes;

@@ -29,11 +29,6 @@ struct MatrixKind {
   bool (*takes)(const Figure&);
 };
 
-bool has_parameter(const Figure& f, const char* name, const char* value) {
-  const auto it = f.parameters.find(name);
-  return it != f.parameters.end() && it->second == value;
-}
-
 bool tcp_matrix_cell(const Figure& f) { return has_parameter(f, "test", "matrix"); }
 bool rdma_matrix_cell(const Figure& f) { return has_parameter(f, "memory", "host") && !f.parameters.count("direction"); }
 
