@@ -60,7 +60,6 @@ ResultsSink::~ResultsSink() {
 void ResultsSink::append(const report::Record& r) {
   const std::string line = gpunet::json(r).dump() + "\n";
   std::lock_guard lock(mu_);
-  ++appended_;
   if (keeping_) kept_.push_back(r);
   if (write_errno_ != 0) {
     unwritten_.push_back(r);
@@ -121,13 +120,13 @@ bool ResultsSink::failed() const {
 
 size_t ResultsSink::lost() const {
   std::lock_guard lock(mu_);
-  return appended_ - written_;
+  return unwritten_.size();
 }
 
 std::string ResultsSink::loss_text() const {
   std::lock_guard lock(mu_);
-  if (appended_ == written_) return "";
-  return std::to_string(appended_ - written_) + " of " + std::to_string(appended_) + " records are not in " +
+  if (unwritten_.empty()) return "";
+  return std::to_string(unwritten_.size()) + " of " + std::to_string(written_ + unwritten_.size()) + " records are not in " +
          path_ + ", which holds the first " + std::to_string(written_) + " (" + std::strerror(write_errno_) + ")";
 }
 

@@ -58,7 +58,6 @@ class ResultsSink {
   int write_errno_ = 0;        // the failure that stopped writing; 0 while all is well
   std::chrono::steady_clock::time_point synced_{};  // the last fsync
   mutable std::mutex mu_;
-  size_t appended_ = 0;
   std::vector<report::Record> unwritten_;  // those the file lacks: the first that could not be written, and later ones
   bool keeping_ = false;
   std::vector<report::Record> kept_;

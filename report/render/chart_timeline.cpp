@@ -34,12 +34,6 @@ double steadiness(const std::vector<double>& rates) {
   return median > 0 ? *std::min_element(rates.begin(), rates.end()) / median : 0;
 }
 
-// A passed flow with two intervals or more: one panel, if it is shown.
-struct FlowTimeline {
-  const Record* record;
-  double steadiness;
-};
-
 TimelinePanel panel_of(const Record& r, const std::string& test) {
   const Figure& f = *r.figure;
   TimelinePanel p;
@@ -61,30 +55,30 @@ TimelinePanel panel_of(const Record& r, const std::string& test) {
   return p;
 }
 
-// The panels of one test's flows: the `keep` of lowest steadiness, in that order (equal ones in file
-// order), when there are more; else all of them, by pair. Only the panels shown are built: a matrix of
-// a million flows shows twelve.
-std::vector<TimelinePanel> shown_panels(const std::vector<FlowTimeline>& flows, const std::string& test, size_t keep) {
+// The panels of one test's flows (passed, two intervals or more): the `keep` of lowest steadiness, in
+// that order (equal ones in file order), when there are more; else all of them, by pair. Only the
+// panels shown are built: a matrix of a million flows shows twelve.
+std::vector<TimelinePanel> shown_panels(const std::vector<const Record*>& flows, const std::string& test, size_t keep) {
   std::vector<TimelinePanel> out;
   if (flows.size() <= keep) {
-    for (const auto& f : flows) out.push_back(panel_of(*f.record, test));
+    for (const Record* r : flows) out.push_back(panel_of(*r, test));
     std::stable_sort(out.begin(), out.end(),
                      [](const TimelinePanel& a, const TimelinePanel& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
     return out;
   }
   std::vector<std::pair<double, size_t>> order;
   order.reserve(flows.size());
-  for (size_t i = 0; i < flows.size(); ++i) order.emplace_back(flows[i].steadiness, i);
+  for (size_t i = 0; i < flows.size(); ++i) order.emplace_back(steadiness(flows[i]->figure->samples), i);
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end());
   out.reserve(keep);
-  for (size_t i = 0; i < keep; ++i) out.push_back(panel_of(*flows[order[i].second].record, test));
+  for (size_t i = 0; i < keep; ++i) out.push_back(panel_of(*flows[order[i].second], test));
   return out;
 }
 
 }  // namespace
 
 Timelines timeline_charts(const Report& rep) {
-  std::map<std::string, std::vector<FlowTimeline>> by_test;
+  std::map<std::string, std::vector<const Record*>> by_test;
   std::map<std::string, double> interval_of;
   std::optional<double> dip_fraction;
   size_t flows = 0;
@@ -100,7 +94,7 @@ Timelines timeline_charts(const Report& rep) {
       const auto below = jsonx::number(*st, "threshold_Gbps"), median = jsonx::number(*st, "p50_Gbps");
       if (below && median && *median > 0) dip_fraction = *below / *median;
     }
-    by_test[test].push_back({&r, steadiness(f.samples)});
+    by_test[test].push_back(&r);
   }
   Timelines out;
   if (by_test.empty()) {
