@@ -103,7 +103,7 @@ std::vector<BondLoad> bond_loads(const Report& rep) {
     const auto bond = bonds.find({host, iface});
     if (bond == bonds.end()) continue;
     const auto test = r.figure->parameters.find("test");
-    const auto key = std::make_tuple(host, iface, jsonx::number(r.extra, "started_s").value_or(-1),
+    const auto key = std::make_tuple(host, iface, extra_number(r, "started_s").value_or(-1),
                                      test == r.figure->parameters.end() ? r.variant : test->second);
     auto [it, fresh] = loads.try_emplace(key);
     BondLoad& b = it->second;

@@ -32,8 +32,8 @@ std::vector<FlowOutcome> flow_outcomes(const Report& rep) {
     if (r.status == Status::skipped || r.name == "finding") continue;
     const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
     if (!src || !dst || src->empty() || dst->empty()) continue;
-    const bool moved = r.bytes > 0 || jsonx::integer(r.extra, "bytes_sent").value_or(0) > 0;
-    out.push_back({*src, *dst, r.status, jsonx::number(r.extra, "started_s"), r.reason, moved});
+    const bool moved = r.bytes > 0 || extra_integer(r, "bytes_sent").value_or(0) > 0;
+    out.push_back({*src, *dst, r.status, extra_number(r, "started_s"), r.reason, moved});
   }
   return out;
 }

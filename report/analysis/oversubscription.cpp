@@ -50,7 +50,7 @@ std::vector<UplinkFigure> uplink_figures(const Report& rep) {
     u.o.ratio = r.figure->value;
     u.o.measured_Gbps = jsonx::number(r.extra, "measured_Gbps").value_or(0);
     u.o.nodes_Gbps = jsonx::number(r.extra, "nodes_sum_Gbps").value_or(0);
-    u.o.up = jsonx::string(r.extra, "direction").value_or("up") == "up";
+    u.o.up = extra_string(r, "direction").value_or("up") == "up";
     if (const auto* hosts = jsonx::array_at(r.extra, "hosts"))
       for (const auto& h : *hosts)
         if (h.is_string()) u.hosts.push_back(h.get<std::string>());

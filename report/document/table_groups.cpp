@@ -36,7 +36,7 @@ Table group_table(const std::string& test, const std::vector<const Record*>& rec
     row.cells = {text_cell(test),
                  text_cell(src),
                  text_cell(dst),
-                 int_cell(jsonx::integer(r->extra, "streams").value_or(static_cast<int>(r->count))),
+                 int_cell(extra_integer(*r, "streams").value_or(static_cast<int>(r->count))),
                  f && r->status == Status::passed ? figure_cell(f->value) : text_cell(""),
                  ceiling_cell(c),
                  efficiency_cell(c),

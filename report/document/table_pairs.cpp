@@ -34,8 +34,8 @@ struct Endpoint {
 std::pair<Endpoint, Endpoint> ends_of(const Record& r) {
   if (r.figure && r.figure->subject.kind == SubjectKind::pair)
     return {{r.figure->subject.host, r.figure->subject.rank}, {r.figure->subject.dst_host, r.figure->subject.dst_rank}};
-  return {{jsonx::string(r.extra, "src_host").value_or(""), jsonx::integer(r.extra, "src_rank").value_or(-1)},
-          {jsonx::string(r.extra, "dst_host").value_or(r.host), jsonx::integer(r.extra, "dst_rank").value_or(r.rank)}};
+  return {{jsonx::string(r.extra, "src_host").value_or(""), extra_integer(r, "src_rank").value_or(-1)},
+          {jsonx::string(r.extra, "dst_host").value_or(r.host), extra_integer(r, "dst_rank").value_or(r.rank)}};
 }
 
 // Host names label the endpoints; where two ranks share a host (one machine), host:rank does.
@@ -170,7 +170,7 @@ long long retransmits(const Record& r) {
 
 std::string test_text(const Record& r) {
   std::string t = r.figure ? r.figure->parameters.count("test") ? r.figure->parameters.at("test") : r.variant : r.variant;
-  if (jsonx::string(r.extra, "direction").value_or("") == "bidirectional") t += " (bidirectional)";
+  if (extra_string(r, "direction").value_or("") == "bidirectional") t += " (bidirectional)";
   return t;
 }
 
@@ -181,10 +181,10 @@ std::vector<Cell> iperf3_end_cells(const Record& r) {
     if (!bytes || !seconds) return std::vector<Cell>{text_cell(""), text_cell("")};
     return std::vector<Cell>{figure_cell(*bytes / 1e9), figure_cell(*seconds > 0 ? *bytes * 8 / *seconds / 1e9 : 0)};
   };
-  const auto sent = jsonx::number(r.extra, "bytes_sent");
-  auto cells = line(sent, jsonx::number(r.extra, "sender_seconds"));
+  const auto sent = extra_number(r, "bytes_sent");
+  auto cells = line(sent, extra_number(r, "sender_seconds"));
   cells.push_back(sent ? int_cell(retransmits(r)) : text_cell(""));
-  const auto received = line(static_cast<double>(r.bytes), jsonx::number(r.extra, "seconds"));
+  const auto received = line(static_cast<double>(r.bytes), extra_number(r, "seconds"));
   cells.insert(cells.end(), received.begin(), received.end());
   return cells;
 }
@@ -201,7 +201,7 @@ TableRow flow_row(const Record& r, const EndpointLabels& label, const BlamedPair
   row.cells = {text_cell(label(src)),
                text_cell(label(dst)),
                text_cell(test_text(r)),
-               int_cell(jsonx::integer(r.extra, "streams").value_or(static_cast<int>(r.count))),
+               int_cell(extra_integer(r, "streams").value_or(static_cast<int>(r.count))),
                ok ? figure_cell(f->value) : text_cell(""),
                ceiling_cell(c),
                efficiency_cell(c),

@@ -34,12 +34,20 @@ inline const gpunet::json* array_at(const gpunet::json& j, const char* key) {
   return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
-inline std::optional<double> number(const gpunet::json& j, const char* key) {
-  if (!j.is_object()) return std::nullopt;
+// The value at key in an object; nullptr when it has none or j is no object.
+inline const gpunet::json* member(const gpunet::json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
   const auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
+  return it == j.end() ? nullptr : &*it;
 }
+
+// A value read as the keyed reads below read it; absent for nullptr.
+inline std::optional<double> number(const gpunet::json* v) {
+  if (!v || !v->is_number()) return std::nullopt;
+  return v->get<double>();
+}
+
+inline std::optional<double> number(const gpunet::json& j, const char* key) { return number(member(j, key)); }
 
 // An integer as these reads take it: within int's range (its minimum left out), else absent.
 inline std::optional<int> int32_of(int64_t v) {
@@ -47,19 +55,19 @@ inline std::optional<int> int32_of(int64_t v) {
   return static_cast<int>(v);
 }
 
-inline std::optional<int> integer(const gpunet::json& j, const char* key) {
-  if (!j.is_object()) return std::nullopt;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
-  return int32_of(it->get<int64_t>());
+inline std::optional<int> integer(const gpunet::json* v) {
+  if (!v || !v->is_number_integer()) return std::nullopt;
+  return int32_of(v->get<int64_t>());
 }
 
-inline std::optional<std::string> string(const gpunet::json& j, const char* key) {
-  if (!j.is_object()) return std::nullopt;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
+inline std::optional<int> integer(const gpunet::json& j, const char* key) { return integer(member(j, key)); }
+
+inline std::optional<std::string> string(const gpunet::json* v) {
+  if (!v || !v->is_string()) return std::nullopt;
+  return v->get<std::string>();
 }
+
+inline std::optional<std::string> string(const gpunet::json& j, const char* key) { return string(member(j, key)); }
 
 inline std::optional<bool> boolean(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;

@@ -110,17 +110,37 @@ void hold_timeline_apart(Record& r) {
   r.timeline_in_samples = true;
 }
 
-const json* extra_at(const Record& r, const std::string& key, json& scratch) {
+void hold_flow_facts_apart(Record& r) {
+  if (r.kind == RecordKind::tcp_flow && r.figure) r.flow.take_from(r.extra);
+}
+
+const json* extra_at(const Record& r, std::string_view key, json& scratch) {
   for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination})
     if (key == link_key(end)) return link_facts_at(r, end);
   if (key == "cpu" && r.cpu) return &(scratch = to_json(*r.cpu));
   if (key == kTimelineKey && r.timeline_in_samples && r.figure) return &(scratch = r.figure->samples);
+  if (auto held = r.flow.at(key)) return &(scratch = std::move(*held));
   if (!r.extra.is_object()) return nullptr;
   const auto it = r.extra.find(key);
   return it == r.extra.end() ? nullptr : &*it;
 }
 
-bool extra_held_apart(const Record& r) { return r.link || r.dst_link || r.cpu || r.timeline_in_samples; }
+std::optional<double> extra_number(const Record& r, std::string_view key) {
+  json scratch;
+  return jsonx::number(extra_at(r, key, scratch));
+}
+
+std::optional<int> extra_integer(const Record& r, std::string_view key) {
+  json scratch;
+  return jsonx::integer(extra_at(r, key, scratch));
+}
+
+std::optional<std::string> extra_string(const Record& r, std::string_view key) {
+  json scratch;
+  return jsonx::string(extra_at(r, key, scratch));
+}
+
+bool extra_held_apart(const Record& r) { return r.link || r.dst_link || r.cpu || r.timeline_in_samples || !r.flow.empty(); }
 
 json written_extra(const Record& r) {
   if (!extra_held_apart(r)) return r.extra;
@@ -129,6 +149,7 @@ json written_extra(const Record& r) {
   if (r.dst_link) extra[link_key(LinkEnd::destination)] = *r.dst_link;
   if (r.cpu) extra["cpu"] = to_json(*r.cpu);
   if (r.timeline_in_samples && r.figure) extra[kTimelineKey] = r.figure->samples;
+  r.flow.put_into(extra);
   return extra;
 }
 

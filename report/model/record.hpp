@@ -8,12 +8,14 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/json.hpp"
 
 #include "report/model/figure.hpp"
 #include "report/model/flow_cpu_facts.hpp"
+#include "report/model/flow_facts.hpp"
 
 namespace gpunet::report {
 
@@ -97,6 +99,10 @@ struct Record {
   // extra.timeline_Gbps, a TCP flow's goodput per interval, when a results.jsonl's reader found it the
   // very figure.samples and keeps it there only; written, it is in extra again.
   bool timeline_in_samples = false;
+  // A TCP flow's numbers and set texts of extra (streams, goodput_Gbps, started_s, ...), when a
+  // results.jsonl's reader holds them typed (flow_facts.hpp); read them through extra_at() and the
+  // extra_number/extra_integer/extra_string below; written, they are in extra again.
+  FlowFacts flow;
   std::optional<Figure> figure;
   RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
 };
@@ -123,11 +129,20 @@ inline constexpr const char* kTimelineKey = "timeline_Gbps";
 // Drops extra.timeline_Gbps when it is figure.samples to the bit, floats alone (then it writes back the
 // same), and says so in r.timeline_in_samples.
 void hold_timeline_apart(Record& r);
+// Moves a TCP flow's numbers and set texts out of extra into r.flow (a flow with a figure only, so that
+// a version-1 file's reading of extra never meets them).
+void hold_flow_facts_apart(Record& r);
 // The value of extra's top-level `key` wherever the record holds it: in extra, or apart from it (the
-// link facts, the CPU cost, the timeline). One made from typed facts is put in `scratch`, which must
-// outlive the use of the pointer. nullptr when the record has none.
-const gpunet::json* extra_at(const Record& r, const std::string& key, gpunet::json& scratch);
-// Whether anything of extra is held apart from it (the link facts, the CPU cost, the timeline).
+// link facts, the CPU cost, the timeline, the flow's facts). One made from typed facts is put in
+// `scratch`, which must outlive the use of the pointer. nullptr when the record has none.
+const gpunet::json* extra_at(const Record& r, std::string_view key, gpunet::json& scratch);
+// extra's top-level `key` wherever the record holds it, read as jsonx reads it from extra (a missing
+// key or a value of another type reads as absent).
+std::optional<double> extra_number(const Record& r, std::string_view key);
+std::optional<int> extra_integer(const Record& r, std::string_view key);
+std::optional<std::string> extra_string(const Record& r, std::string_view key);
+// Whether anything of extra is held apart from it (the link facts, the CPU cost, the timeline, the
+// flow's facts).
 bool extra_held_apart(const Record& r);
 // extra as a file holds it: with what is held apart put back.
 gpunet::json written_extra(const Record& r);

@@ -42,11 +42,11 @@ TimelinePanel panel_of(const Record& r, const std::string& test) {
   p.test = test;
   p.title = p.src + " -> " + p.dst;
   // Strangers turned away at the receiver's listener while the flow ran (tcp suite's record).
-  if (const auto strangers = jsonx::integer(r.extra, "rejected_connections"); strangers && *strangers > 0)
+  if (const auto strangers = extra_integer(r, "rejected_connections"); strangers && *strangers > 0)
     p.title += " (" + std::to_string(*strangers) + " stranger connection" + (*strangers == 1 ? "" : "s") + " refused meanwhile)";
   p.rates = f.samples;
   p.unit = f.unit;
-  p.interval_s = jsonx::number(r.extra, "interval_s").value_or(0);
+  p.interval_s = extra_number(r, "interval_s").value_or(0);
   if (f.ceiling && f.ceiling->known && f.ceiling->unit == f.unit) p.ceiling = f.ceiling->value;
   if (const auto* st = jsonx::object_at(r.extra, "stability")) {
     const auto below = jsonx::number(*st, "threshold_Gbps");
@@ -89,7 +89,7 @@ Timelines timeline_charts(const Report& rep) {
     if (test == "retest" || r.status != Status::passed) continue;
     ++flows;
     if (f.samples.size() < 2) continue;
-    if (const auto dt = jsonx::number(r.extra, "interval_s"); dt && *dt > 0) interval_of.try_emplace(test, *dt);
+    if (const auto dt = extra_number(r, "interval_s"); dt && *dt > 0) interval_of.try_emplace(test, *dt);
     if (const auto* st = jsonx::object_at(r.extra, "stability"); st && !dip_fraction) {
       const auto below = jsonx::number(*st, "threshold_Gbps"), median = jsonx::number(*st, "p50_Gbps");
       if (below && median && *median > 0) dip_fraction = *below / *median;

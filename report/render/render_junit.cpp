@@ -36,8 +36,8 @@ std::string case_name(const Record& r) {
 // Time the measurement took: its timed iterations, else the duration the suite recorded (TCP flows).
 double seconds(const Record& r) {
   if (r.time_us.samples > 0) return r.time_us.mean * static_cast<double>(r.time_us.samples) * 1e-6;
-  if (const auto s = jsonx::number(r.extra, "seconds")) return *s;
-  return jsonx::number(r.extra, "duration_s").value_or(0);
+  if (const auto s = extra_number(r, "seconds")) return *s;
+  return extra_number(r, "duration_s").value_or(0);
 }
 
 struct Suite {

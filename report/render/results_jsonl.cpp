@@ -78,6 +78,7 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
       }
       hold_cpu_apart(out.record);
       hold_timeline_apart(out.record);
+      hold_flow_facts_apart(out.record);
       out.what = LineRead::What::record;
     } else if (j.contains("provenance") || j.contains("topology")) {
       if (j.contains("provenance")) out.provenance = j.at("provenance").get<Provenance>();

@@ -55,7 +55,7 @@ std::optional<PairFigures> pair_figures(const Report& rep) {
   for (const auto& r : rep.results) {
     const RecordKind kind = record_kind(r);
     if (r.status != Status::passed) continue;
-    if (const double Gbps = kind == RecordKind::tcp_flow ? r.extra.value("goodput_Gbps", 0.0) : 0; Gbps > 0) {
+    if (const double Gbps = kind == RecordKind::tcp_flow ? extra_number(r, "goodput_Gbps").value_or(0.0) : 0; Gbps > 0) {
       if (const auto* link = link_facts_at(r, LinkEnd::own)) add_unique(interfaces, jsonx::string(*link, "iface").value_or(""));
       goodput.push_back(Gbps * 1e9 / 8);
       if (const auto e = ceiling_view(r).efficiency) eff.push_back(*e);

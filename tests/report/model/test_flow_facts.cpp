@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include "report/model/flow_facts.hpp"
+#include "report/model/json_access.hpp"
+#include "report/model/record.hpp"
+
+using namespace gpunet::report;
+using gpunet::json;
+
+namespace {
+
+// A tcp flow record as a results.jsonl holds it (its extra as the tcp suite writes it).
+Record flow_record(const char* extra) {
+  Record r;
+  r.suite = "tcp";
+  r.name = "bandwidth";
+  r.kind = RecordKind::tcp_flow;
+  r.extra = json::parse(extra);
+  r.figure = rate_figure("tcp.goodput", 9.5, "Gb/s", pair_subject("a", 0, "b", 1), PathModel::tcp_flow);
+  return r;
+}
+
+constexpr const char* kFlowExtra =
+    R"({"src_host": "a", "dst_host": "b", "src_rank": 0, "dst_rank": -3, "streams": 2, "direction": "bidirectional",
+        "goodput_Gbps": 9.5, "seconds": -0.0, "bytes_sent": 18446744073709551615, "sndbuf_bytes": "auto",
+        "rcvbuf_bytes": 262144, "started_s": 1.25e-7, "mode": "stability", "stability": {"dips": []}})";
+
+}  // namespace
+
+// Every number keeps its JSON type and bits, each set text its text: held, the flow writes back the very
+// same JSON, and each key reads back through extra_at as extra held it.
+TEST(FlowFacts, NumbersAndSetTextsAreHeldAndWriteBackTheSame) {
+  const Record plain = flow_record(kFlowExtra);
+  Record held = plain;
+  hold_flow_facts_apart(held);
+  EXPECT_FALSE(held.flow.empty());
+  EXPECT_TRUE(extra_held_apart(held));
+  EXPECT_EQ(held.extra, json::parse(R"({"src_host": "a", "dst_host": "b", "stability": {"dips": []}})"));
+  EXPECT_EQ(json(held).dump(), json(plain).dump());
+  EXPECT_EQ(written_extra(held), plain.extra);
+  for (const auto& [key, value] : plain.extra.items()) {
+    json scratch;
+    const json* v = extra_at(held, key, scratch);
+    ASSERT_NE(v, nullptr) << key;
+    EXPECT_EQ(v->type(), value.type()) << key;
+    EXPECT_EQ(v->dump(), value.dump()) << key;
+    EXPECT_EQ(extra_number(held, key), jsonx::number(plain.extra, key.c_str())) << key;
+    EXPECT_EQ(extra_integer(held, key), jsonx::integer(plain.extra, key.c_str())) << key;
+    EXPECT_EQ(extra_string(held, key), jsonx::string(plain.extra, key.c_str())) << key;
+  }
+  json scratch;
+  EXPECT_EQ(extra_at(held, "concurrent_flows", scratch), nullptr);
+  EXPECT_EQ(extra_integer(held, "dst_rank"), -3);
+  EXPECT_EQ(extra_number(held, "goodput_Gbps"), 9.5);
+  EXPECT_EQ(extra_string(held, "direction"), "bidirectional");
+  EXPECT_EQ(extra_string(held, "streams"), std::nullopt) << "a number is no text";
+  EXPECT_EQ(extra_number(held, "mode"), std::nullopt) << "a text is no number";
+}
+
+// What it cannot write back the same stays in extra: another text, a bool, null, an array, an object.
+TEST(FlowFacts, OtherValuesStayInExtra) {
+  Record r = flow_record(
+      R"({"direction": "sideways", "streams": true, "seconds": null, "started_s": [1], "mode": {"a": 1}, "goodput_Gbps": 1.5})");
+  hold_flow_facts_apart(r);
+  EXPECT_EQ(r.extra, json::parse(R"({"direction": "sideways", "streams": true, "seconds": null, "started_s": [1], "mode": {"a": 1}})"));
+  EXPECT_EQ(extra_string(r, "direction"), "sideways");
+  EXPECT_EQ(extra_number(r, "goodput_Gbps"), 1.5);
+}
+
+// Only a TCP flow with a figure: a version 1 file's records have their figure made from extra, which must
+// find everything where it was.
+TEST(FlowFacts, OnlyAFlowWithAFigureIsHeld) {
+  Record no_figure = flow_record(kFlowExtra);
+  no_figure.figure.reset();
+  hold_flow_facts_apart(no_figure);
+  EXPECT_TRUE(no_figure.flow.empty());
+  EXPECT_EQ(no_figure.extra, json::parse(kFlowExtra));
+
+  Record group = flow_record(kFlowExtra);
+  group.kind = RecordKind::tcp_group;
+  hold_flow_facts_apart(group);
+  EXPECT_TRUE(group.flow.empty());
+
+  Record scalar_extra = flow_record("5");
+  hold_flow_facts_apart(scalar_extra);
+  EXPECT_TRUE(scalar_extra.flow.empty());
+  EXPECT_EQ(scalar_extra.extra, json(5));
+}
