@@ -1,20 +1,45 @@
 #!/usr/bin/env python3
 """Generates a results.jsonl of an all-pairs TCP matrix over HOSTS hosts, one record per ordered pair
-(HOSTS x (HOSTS-1): 1,047,552 at 1,024 hosts), shaped as the tcp suite writes them (figure, both links,
-stability, CPU use, one stream's tcp_info). SLOW hosts send and receive at a quarter of the rate.
+(HOSTS x (HOSTS-1): 1,047,552 at 1,024 hosts), with every key the tcp suite writes in a flow's extra
+(bench/suites/tcp/records.cpp: both links, addresses, buffers, times, bytes, stream bytes, the timeline and
+its stability, both ends' CPU use, one stream's tcp_info) and its figure; about 2.4 KB a record.
+--lean writes the smaller records these figures were first measured on until 2026-12-06 (hosts, ranks,
+links, direction, streams, times, goodput, CPU use, timeline; about 1.45 KB), to reproduce them.
+SLOW hosts send and receive at a quarter of the rate.
 It is the input of the scale benchmark for `gpunet-bench report` (bench/perf/pair_matrix_bench.sh).
 
-usage: gen_pair_matrix.py [--hosts 1024] [--slow 3] OUT"""
+usage: gen_pair_matrix.py [--hosts 1024] [--slow 3] [--lean] OUT"""
 import argparse
 import json
 import random
 
+
+def suite_keys(extra, s, d, g, tl, rnd):
+    """The rest of what the tcp suite writes in a flow's extra, in its types."""
+    sent = int(g / 8 * 1e9 * 0.5)
+    p50 = sorted(tl)[len(tl) // 2]
+    extra.update({"msg_bytes": 131072, "sndbuf_bytes": "auto", "rcvbuf_bytes": "auto",
+                  "seconds": 0.5 + rnd.uniform(0.0, 0.02), "bytes_sent": sent,
+                  "sender_seconds": 0.5 + rnd.uniform(0.0, 0.002), "stream_bytes": [sent],
+                  "path": "network", "src_addr": f"10.{s // 250}.{s % 250}.1",
+                  "dst_addr": f"10.{d // 250}.{d % 250}.1:{30000 + rnd.randrange(30000)}",
+                  "rejected_connections": 0, "unauthenticated_connections": 0,
+                  "stability": {"below_s": 0.0, "dips": [], "intervals": len(tl), "max_Gbps": max(tl),
+                                "min_Gbps": min(tl), "p1_Gbps": min(tl), "p50_Gbps": p50,
+                                "threshold_Gbps": 0.8 * p50},
+                  "tcp_info": [{"bytes_acked": sent + 66, "bytes_retrans": rnd.randrange(0, 100000),
+                                "cwnd_segments": rnd.randrange(10, 400), "mss_bytes": 8948, "pmtu_bytes": 9000,
+                                "retransmits": rnd.randrange(0, 20), "rtt_us": rnd.randrange(20, 200),
+                                "rttvar_us": rnd.randrange(2, 50), "timestamps": True}]})
+    for end in ("sender", "receiver"):
+        extra["cpu"][end]["core_busy_pct"] = None
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hosts", type=int, default=1024)
     ap.add_argument("--slow", type=int, default=3)
+    ap.add_argument("--lean", action="store_true")
     ap.add_argument("out")
     a = ap.parse_args()
     rnd = random.Random(7)
@@ -56,6 +81,8 @@ def main():
                                   "samples": tl, "value": g,
                                   "subject": {"kind": "pair", "host": hosts[s], "rank": s, "dst_host": hosts[d],
                                               "dst_rank": d}}}
+                if not a.lean:
+                    suite_keys(rec["extra"], s, d, g, tl, rnd)
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
     print(f"{n * (n - 1)} pair records, slow hosts: {', '.join(hosts[i] for i in sorted(slow))}")
 

@@ -163,7 +163,8 @@ std::vector<size_t> worst_flows(const std::vector<const Record*>& flows, const B
 
 long long retransmits(const Record& r) {
   long long n = 0;
-  if (const auto* info = jsonx::array_at(r.extra, "tcp_info"))
+  json scratch;
+  if (const json* info = extra_at(r, "tcp_info", scratch); info && info->is_array())
     for (const auto& s : *info) n += jsonx::integer(s, "retransmits").value_or(0);
   return n;
 }
@@ -195,7 +196,9 @@ TableRow flow_row(const Record& r, const EndpointLabels& label, const BlamedPair
   const auto* f = record_figure(r);
   const bool ok = r.status == Status::passed && f;
   const auto c = ceiling_view(r);
-  const auto* dips = jsonx::array_at(jsonx::section(r.extra, "stability"), "dips");
+  json scratch;
+  const json* stability = extra_at(r, "stability", scratch);
+  const auto* dips = stability ? jsonx::array_at(*stability, "dips") : nullptr;
   TableRow row;
   row.status = r.status;
   row.cells = {text_cell(label(src)),

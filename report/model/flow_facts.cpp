@@ -1,8 +1,6 @@
 #include "report/model/flow_facts.hpp"
 
-#include <algorithm>
 #include <bit>
-#include <string>
 
 namespace gpunet::report {
 
@@ -10,66 +8,170 @@ using gpunet::json;
 
 namespace {
 
-std::optional<size_t> key_place(std::string_view key) {
-  const auto it = std::lower_bound(kFlowFactKeys.begin(), kFlowFactKeys.end(), key);
-  if (it == kFlowFactKeys.end() || *it != key) return std::nullopt;
-  return static_cast<size_t>(it - kFlowFactKeys.begin());
+template <size_t N>
+std::optional<size_t> place_of(const std::array<std::string_view, N>& sorted, std::string_view key) {
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), key);
+  if (it == sorted.end() || *it != key) return std::nullopt;
+  return static_cast<size_t>(it - sorted.begin());
 }
 
-std::optional<size_t> text_place(const std::string& text) {
-  const auto it = std::find(kFlowTexts.begin(), kFlowTexts.end(), text);
-  if (it == kFlowTexts.end()) return std::nullopt;
-  return static_cast<size_t>(it - kFlowTexts.begin());
+constexpr std::string_view kStability = "stability", kDips = "dips", kTcpInfo = "tcp_info", kStreamBytes = "stream_bytes";
+
+// The held list's JSON array.
+template <class T, class ToJson>
+json array_of(const std::vector<T>& items, ToJson to_json) {
+  json a = json::array();
+  for (const T& item : items) a.push_back(to_json(item));
+  return a;
+}
+
+// `extra`'s array at `key` when each of its items can be held by `hold`; none otherwise.
+template <class T, class Hold>
+std::optional<std::vector<T>> held_array(const json& extra, std::string_view key, Hold hold) {
+  const auto it = extra.find(key);
+  if (it == extra.end() || !it->is_array()) return std::nullopt;
+  std::vector<T> items;
+  items.reserve(it->size());
+  for (const json& v : *it) {
+    auto item = hold(v);
+    if (!item) return std::nullopt;
+    items.push_back(std::move(*item));
+  }
+  return items;
 }
 
 }  // namespace
 
-void FlowFacts::take_from(json& extra) {
-  if (!extra.is_object()) return;
-  for (size_t i = 0; i < kFlowFactKeys.size(); ++i) {
-    const auto it = extra.find(kFlowFactKeys[i]);
-    if (it == extra.end()) continue;
-    const json& v = *it;
-    switch (v.type()) {
-      case json::value_t::number_integer: bits_[i] = std::bit_cast<uint64_t>(v.get<int64_t>()); break;
-      case json::value_t::number_unsigned: bits_[i] = v.get<uint64_t>(); break;
-      case json::value_t::number_float: bits_[i] = std::bit_cast<uint64_t>(v.get<double>()); break;
-      case json::value_t::string:
-        if (const auto t = text_place(v.get_ref<const std::string&>())) {
-          bits_[i] = *t;
-          break;
-        }
-        continue;
-      default: continue;
+std::optional<HeldScalar> HeldScalar::of(const json& v) {
+  switch (v.type()) {
+    case json::value_t::number_integer: return HeldScalar{v.type(), std::bit_cast<uint64_t>(v.get<int64_t>())};
+    case json::value_t::number_unsigned: return HeldScalar{v.type(), v.get<uint64_t>()};
+    case json::value_t::number_float: return HeldScalar{v.type(), std::bit_cast<uint64_t>(v.get<double>())};
+    case json::value_t::boolean: return HeldScalar{v.type(), v.get<bool>() ? 1U : 0U};
+    case json::value_t::string: {
+      const auto& text = v.get_ref<const std::string&>();
+      const auto it = std::find(kFlowTexts.begin(), kFlowTexts.end(), text);
+      if (it == kFlowTexts.end()) return std::nullopt;
+      return HeldScalar{v.type(), static_cast<uint64_t>(it - kFlowTexts.begin())};
     }
-    type_[i] = v.type();
-    extra.erase(it);
+    default: return std::nullopt;
   }
 }
 
-bool FlowFacts::empty() const {
-  return std::all_of(type_.begin(), type_.end(), [](json::value_t t) { return t == json::value_t::null; });
-}
-
-json FlowFacts::value(size_t i) const {
-  switch (type_[i]) {
-    case json::value_t::number_integer: return std::bit_cast<int64_t>(bits_[i]);
-    case json::value_t::number_unsigned: return bits_[i];
-    case json::value_t::number_float: return std::bit_cast<double>(bits_[i]);
-    case json::value_t::string: return std::string(kFlowTexts[bits_[i]]);
+json HeldScalar::value() const {
+  switch (type) {
+    case json::value_t::number_integer: return std::bit_cast<int64_t>(bits);
+    case json::value_t::number_unsigned: return bits;
+    case json::value_t::number_float: return std::bit_cast<double>(bits);
+    case json::value_t::boolean: return bits != 0;
+    case json::value_t::string: return std::string(kFlowTexts[bits]);
     default: return nullptr;
   }
 }
 
-std::optional<json> FlowFacts::at(std::string_view key) const {
-  const auto i = key_place(key);
+template <const auto& Keys>
+void ScalarObject<Keys>::take_from(json& object) {
+  for (size_t i = 0; i < Keys.size(); ++i) {
+    const auto it = object.find(Keys[i]);
+    if (it == object.end()) continue;
+    const auto held = HeldScalar::of(*it);
+    if (!held) continue;
+    type_[i] = held->type;
+    bits_[i] = held->bits;
+    object.erase(it);
+  }
+}
+
+template <const auto& Keys>
+std::optional<ScalarObject<Keys>> ScalarObject<Keys>::of_whole(const json& object, std::string_view skip) {
+  if (!object.is_object()) return std::nullopt;
+  ScalarObject held;
+  for (const auto& [key, value] : object.items()) {
+    if (key == skip) continue;
+    const auto i = place_of(Keys, key);
+    const auto scalar = i ? HeldScalar::of(value) : std::nullopt;
+    if (!scalar) return std::nullopt;
+    held.type_[*i] = scalar->type;
+    held.bits_[*i] = scalar->bits;
+  }
+  return held;
+}
+
+template <const auto& Keys>
+bool ScalarObject<Keys>::empty() const {
+  return std::all_of(type_.begin(), type_.end(), [](json::value_t t) { return t == json::value_t::null; });
+}
+
+template <const auto& Keys>
+std::optional<json> ScalarObject<Keys>::at(std::string_view key) const {
+  const auto i = place_of(Keys, key);
   if (!i || type_[*i] == json::value_t::null) return std::nullopt;
-  return value(*i);
+  return slot(*i).value();
+}
+
+template <const auto& Keys>
+void ScalarObject<Keys>::put_into(json& object) const {
+  for (size_t i = 0; i < Keys.size(); ++i)
+    if (type_[i] != json::value_t::null) object[std::string(Keys[i])] = slot(i).value();
+}
+
+template class ScalarObject<kFlowFactKeys>;
+template class ScalarObject<kStabilityKeys>;
+template class ScalarObject<kTcpInfoKeys>;
+
+void FlowFacts::take_from(json& extra) {
+  if (!extra.is_object()) return;
+  scalars_.take_from(extra);
+  for (size_t i = 0; i < kFlowTextKeys.size(); ++i) {
+    const auto it = extra.find(kFlowTextKeys[i]);
+    if (it == extra.end() || !it->is_string()) continue;
+    texts_[i] = std::move(it->get_ref<std::string&>());
+    extra.erase(it);
+  }
+  if (const auto it = extra.find(kStability); it != extra.end() && it->is_object()) {
+    const auto dips = it->find(kDips);
+    if (dips != it->end() && dips->is_array() && dips->empty())
+      if ((stability_ = ScalarObject<kStabilityKeys>::of_whole(*it, kDips))) extra.erase(it);
+  }
+  if ((tcp_info_ = held_array<ScalarObject<kTcpInfoKeys>>(extra, kTcpInfo, [](const json& v) {
+         return ScalarObject<kTcpInfoKeys>::of_whole(v);
+       })))
+    extra.erase(extra.find(kTcpInfo));
+  if ((stream_bytes_ = held_array<HeldScalar>(extra, kStreamBytes, [](const json& v) {
+         return v.is_number() ? HeldScalar::of(v) : std::nullopt;
+       })))
+    extra.erase(extra.find(kStreamBytes));
+}
+
+bool FlowFacts::empty() const {
+  return scalars_.empty() && std::none_of(texts_.begin(), texts_.end(), [](const auto& t) { return t.has_value(); }) &&
+         !stability_ && !tcp_info_ && !stream_bytes_;
+}
+
+std::optional<json> FlowFacts::at(std::string_view key) const {
+  if (auto v = scalars_.at(key)) return v;
+  if (const auto i = place_of(kFlowTextKeys, key)) return texts_[*i] ? std::optional<json>(*texts_[*i]) : std::nullopt;
+  if (key == kStability && stability_) {
+    json s = {{std::string(kDips), json::array()}};
+    stability_->put_into(s);
+    return s;
+  }
+  if (key == kTcpInfo && tcp_info_)
+    return array_of(*tcp_info_, [](const ScalarObject<kTcpInfoKeys>& o) {
+      json j = json::object();
+      o.put_into(j);
+      return j;
+    });
+  if (key == kStreamBytes && stream_bytes_) return array_of(*stream_bytes_, [](const HeldScalar& s) { return s.value(); });
+  return std::nullopt;
 }
 
 void FlowFacts::put_into(json& extra) const {
-  for (size_t i = 0; i < kFlowFactKeys.size(); ++i)
-    if (type_[i] != json::value_t::null) extra[std::string(kFlowFactKeys[i])] = value(i);
+  scalars_.put_into(extra);
+  for (size_t i = 0; i < kFlowTextKeys.size(); ++i)
+    if (texts_[i]) extra[std::string(kFlowTextKeys[i])] = *texts_[i];
+  for (const std::string_view key : {kStability, kTcpInfo, kStreamBytes})
+    if (auto v = at(key)) extra[std::string(key)] = std::move(*v);
 }
 
 }  // namespace gpunet::report

@@ -48,7 +48,8 @@ TimelinePanel panel_of(const Record& r, const std::string& test) {
   p.unit = f.unit;
   p.interval_s = extra_number(r, "interval_s").value_or(0);
   if (f.ceiling && f.ceiling->known && f.ceiling->unit == f.unit) p.ceiling = f.ceiling->value;
-  if (const auto* st = jsonx::object_at(r.extra, "stability")) {
+  json scratch;
+  if (const json* st = extra_at(r, "stability", scratch)) {
     const auto below = jsonx::number(*st, "threshold_Gbps");
     if (below && *below > 0 && f.unit == "Gb/s") p.dip_below = below;
   }
@@ -90,7 +91,8 @@ Timelines timeline_charts(const Report& rep) {
     ++flows;
     if (f.samples.size() < 2) continue;
     if (const auto dt = extra_number(r, "interval_s"); dt && *dt > 0) interval_of.try_emplace(test, *dt);
-    if (const auto* st = jsonx::object_at(r.extra, "stability"); st && !dip_fraction) {
+    json scratch;
+    if (const json* st = dip_fraction ? nullptr : extra_at(r, "stability", scratch)) {
       const auto below = jsonx::number(*st, "threshold_Gbps"), median = jsonx::number(*st, "p50_Gbps");
       if (below && median && *median > 0) dip_fraction = *below / *median;
     }

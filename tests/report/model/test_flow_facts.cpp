@@ -23,7 +23,11 @@ Record flow_record(const char* extra) {
 constexpr const char* kFlowExtra =
     R"({"src_host": "a", "dst_host": "b", "src_rank": 0, "dst_rank": -3, "streams": 2, "direction": "bidirectional",
         "goodput_Gbps": 9.5, "seconds": -0.0, "bytes_sent": 18446744073709551615, "sndbuf_bytes": "auto",
-        "rcvbuf_bytes": 262144, "started_s": 1.25e-7, "mode": "stability", "stability": {"dips": []}})";
+        "rcvbuf_bytes": 262144, "started_s": 1.25e-7, "mode": "stability", "path": "network",
+        "src_addr": "10.0.0.1", "dst_addr": "10.0.0.2:40000", "stream_bytes": [10, 12.5],
+        "stability": {"below_s": 0.0, "dips": [], "intervals": 5, "min_Gbps": 9, "p50_Gbps": 9.5, "threshold_Gbps": 7.6},
+        "tcp_info": [{"retransmits": 3, "rtt_us": 41, "timestamps": true}, {"retransmits": 0, "timestamps": false}],
+        "cpu_note": {"a": 1}})";
 
 }  // namespace
 
@@ -35,7 +39,7 @@ TEST(FlowFacts, NumbersAndSetTextsAreHeldAndWriteBackTheSame) {
   hold_flow_facts_apart(held);
   EXPECT_FALSE(held.flow.empty());
   EXPECT_TRUE(extra_held_apart(held));
-  EXPECT_EQ(held.extra, json::parse(R"({"src_host": "a", "dst_host": "b", "stability": {"dips": []}})"));
+  EXPECT_EQ(held.extra, json::parse(R"({"src_host": "a", "dst_host": "b", "cpu_note": {"a": 1}})"));
   EXPECT_EQ(json(held).dump(), json(plain).dump());
   EXPECT_EQ(written_extra(held), plain.extra);
   for (const auto& [key, value] : plain.extra.items()) {
@@ -57,14 +61,31 @@ TEST(FlowFacts, NumbersAndSetTextsAreHeldAndWriteBackTheSame) {
   EXPECT_EQ(extra_number(held, "mode"), std::nullopt) << "a text is no number";
 }
 
-// What it cannot write back the same stays in extra: another text, a bool, null, an array, an object.
+// What it cannot write back the same stays in extra, whole: another text, null, an array, an object; a stability summary with dips or a key of its own; a stream's
+// tcp_info with another key or a text; stream bytes that are not all numbers; an address that is no text.
 TEST(FlowFacts, OtherValuesStayInExtra) {
-  Record r = flow_record(
-      R"({"direction": "sideways", "streams": true, "seconds": null, "started_s": [1], "mode": {"a": 1}, "goodput_Gbps": 1.5})");
+  const char* kept = R"({"direction": "sideways", "seconds": null, "started_s": [1], "mode": {"a": 1},
+      "stability": {"dips": [{"start_s": 0.1}], "p50_Gbps": 9.5}, "path": 5,
+      "tcp_info": [{"retransmits": 3}, {"retransmits": 0, "note": 1}], "stream_bytes": [1, "2"]})";
+  Record r = flow_record(kept);
+  r.extra["goodput_Gbps"] = 1.5;
   hold_flow_facts_apart(r);
-  EXPECT_EQ(r.extra, json::parse(R"({"direction": "sideways", "streams": true, "seconds": null, "started_s": [1], "mode": {"a": 1}})"));
+  EXPECT_EQ(r.extra, json::parse(kept));
   EXPECT_EQ(extra_string(r, "direction"), "sideways");
   EXPECT_EQ(extra_number(r, "goodput_Gbps"), 1.5);
+  for (const char* other : {R"({"stability": {"dips": [], "p50_Gbps": 9.5, "median": 9}})", R"({"stability": {"p50_Gbps": 9.5}})",
+                            R"({"tcp_info": [{"rtt_us": "41"}]})", R"({"stability": {"dips": [], "p50_Gbps": "9"}})"}) {
+    Record o = flow_record(other);
+    hold_flow_facts_apart(o);
+    EXPECT_EQ(o.extra, json::parse(other)) << other;
+    EXPECT_TRUE(o.flow.empty()) << other;
+  }
+  Record none = flow_record(R"({"tcp_info": [], "stream_bytes": [], "streams": true})");
+  const std::string written = json(none).dump();
+  hold_flow_facts_apart(none);
+  EXPECT_EQ(none.extra, json::object()) << "empty lists and a bool are held too";
+  EXPECT_EQ(json(none).dump(), written);
+  EXPECT_EQ(extra_integer(none, "streams"), std::nullopt) << "a bool is no number, held or not";
 }
 
 // Only a TCP flow with a figure: a version 1 file's records have their figure made from extra, which must
