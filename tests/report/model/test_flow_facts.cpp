@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <random>
+#include <vector>
+
 #include "report/model/flow_facts.hpp"
 #include "report/model/json_access.hpp"
 #include "report/model/record.hpp"
@@ -106,4 +110,52 @@ TEST(FlowFacts, OnlyAFlowWithAFigureIsHeld) {
   hold_flow_facts_apart(scalar_extra);
   EXPECT_TRUE(scalar_extra.flow.empty());
   EXPECT_EQ(scalar_extra.extra, json(5));
+}
+
+// Random extras over every key it may hold, each value of a random JSON type (numbers of each type and
+// their edges, set texts and others, bools, null, lists, objects, stability and tcp_info shapes near the
+// held ones): held, each writes back the very same JSON, and every key reads back through extra_at as
+// extra held it.
+TEST(FlowFacts, AnyExtraWritesBackTheSameAndReadsTheSame) {
+  std::mt19937 rng(29);
+  const auto pick = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
+  const std::vector<json> scalars = {json(0),        json(-7),     json(uint64_t{18446744073709551615ULL}), json(INT64_MIN),
+                                     json(2.5),      json(-0.0),   json(1e308),   json(true),  json(false),
+                                     json(nullptr),  json("auto"), json("bidirectional"), json("sideways"), json(""),
+                                     json::array(),  json::object()};
+  const auto scalar = [&] { return scalars[pick(scalars.size())]; };
+  const auto object_over = [&](auto keys, bool dips) {
+    json o = json::object();
+    for (const auto key : keys)
+      if (pick(3) != 0) o[std::string(key)] = pick(5) == 0 ? scalar() : json(pick(2) ? json(1.5) : json(int64_t(pick(100))));
+    if (dips) o["dips"] = pick(4) == 0 ? json::parse(R"([{"start_s": 1}])") : json::array();
+    if (pick(8) == 0) o["other"] = 1;
+    return o;
+  };
+  std::vector<std::string> keys(kFlowFactKeys.begin(), kFlowFactKeys.end());
+  keys.insert(keys.end(), kFlowTextKeys.begin(), kFlowTextKeys.end());
+  for (int round = 0; round < 2000; ++round) {
+    json extra = json::object();
+    for (const auto& key : keys)
+      if (pick(2) != 0) extra[key] = pick(3) == 0 ? json("10.0.0." + std::to_string(pick(255))) : scalar();
+    if (pick(2) != 0) extra["stability"] = pick(5) == 0 ? scalar() : object_over(kStabilityKeys, pick(5) != 0);
+    if (pick(2) != 0) {
+      json info = json::array();
+      for (size_t i = pick(3); i > 0; --i) info.push_back(pick(6) == 0 ? scalar() : object_over(kTcpInfoKeys, false));
+      extra["tcp_info"] = info;
+    }
+    if (pick(2) != 0) extra["stream_bytes"] = pick(4) == 0 ? json::array({1, "2"}) : json::array({uint64_t{3}, -4, 5.5});
+    Record r = flow_record("{}");
+    r.extra = extra;
+    const std::string written = json(r).dump();
+    hold_flow_facts_apart(r);
+    ASSERT_EQ(json(r).dump(), written) << extra.dump();
+    for (const auto& [key, value] : extra.items()) {
+      json scratch;
+      const json* v = extra_at(r, key, scratch);
+      ASSERT_NE(v, nullptr) << key << " in " << extra.dump();
+      ASSERT_EQ(v->dump(), value.dump()) << key;
+      ASSERT_EQ(v->type(), value.type()) << key;
+    }
+  }
 }
