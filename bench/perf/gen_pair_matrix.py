@@ -2,9 +2,11 @@
 """Generates a results.jsonl of an all-pairs TCP matrix over HOSTS hosts, one record per ordered pair
 (HOSTS x (HOSTS-1): 1,047,552 at 1,024 hosts), with every key the tcp suite writes in a flow's extra
 (bench/suites/tcp/records.cpp: both links, addresses, buffers, times, bytes, stream bytes, the timeline and
-its stability, both ends' CPU use, one stream's tcp_info) and its figure; about 2.4 KB a record.
+its stability, both ends' CPU use, one stream's tcp_info) and its figure, keys sorted as the suite
+writes them; about 2.13 KB a record.
 --lean writes the smaller records these figures were first measured on until 2026-12-06 (hosts, ranks,
-links, direction, streams, times, goodput, CPU use, timeline; about 1.45 KB), to reproduce them.
+links, direction, streams, times, goodput, CPU use, timeline; keys unsorted; about 1.45 KB), the very
+same file, to reproduce them.
 SLOW hosts send and receive at a quarter of the rate.
 It is the input of the scale benchmark for `gpunet-bench report` (bench/perf/pair_matrix_bench.sh).
 
@@ -53,7 +55,7 @@ def main():
             "git_commit": "bench", "mpi_version": "", "hwloc_version": "", "cuda_version": "",
             "nccl_version": "", "start_time": "2026-12-01T00:00:00Z", "end_time": "2026-12-01T06:00:00Z"}
     with open(a.out, "w") as f:
-        f.write(json.dumps({"provenance": prov, "topology": {"nodes": []}}) + "\n")
+        f.write(json.dumps({"provenance": prov, "topology": {"nodes": []}}, sort_keys=not a.lean) + "\n")
         rounds = n - 1 if n % 2 == 0 else n
         for s in range(n):
             for d in range(n):
@@ -83,7 +85,7 @@ def main():
                                               "dst_rank": d}}}
                 if not a.lean:
                     suite_keys(rec["extra"], s, d, g, tl, rnd)
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                f.write(json.dumps(rec, separators=(",", ":"), sort_keys=not a.lean) + "\n")
     print(f"{n * (n - 1)} pair records, slow hosts: {', '.join(hosts[i] for i in sorted(slow))}")
 
 

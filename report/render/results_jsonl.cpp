@@ -1,5 +1,7 @@
 #include "report/render/results_jsonl.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -95,6 +97,15 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   return out;
 }
 
+// Asks the kernel to back a large room with huge pages where it can (transparent huge pages in madvise
+// mode): a million records touch 1.5 GB, which in 4 KiB pages is 360,000 page faults.
+void huge_pages(void* p, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 // Takes the lines in file order into one Report.
 class JsonlLines {
  public:
@@ -105,6 +116,7 @@ class JsonlLines {
   // `bytes`: the file's size, which sets the records' room (records_room).
   JsonlLines(const std::string& path, std::size_t bytes, Source source = Source::given) : path_(path), source_(source) {
     rep_.results.reserve(records_room(bytes));
+    huge_pages(rep_.results.data(), rep_.results.capacity() * sizeof(Record));
   }
 
   // Takes one line; false once the file is refused (then finish() says why) or ends early.

@@ -21,6 +21,9 @@ TEST(JsonLinesParser, TheSameTreesAndRefusalsAsTheCarefulParser) {
       R"({"escaped": "tab\there \"quoted\" back\\slash", "unicode": "\u00e9\ud83d\ude00", "lone": "\ud800"})",
       R"({"utf8": "héllo ✓", "key": 1, "key": 2})",
       R"({"nested": {"k": 1, "k": 2}})",
+      R"({"a": 1, "b": 2, "a": 3})",           // repeated after a later key
+      R"({"z": 1, "y": {"c": 1, "b": 2, "a": 3}, "x": 3, "y": 4})",  // out of order, then repeated
+      R"({"a": 1, "b": {"a": 1, "b": 2}, "c": 3})",                  // in order, as gpunet-bench writes
       R"([1, 2, {"x": [1, [2, [3]]]}])",
       R"({"a": 1} trailing)",
       R"({"a": 1)",
