@@ -99,9 +99,9 @@ struct Record {
   // extra.timeline_Gbps, a TCP flow's goodput per interval, when a results.jsonl's reader found it the
   // very figure.samples and keeps it there only; written, it is in extra again.
   bool timeline_in_samples = false;
-  // A TCP flow's numbers and set texts of extra (streams, goodput_Gbps, started_s, ...), when a
-  // results.jsonl's reader holds them typed (flow_facts.hpp); read them through extra_at() and the
-  // extra_number/extra_integer/extra_string below; written, they are in extra again.
+  // A TCP flow's facts of extra (its numbers, set texts, addresses, stability summary, tcp_info, stream
+  // bytes), when a results.jsonl's reader holds them typed (flow_facts.hpp); read them through
+  // extra_at() and the extra_number/extra_integer/extra_string below; written, they are in extra again.
   FlowFacts flow;
   std::optional<Figure> figure;
   RecordKind kind = RecordKind::unstated;  // as its suite states it; read it through record_kind()
