@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string_view>
 
+#include "report/model/json_access.hpp"
+
 namespace gpunet::report {
 
 using gpunet::json;
@@ -26,15 +28,10 @@ std::string text(const json& j, std::initializer_list<const char*> keys) {
   return v && v->is_string() ? v->get<std::string>() : std::string{};
 }
 
-std::optional<double> number(const json* v) {
-  if (!v || !v->is_number()) return std::nullopt;
-  return v->get<double>();
-}
-
 std::optional<PcieLink> flat_link(const json* l) {
   if (!l || !l->is_object()) return std::nullopt;
-  const auto gen = number(any_of(*l, {"gen", "generation"}));
-  const auto width = number(any_of(*l, {"width", "lanes"}));
+  const auto gen = jsonx::number(any_of(*l, {"gen", "generation"}));
+  const auto width = jsonx::number(any_of(*l, {"width", "lanes"}));
   if (!gen && !width) return std::nullopt;
   return PcieLink{gen ? static_cast<int>(*gen) : 0, width ? static_cast<int>(*width) : 0};
 }
@@ -78,8 +75,8 @@ NicFact nic_of(const json& x, const json& interfaces) {
   nic.names.insert(nic.names.end(), net.begin(), net.end());
   if (const auto own = text(x, {"name", "ifname"}); !own.empty()) nic.names.push_back(own);
   nic.name = nic.names.empty() ? nic.bus_id : nic.names.front();
-  if (const auto rate = number(any_of(x, {"line_rate_Gbps"})); rate && *rate > 0) nic.speed_Gbps = *rate;
-  if (const auto mbps = number(any_of(x, {"speed_Mbps"})); !nic.speed_Gbps && mbps && *mbps > 0) nic.speed_Gbps = *mbps / 1000;
+  if (const auto rate = jsonx::number(any_of(x, {"line_rate_Gbps"})); rate && *rate > 0) nic.speed_Gbps = *rate;
+  if (const auto mbps = jsonx::number(any_of(x, {"speed_Mbps"})); !nic.speed_Gbps && mbps && *mbps > 0) nic.speed_Gbps = *mbps / 1000;
   const bool rated = nic.speed_Gbps.has_value();
   if (interfaces.is_array())
     for (const auto& i : interfaces) {
@@ -87,7 +84,7 @@ NicFact nic_of(const json& x, const json& interfaces) {
       const bool mine = (!nic.bus_id.empty() && text(i, {"bus_id"}) == nic.bus_id) ||
                         std::find(net.begin(), net.end(), name) != net.end();
       if (!mine) continue;
-      const auto mbps = number(any_of(i, {"speed_Mbps"}));
+      const auto mbps = jsonx::number(any_of(i, {"speed_Mbps"}));
       if (!rated && mbps && *mbps > 0) nic.speed_Gbps = std::max(nic.speed_Gbps.value_or(0), *mbps / 1000);
       if (text(i, {"operstate"}) == "down" && nic.down.empty()) nic.down = name;
     }
@@ -109,7 +106,7 @@ NodeFacts node_of(const std::string& host, const json& n) {
     d.name = text(i, {"name"});
     d.names = {d.name};
     d.bus_id = text(i, {"bus_id"});
-    if (const auto mbps = number(any_of(i, {"speed_Mbps"})); mbps && *mbps > 0) d.speed_Gbps = *mbps / 1000;
+    if (const auto mbps = jsonx::number(any_of(i, {"speed_Mbps"})); mbps && *mbps > 0) d.speed_Gbps = *mbps / 1000;
     if (text(i, {"operstate"}) == "down") d.down = d.name;
     if (!d.name.empty()) f.netdevs.push_back(d);
   }
@@ -165,22 +162,18 @@ std::optional<double> figure_value(const Record& r, const std::string& figure) {
   if (figure.rfind("extra.", 0) != 0) return std::nullopt;
   std::string_view rest(figure);
   rest.remove_prefix(6);
-  // The first key may name facts a results.jsonl's reader holds apart from extra (link, cpu, timeline).
+  // The first key may name facts a results.jsonl's reader holds apart from extra (extra_at); the others
+  // walk into what it found.
   json scratch;
   const json* node = nullptr;
-  while (!rest.empty()) {
+  for (bool first = true; !rest.empty(); first = false) {
     const auto dot = rest.find('.');
     const std::string key(rest.substr(0, dot));
-    if (!node) {
-      node = extra_at(r, key, scratch);
-      if (!node) return std::nullopt;
-    } else {
-      if (!node->is_object() || !node->contains(key)) return std::nullopt;
-      node = &node->at(key);
-    }
+    node = first ? extra_at(r, key, scratch) : jsonx::member(*node, key.c_str());
+    if (!node) return std::nullopt;
     rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
   }
-  return node ? number(node) : std::nullopt;
+  return jsonx::number(node);
 }
 
 std::string figure_unit(const std::string& figure) {

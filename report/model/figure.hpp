@@ -78,10 +78,10 @@ struct Figure {
   std::optional<double> efficiency;  // value / ceiling, for a passed record with a known ceiling
 };
 
-// "tcp.goodput|pair:a/0->b/1|streams=1;test=matrix": stable across runs, unique within one.
 // Whether the figure has the parameter `name` with exactly `value`.
 bool has_parameter(const Figure& f, const char* name, const char* value);
 
+// "tcp.goodput|pair:a/0->b/1|streams=1;test=matrix": stable across runs, unique within one.
 std::string subject_key(const Subject& s);
 std::string figure_key(const Figure& f);
 

@@ -25,14 +25,13 @@ json array_of(const std::vector<T>& items, ToJson to_json) {
   return a;
 }
 
-// `extra`'s array at `key` when each of its items can be held by `hold`; none otherwise.
+// The array's items when `hold` holds each of them; none otherwise (or when it is no array).
 template <class T, class Hold>
-std::optional<std::vector<T>> held_array(const json& extra, std::string_view key, Hold hold) {
-  const auto it = extra.find(key);
-  if (it == extra.end() || !it->is_array()) return std::nullopt;
+std::optional<std::vector<T>> held_array(const json& array, Hold hold) {
+  if (!array.is_array()) return std::nullopt;
   std::vector<T> items;
-  items.reserve(it->size());
-  for (const json& v : *it) {
+  items.reserve(array.size());
+  for (const json& v : array) {
     auto item = hold(v);
     if (!item) return std::nullopt;
     items.push_back(std::move(*item));
@@ -133,14 +132,16 @@ void FlowFacts::take_from(json& extra) {
     if (dips != it->end() && dips->is_array() && dips->empty())
       if ((stability_ = ScalarObject<kStabilityKeys>::of_whole(*it, kDips))) extra.erase(it);
   }
-  if ((tcp_info_ = held_array<ScalarObject<kTcpInfoKeys>>(extra, kTcpInfo, [](const json& v) {
-         return ScalarObject<kTcpInfoKeys>::of_whole(v);
-       })))
-    extra.erase(extra.find(kTcpInfo));
-  if ((stream_bytes_ = held_array<HeldScalar>(extra, kStreamBytes, [](const json& v) {
-         return v.is_number() ? HeldScalar::of(v) : std::nullopt;
-       })))
-    extra.erase(extra.find(kStreamBytes));
+  if (const auto it = extra.find(kTcpInfo); it != extra.end()) {
+    tcp_info_ = held_array<ScalarObject<kTcpInfoKeys>>(
+        *it, [](const json& v) { return ScalarObject<kTcpInfoKeys>::of_whole(v); });
+    if (tcp_info_) extra.erase(it);
+  }
+  if (const auto it = extra.find(kStreamBytes); it != extra.end()) {
+    stream_bytes_ =
+        held_array<HeldScalar>(*it, [](const json& v) { return v.is_number() ? HeldScalar::of(v) : std::nullopt; });
+    if (stream_bytes_) extra.erase(it);
+  }
 }
 
 bool FlowFacts::empty() const {

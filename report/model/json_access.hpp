@@ -10,10 +10,16 @@
 
 namespace gpunet::report::jsonx {
 
-inline const gpunet::json* object_at(const gpunet::json& j, const char* key) {
+// The value at key in an object; nullptr when it has none or j is no object.
+inline const gpunet::json* member(const gpunet::json& j, const char* key) {
   if (!j.is_object()) return nullptr;
   const auto it = j.find(key);
-  return it != j.end() && it->is_object() ? &*it : nullptr;
+  return it == j.end() ? nullptr : &*it;
+}
+
+inline const gpunet::json* object_at(const gpunet::json& j, const char* key) {
+  const gpunet::json* v = member(j, key);
+  return v && v->is_object() ? v : nullptr;
 }
 
 // One empty object that lives as long as the program, for reads that have no object to look in.
@@ -29,16 +35,8 @@ inline const gpunet::json& section(const gpunet::json& j, const char* key) {
 }
 
 inline const gpunet::json* array_at(const gpunet::json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  const auto it = j.find(key);
-  return it != j.end() && it->is_array() ? &*it : nullptr;
-}
-
-// The value at key in an object; nullptr when it has none or j is no object.
-inline const gpunet::json* member(const gpunet::json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  const auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
+  const gpunet::json* v = member(j, key);
+  return v && v->is_array() ? v : nullptr;
 }
 
 // A value read as the keyed reads below read it; absent for nullptr.
@@ -70,10 +68,9 @@ inline std::optional<std::string> string(const gpunet::json* v) {
 inline std::optional<std::string> string(const gpunet::json& j, const char* key) { return string(member(j, key)); }
 
 inline std::optional<bool> boolean(const gpunet::json& j, const char* key) {
-  if (!j.is_object()) return std::nullopt;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_boolean()) return std::nullopt;
-  return it->get<bool>();
+  const gpunet::json* v = member(j, key);
+  if (!v || !v->is_boolean()) return std::nullopt;
+  return v->get<bool>();
 }
 
 }  // namespace gpunet::report::jsonx
