@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -40,17 +41,20 @@ std::string sweep_key(const Figure& f) {
 // In the order extra's keys sort in, so that one walk through extra finds them all.
 constexpr std::string_view kPathKeys[] = {"dst_host", "dst_link", "gpu_index", "intra", "link",
                                           "nccl",     "nics_per_node", "nodes", "pcie",  "rdma"};
-constexpr size_t kLinkKey = 4, kDstLinkKey = 1;  // their places in kPathKeys
+constexpr size_t kDstHostKey = 0, kLinkKey = 4, kDstLinkKey = 1;  // their places in kPathKeys
 using PathValues = std::array<const json*, std::size(kPathKeys)>;
+// A flow's receiver as a JSON text when the record holds it apart from extra, one per host: so that a
+// held one and one in extra compare and hash alike.
+using HeldHosts = std::unordered_map<std::string, json>;
 
 // What of a figure's subject its ceiling reads: of a flow's, only the receiver, whose shaper may be
 // taken as egress only (tcp_flow_ceiling), so that the flows into one host share one ceiling; of any
 // other figure's, all of it.
 std::string ceiling_subject(const Figure& f) { return f.path == PathModel::tcp_flow ? f.subject.dst_host : subject_key(f.subject); }
 
-// The record's value of each path key (null where it has none): in extra, or the link facts held
-// apart from it.
-PathValues path_values(const Record& r) {
+// The record's value of each path key (null where it has none): in extra, or the link facts and the
+// receiver held apart from it.
+PathValues path_values(const Record& r, HeldHosts& held_hosts) {
   PathValues v{};
   if (r.extra.is_object()) {
     size_t k = 0;
@@ -62,6 +66,8 @@ PathValues path_values(const Record& r) {
   }
   if (r.link) v[kLinkKey] = r.link.get();
   if (r.dst_link) v[kDstLinkKey] = r.dst_link.get();
+  if (const std::string* dst = r.flow.text(kPathKeys[kDstHostKey]))
+    v[kDstHostKey] = &held_hosts.try_emplace(*dst, *dst).first->second;
   return v;
 }
 
@@ -194,7 +200,7 @@ Ceiling record_ceiling(const Record& r, const Provenance& p, const TopologyView&
     case PathModel::tcp_flow:
       c = tcp_flow_ceiling(link_facts(r, LinkEnd::own), link_facts(r, LinkEnd::destination), f.sending_share,
                            f.receiving_share,
-                           egress_only.count(jsonx::string(r.extra, "dst_host").value_or(f.subject.dst_host)) > 0);
+                           egress_only.count(extra_string(r, "dst_host").value_or(f.subject.dst_host)) > 0);
       break;
     case PathModel::tcp_link: {  // the root's link: what it receives in many-to-one, else what it sends
       const auto test = f.parameters.find("test");
@@ -260,9 +266,10 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
   };
   std::unordered_map<size_t, std::vector<Exemplar>> memo;
   PathValueHashes value_hash;
+  HeldHosts held_hosts;
   for (size_t i = 0; i < rep.results.size(); ++i) {
     const Record& r = rep.results[i];
-    const PathValues values = path_values(r);
+    const PathValues values = path_values(r, held_hosts);
     auto& bucket = memo[path_hash(r, values, value_hash)];
     const Ceiling* known = nullptr;
     for (const auto& e : bucket)

@@ -98,7 +98,7 @@ std::vector<BondLoad> bond_loads(const Report& rep) {
   std::map<std::tuple<std::string, std::string, double, std::string>, BondLoad> loads;
   for (const auto& r : rep.results) {
     if (record_kind(r) != RecordKind::tcp_flow || r.status != Status::passed || !r.figure) continue;
-    const std::string host = jsonx::string(r.extra, "src_host").value_or("");
+    const std::string host = extra_string(r, "src_host").value_or("");
     const std::string iface = jsonx::string(link_facts(r, LinkEnd::own), "iface").value_or("");
     const auto bond = bonds.find({host, iface});
     if (bond == bonds.end()) continue;

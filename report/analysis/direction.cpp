@@ -15,7 +15,7 @@ std::set<std::string> hosts_receiving_above_shaper(const std::vector<Record>& re
     if (r.status != Status::passed || !r.figure || r.figure->path != PathModel::tcp_flow) continue;
     const auto& dst_link = link_facts(r, LinkEnd::destination);
     if (jsonx::number(dst_link, "shaped_rate_bps").value_or(0) <= 0) continue;  // no root tbf to take for both ways
-    const auto host = jsonx::string(r.extra, "dst_host").value_or(r.figure->subject.dst_host);
+    const auto host = extra_string(r, "dst_host").value_or(r.figure->subject.dst_host);
     if (host.empty()) continue;
     const Ceiling assumed = incoming_link_ceiling(dst_link, false);
     const Ceiling without = incoming_link_ceiling(dst_link, true);

@@ -33,7 +33,7 @@ std::map<std::string, json> host_links(const Report& rep) {
   for (const auto& r : rep.results) {
     if (record_kind(r) != RecordKind::tcp_flow) continue;
     for (const auto& [host_key, end] : {std::pair{"src_host", LinkEnd::own}, std::pair{"dst_host", LinkEnd::destination}}) {
-      const auto host = jsonx::string(r.extra, host_key);
+      const auto host = extra_string(r, host_key);
       if (const json* facts = link_facts_at(r, end); host && facts) out.emplace(*host, *facts);
     }
   }

@@ -30,7 +30,7 @@ std::vector<FlowOutcome> flow_outcomes(const Report& rep) {
   std::vector<FlowOutcome> out;
   for (const auto& r : rep.results) {
     if (r.status == Status::skipped || r.name == "finding") continue;
-    const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
+    const auto src = extra_string(r, "src_host"), dst = extra_string(r, "dst_host");
     if (!src || !dst || src->empty() || dst->empty()) continue;
     const bool moved = r.bytes > 0 || extra_integer(r, "bytes_sent").value_or(0) > 0;
     out.push_back({*src, *dst, r.status, extra_number(r, "started_s"), r.reason, moved});

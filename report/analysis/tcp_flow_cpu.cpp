@@ -46,7 +46,7 @@ namespace {
 
 // Both ends on one host, each pinned to the same single CPU: one core carries the whole flow.
 bool share_one_core(const Record& r, const std::optional<FlowEndCpu>& tx, const std::optional<FlowEndCpu>& rx) {
-  const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
+  const auto src = extra_string(r, "src_host"), dst = extra_string(r, "dst_host");
   return tx && rx && src && dst && *src == *dst && tx->pinned && rx->pinned && tx->cpu >= 0 && tx->cpu == rx->cpu;
 }
 

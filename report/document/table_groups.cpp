@@ -25,7 +25,7 @@ Table group_table(const std::string& test, const std::vector<const Record*>& rec
     const bool aggregate = r->name == "aggregate";
     const auto* f = record_figure(*r);
     const auto c = ceiling_view(*r);
-    std::string src = jsonx::string(r->extra, "src_host").value_or(""), dst = jsonx::string(r->extra, "dst_host").value_or(r->host);
+    std::string src = extra_string(*r, "src_host").value_or(""), dst = extra_string(*r, "dst_host").value_or(r->host);
     if (aggregate) {
       const std::string all = "all " + std::to_string(jsonx::integer(r->extra, "flows").value_or(0)) + " (aggregate)";
       src = test == "one-to-many" ? r->host : all;

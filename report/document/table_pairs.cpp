@@ -34,8 +34,8 @@ struct Endpoint {
 std::pair<Endpoint, Endpoint> ends_of(const Record& r) {
   if (r.figure && r.figure->subject.kind == SubjectKind::pair)
     return {{r.figure->subject.host, r.figure->subject.rank}, {r.figure->subject.dst_host, r.figure->subject.dst_rank}};
-  return {{jsonx::string(r.extra, "src_host").value_or(""), extra_integer(r, "src_rank").value_or(-1)},
-          {jsonx::string(r.extra, "dst_host").value_or(r.host), extra_integer(r, "dst_rank").value_or(r.rank)}};
+  return {{extra_string(r, "src_host").value_or(""), extra_integer(r, "src_rank").value_or(-1)},
+          {extra_string(r, "dst_host").value_or(r.host), extra_integer(r, "dst_rank").value_or(r.rank)}};
 }
 
 // Host names label the endpoints; where two ranks share a host (one machine), host:rank does.

@@ -62,7 +62,7 @@ std::vector<InterfaceUse> interfaces_used(const Report& rep) {
     const Transport transport = transport_of(record_kind(r));
     if (transport == Transport::tcp)
       if (const auto iface = jsonx::string(link_facts(r, LinkEnd::own), "iface")) {
-        const std::string host = jsonx::string(r.extra, "src_host").value_or(r.host);
+        const std::string host = extra_string(r, "src_host").value_or(r.host);
         if (auto [u, first] = count(host, *iface); first) {
           add_role(u, tcp_role);
           if (default_route(rep, host, *iface)) add_role(u, "default route");
@@ -82,7 +82,7 @@ std::optional<Verdict> network_warning(const Report& rep) {
   for (const auto& r : rep.results) {
     if (r.status == Status::skipped || transport_of(record_kind(r)) != Transport::tcp) continue;
     const auto iface = jsonx::string(link_facts(r, LinkEnd::own), "iface");
-    const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
+    const auto src = extra_string(r, "src_host"), dst = extra_string(r, "dst_host");
     if (iface) carried.emplace(src.value_or(r.host), *iface);
     if (r.status != Status::passed || !src || !dst) continue;
     hosts.insert(*src);

@@ -149,9 +149,17 @@ bool FlowFacts::empty() const {
          !stability_ && !tcp_info_ && !stream_bytes_;
 }
 
+const std::string* FlowFacts::text(std::string_view key) const {
+  const auto i = place_of(kFlowTextKeys, key);
+  return i && texts_[*i] ? &*texts_[*i] : nullptr;
+}
+
 std::optional<json> FlowFacts::at(std::string_view key) const {
   if (auto v = scalars_.at(key)) return v;
-  if (const auto i = place_of(kFlowTextKeys, key)) return texts_[*i] ? std::optional<json>(*texts_[*i]) : std::nullopt;
+  if (place_of(kFlowTextKeys, key)) {
+    const std::string* t = text(key);
+    return t ? std::optional<json>(*t) : std::nullopt;
+  }
   if (key == kStability && stability_) {
     json s = {{std::string(kDips), json::array()}};
     stability_->put_into(s);

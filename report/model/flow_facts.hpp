@@ -27,8 +27,9 @@ inline constexpr std::array<std::string_view, 20> kFlowFactKeys = {
     "sndbuf_bytes",   "src_rank",    "started_s",        "streams",      "unauthenticated_connections"};
 // The texts held as scalars; any other text stays in extra (or is one of kFlowTextKeys).
 inline constexpr std::array<std::string_view, 4> kFlowTexts = {"auto", "bidirectional", "stability", "unidirectional"};
-// The top-level keys of extra held as any text, sorted.
-inline constexpr std::array<std::string_view, 3> kFlowTextKeys = {"dst_addr", "path", "src_addr"};
+// The top-level keys of extra held as any text, sorted: the flow's two ends and its path.
+inline constexpr std::array<std::string_view, 5> kFlowTextKeys = {"dst_addr", "dst_host", "path", "src_addr",
+                                                                  "src_host"};
 // extra.stability's keys besides its dips (held only when there are none), sorted.
 inline constexpr std::array<std::string_view, 7> kStabilityKeys = {"below_s",  "intervals", "max_Gbps", "min_Gbps",
                                                                    "p1_Gbps", "p50_Gbps",  "threshold_Gbps"};
@@ -75,6 +76,8 @@ class FlowFacts {
   bool empty() const;
   // The value held for extra's top-level `key`; none when it holds none.
   std::optional<gpunet::json> at(std::string_view key) const;
+  // The text held for extra's top-level `key` (one of kFlowTextKeys); nullptr when it holds none.
+  const std::string* text(std::string_view key) const;
   // Puts every value it holds into `extra` (an object) at its key.
   void put_into(gpunet::json& extra) const;
 

@@ -23,7 +23,7 @@ std::vector<double> numbers(const json& extra, const char* key) {
 
 // The pair a record names (src_host/dst_host), else the host that measured it.
 Subject subject_of(const Record& r) {
-  const auto src = jsonx::string(r.extra, "src_host"), dst = jsonx::string(r.extra, "dst_host");
+  const auto src = extra_string(r, "src_host"), dst = extra_string(r, "dst_host");
   if (!src || !dst) return host_subject(r.host);
   return pair_subject(*src, jsonx::integer(r.extra, "src_rank").value_or(-1), *dst,
                       jsonx::integer(r.extra, "dst_rank").value_or(-1));

@@ -136,6 +136,7 @@ std::optional<int> extra_integer(const Record& r, std::string_view key) {
 }
 
 std::optional<std::string> extra_string(const Record& r, std::string_view key) {
+  if (const std::string* held = r.flow.text(key)) return *held;
   json scratch;
   return jsonx::string(extra_at(r, key, scratch));
 }

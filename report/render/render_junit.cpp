@@ -26,7 +26,7 @@ std::string case_name(const Record& r) {
   std::string n = r.name;
   if (!r.variant.empty()) n += " " + r.variant;
   if (r.bytes > 0 && bytes_is_message_size(r)) n += " " + format_bytes(r.bytes);  // never a flow's bytes
-  if (auto s = jsonx::string(r.extra, "src_host"), d = jsonx::string(r.extra, "dst_host"); s && d)
+  if (auto s = extra_string(r, "src_host"), d = extra_string(r, "dst_host"); s && d)
     n += " " + end_name(*s, jsonx::string(r.extra, "src_iface").value_or("")) + "->" +
          end_name(*d, jsonx::string(r.extra, "dst_iface").value_or(""));
   n += " @" + r.host + " rank " + std::to_string(r.rank);

@@ -29,7 +29,7 @@ bool on_device_memory(const Record& r) {
 }
 
 std::string pair_label(const Record& r) {
-  return r.extra.value("src_host", std::string("?")) + " -> " + r.extra.value("dst_host", std::string("?"));
+  return extra_string(r, "src_host").value_or("?") + " -> " + extra_string(r, "dst_host").value_or("?");
 }
 
 void add_point(Curve& c, const Record& r, int nodes) {

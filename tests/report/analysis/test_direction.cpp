@@ -176,3 +176,30 @@ TEST(DirectionCeiling, FlowsOfOnePathHoldOneCeilingUnlessTheirGapIsExplained) {
   EXPECT_NE(ceiling(3).get(), ceiling(0).get());
   EXPECT_DOUBLE_EQ(ceiling(3)->value, ceiling(0)->value);
 }
+
+// A results.jsonl's reader holds a flow's two hosts apart from extra (report/model/flow_facts.hpp): the
+// receiver's shaper evidence, the shared ceilings and every efficiency read them there as in extra.
+TEST(DirectionCeiling, HostsHeldApartFromExtraAnalyseAlike) {
+  Report in_extra, held;
+  for (int s = 0; s < 4; ++s)
+    for (int d = 0; d < 4; ++d)
+      if (s != d) in_extra.results.push_back(matrix_flow(s, d, s == 1 ? 0.286 : d == 2 ? 0.3 : 0.947));
+  for (auto& r : in_extra.results) r.kind = RecordKind::tcp_flow;
+  held.results = in_extra.results;
+  for (auto& r : held.results) {
+    hold_flow_facts_apart(r);
+    ASSERT_FALSE(r.extra.contains("dst_host"));
+    ASSERT_EQ(extra_string(r, "dst_host"), r.figure->subject.dst_host);
+  }
+  EXPECT_EQ(hosts_receiving_above_shaper(held.results), hosts_receiving_above_shaper(in_extra.results));
+  EXPECT_EQ(hosts_receiving_above_shaper(held.results), std::set<std::string>{"node-1"});
+  analyze(in_extra);
+  analyze(held);
+  EXPECT_EQ(held.extra["analysis"], in_extra.extra["analysis"]);
+  for (std::size_t i = 0; i < held.results.size(); ++i) {
+    EXPECT_EQ(held.results[i].figure->efficiency, in_extra.results[i].figure->efficiency) << i;
+    EXPECT_EQ(json(*held.results[i].figure).dump(), json(*in_extra.results[i].figure).dump()) << i;
+  }
+  // Flows into one host share its one ceiling whichever way the host is held.
+  EXPECT_EQ(held.results[0].figure->ceiling.get(), held.results[7].figure->ceiling.get());  // 0->1, 2->1
+}
