@@ -15,6 +15,8 @@
 
 #include "common/json.hpp"
 
+#include "report/model/figure_parameters.hpp"
+
 namespace gpunet::report {
 
 // Whether a larger value is better (bandwidth) or a smaller one (time).
@@ -66,7 +68,7 @@ struct Figure {
   Subject subject;
   // Named parameters (bytes, test, streams, dtype, op, in_place, memory, ranks, ...), values as text so
   // the identity is exact. Not a parameter: anything that varies from run to run (bytes received).
-  std::map<std::string, std::string> parameters;
+  FigureParameters parameters;
   std::vector<double> samples;  // per iteration, or per timeline interval, in `unit`
   // The path model and, for a flow that shares a link with others, its share of each end.
   PathModel path = PathModel::none;

@@ -6,6 +6,7 @@
 #include <array>
 #include <deque>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -151,6 +152,7 @@ class JsonlLines {
       case LineRead::What::blank: return true;
       case LineRead::What::record:
         share_links(line);
+        share_parameters(line.record);
         rep_.results.push_back(std::move(line.record));
         return true;
       case LineRead::What::meta:
@@ -184,6 +186,14 @@ class JsonlLines {
     }
   }
 
+  // Equal figure parameters are one map for all the records that carry them.
+  void share_parameters(Record& r) {
+    if (!r.figure || r.figure->parameters.empty()) return;
+    FigureParameters& p = r.figure->parameters;
+    const auto [known, fresh] = parameters_.try_emplace(p.map(), p);
+    if (!fresh) p = known->second;
+  }
+
   std::string at() const { return path_ + ": line " + std::to_string(line_no_); }
   bool refuse(std::string why) {
     error_ = std::move(why);
@@ -197,6 +207,7 @@ class JsonlLines {
   LoadedResults out_;
   std::string error_;
   std::unordered_map<std::string, std::shared_ptr<const json>> links_;  // by their text
+  std::map<FigureParameters::Map, FigureParameters> parameters_;
   bool unparsable_first_ = false;
   bool stopped_ = false;
 };
