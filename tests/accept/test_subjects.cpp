@@ -115,6 +115,27 @@ TEST(Subjects, WorstPerSubjectFollowsTheDirection) {
   EXPECT_EQ(hosts_in_all({pair(0, 3), pair(3, 1), pair(2, 3)}), (std::vector<std::string>{"fc-node3"}));
 }
 
+// Subjects that differ in any part stay apart, each kept at its first place.
+TEST(Subjects, WorstPerSubjectKeepsEachSubjectAtItsFirstPlace) {
+  const auto gpu = [](const std::string& label) {
+    FactSubject s;
+    s.kind = FactSubjectKind::gpu, s.host = "fc-node0", s.gpu = label;
+    return s;
+  };
+  FactSubject host = gpu("");
+  host.kind = FactSubjectKind::host;
+  const std::vector<SubjectValue> v{{gpu("gpu1"), 5, {}}, {pair(2, 1), 7, {}}, {gpu("gpu0"), 6, {}}, {host, 4, {}},
+                                    {pair(2, 1), 3, {}},  {gpu("gpu1"), 2, {}}, {pair(1, 2), 9, {}}};
+  const auto low = worst_per_subject(v, true);
+  ASSERT_EQ(low.size(), 5u);
+  EXPECT_EQ(subject_label(low[0].subject), subject_label(gpu("gpu1")));
+  EXPECT_EQ(low[0].value, 2);
+  EXPECT_EQ(low[1].value, 3);  // fc-node2 -> fc-node1
+  EXPECT_EQ(low[2].value, 6);
+  EXPECT_EQ(low[3].subject.kind, FactSubjectKind::host);
+  EXPECT_EQ(low[4].value, 9);  // the other way
+}
+
 TEST(Subjects, TcpPromiseSelectsByTestNotByBytesReceived) {
   const auto r = matrix_run(3);
   auto v = judged_one(r, R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}])");
