@@ -156,10 +156,7 @@ const std::string* FlowFacts::text(std::string_view key) const {
 
 std::optional<json> FlowFacts::at(std::string_view key) const {
   if (auto v = scalars_.at(key)) return v;
-  if (place_of(kFlowTextKeys, key)) {
-    const std::string* t = text(key);
-    return t ? std::optional<json>(*t) : std::nullopt;
-  }
+  if (const std::string* t = text(key)) return json(*t);
   if (key == kStability && stability_) {
     json s = {{std::string(kDips), json::array()}};
     stability_->put_into(s);
