@@ -49,8 +49,9 @@ namespace {
 
 bool save(const std::string& path, const report::Baseline& b, std::ostream& out, std::ostream& err) {
   try {
-    report::save_baseline(path, b);
+    const std::size_t bytes = report::save_baseline(path, b);
     out << "# Baseline saved: " << path << " (" << b.figures.size() << " figures)\n";
+    if (const auto warning = report::baseline_too_large(path, bytes)) err << "gpunet-bench: warning: " << *warning << "\n";
     return true;
   } catch (const report::BaselineError& e) {
     err << "gpunet-bench: error: " << e.what() << "\n";

@@ -89,7 +89,8 @@ int save_history_baseline(const HistoryRequest& req, const HistoryStore& store, 
     return 2;
   }
   try {
-    save_baseline(req.save_baseline, b);
+    if (const auto warning = baseline_too_large(req.save_baseline, save_baseline(req.save_baseline, b)))
+      err << kPrefix << "warning: " << *warning << "\n";
   } catch (const BaselineError& e) {
     err << kPrefix << e.what() << "\n";
     return 3;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "common/input_file.hpp"
 #include "report/judge/baseline_stats.hpp"
 #include "report/judge/figure_select.hpp"
 #include "report/judge/spec_reader.hpp"
@@ -220,12 +221,22 @@ Baseline load_baseline(const std::string& path) {
   return baseline_from_json(read_json_file<BaselineError>(path, kBaselineInput), path);
 }
 
-void save_baseline(const std::string& path, const Baseline& b) {
+std::size_t save_baseline(const std::string& path, const Baseline& b) {
   try {
-    write_file_replacing(path, baseline_to_json(b).dump(1) + "\n");
+    const std::string text = baseline_to_json(b).dump(1) + "\n";
+    write_file_replacing(path, text);
+    return text.size();
   } catch (const std::runtime_error& e) {
     throw BaselineError("--save-baseline: " + std::string(e.what()));
   }
+}
+
+std::optional<std::string> baseline_too_large(const std::string& path, std::size_t bytes) {
+  if (bytes <= kBaselineInput.max_bytes) return std::nullopt;
+  return path + " is " + std::to_string(bytes / kMiB) + " MiB, more than the " +
+         std::to_string(kBaselineInput.max_bytes / kMiB) + " MiB a " + kBaselineInput.what +
+         " may be: --baseline will refuse it; save the baseline of a run this size from a sampled matrix "
+         "(--tcp-pairs random:K)";
 }
 
 }  // namespace gpunet::report

@@ -21,6 +21,7 @@
 //     baseline's median); rates are judged on the summary value alone, and the reason says so.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -107,7 +108,11 @@ gpunet::json rule_json(const CompareRule& r);
 // Strict; throws BaselineError("SOURCE: field.path: problem").
 Baseline baseline_from_json(const gpunet::json& doc, const std::string& source);
 Baseline load_baseline(const std::string& path);                   // throws BaselineError
-void save_baseline(const std::string& path, const Baseline& b);    // throws BaselineError
+// Returns the bytes written; throws BaselineError.
+std::size_t save_baseline(const std::string& path, const Baseline& b);
+// When a saved baseline of `bytes` is larger than --baseline reads (an all-pairs matrix of about a
+// thousand hosts): one sentence saying so and what to do instead; none otherwise. Pure.
+std::optional<std::string> baseline_too_large(const std::string& path, std::size_t bytes);
 
 enum class Change { same, faster, slower, uncertain };
 std::string to_string(Change c);  // "SAME", "FASTER", "SLOWER", "UNCERTAIN"

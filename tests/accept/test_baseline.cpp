@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tests/support/judged_markdown.hpp"
+#include "common/input_file.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/judge/baseline_stats.hpp"
 #include "report/model/json_parse.hpp"
@@ -259,7 +260,8 @@ TEST(Baseline, FileRoundTrip) {
   const auto dir = std::filesystem::temp_directory_path() / ("gpunet_base_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto path = (dir / "b.json").string();
-  save_baseline(path, base);
+  const std::size_t written = save_baseline(path, base);
+  EXPECT_EQ(written, std::filesystem::file_size(path));
   const auto back = load_baseline(path);
   EXPECT_EQ(baseline_to_json(back), baseline_to_json(base));
   EXPECT_EQ(back.figures.size(), 48u);
@@ -269,6 +271,15 @@ TEST(Baseline, FileRoundTrip) {
   EXPECT_EQ(big.samples_total, 1000);
   EXPECT_THROW(save_baseline((dir / "no/such/dir/b.json").string(), base), BaselineError);
   std::filesystem::remove_all(dir);
+}
+
+// An all-pairs matrix of 1,024 hosts saves a 499 MiB baseline: more than --baseline reads, said when saved.
+TEST(Baseline, OneLargerThanBaselineReadsIsSaidWhenSaved) {
+  EXPECT_EQ(baseline_too_large("b.json", gpunet::kBaselineInput.max_bytes), std::nullopt);
+  const auto said = baseline_too_large("b.json", 499 * gpunet::kMiB + 7);
+  ASSERT_TRUE(said);
+  EXPECT_EQ(*said, "b.json is 499 MiB, more than the 256 MiB a baseline file may be: --baseline will refuse it; "
+                   "save the baseline of a run this size from a sampled matrix (--tcp-pairs random:K)");
 }
 
 TEST(Baseline, MalformedFilesGiveOneLine) {
