@@ -10,8 +10,8 @@ namespace gpunet::report {
 
 namespace {
 
-// What tells two subjects apart: equal keys, one subject.
-auto subject_key(const FactSubject& s) { return std::tie(s.kind, s.src_host, s.dst_host, s.host, s.gpu); }
+// What tells two subjects apart: equal fields, one subject.
+auto subject_fields(const FactSubject& s) { return std::tie(s.kind, s.src_host, s.dst_host, s.host, s.gpu); }
 
 bool involves(const FactSubject& s, const std::string& host) {
   const auto h = subject_hosts(s);
@@ -54,7 +54,7 @@ std::string with_ceiling(const SubjectValue& v, const std::string& unit) {
 std::vector<SubjectValue> worst_per_subject(const std::vector<SubjectValue>& values, bool higher_is_better) {
   std::vector<SubjectValue> out;  // in order of first appearance
   // Each subject's place in out, found in log time: a matrix of 1,024 hosts has a million subjects.
-  const auto by_key = [](const FactSubject* a, const FactSubject* b) { return subject_key(*a) < subject_key(*b); };
+  const auto by_key = [](const FactSubject* a, const FactSubject* b) { return subject_fields(*a) < subject_fields(*b); };
   std::map<const FactSubject*, std::size_t, decltype(by_key)> place(by_key);
   for (const auto& v : values) {
     const auto [it, fresh] = place.try_emplace(&v.subject, out.size());

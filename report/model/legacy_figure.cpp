@@ -25,8 +25,7 @@ std::vector<double> numbers(const json& extra, const char* key) {
 Subject subject_of(const Record& r) {
   const auto src = extra_string(r, "src_host"), dst = extra_string(r, "dst_host");
   if (!src || !dst) return host_subject(r.host);
-  return pair_subject(*src, jsonx::integer(r.extra, "src_rank").value_or(-1), *dst,
-                      jsonx::integer(r.extra, "dst_rank").value_or(-1));
+  return pair_subject(*src, extra_integer(r, "src_rank").value_or(-1), *dst, extra_integer(r, "dst_rank").value_or(-1));
 }
 
 // Flow tests of the tcp suite name their test in the variant; other records are told apart by it.
