@@ -31,7 +31,7 @@ struct InputKind {
 
 inline constexpr std::size_t kMiB = std::size_t{1} << 20;
 inline constexpr InputKind kSpecInput{"spec file", 4 * kMiB};
-inline constexpr InputKind kBaselineInput{"baseline file", 256 * kMiB};
+inline constexpr InputKind kBaselineInput{"baseline file", 1024 * kMiB};
 inline constexpr InputKind kTopologyInput{"topology file", 64 * kMiB};
 inline constexpr InputKind kFabricInput{"fabric file", 4 * kMiB};  // --fabric (Slurm topology.conf)
 inline constexpr InputKind kResultsInput{"report file", 1024 * kMiB};

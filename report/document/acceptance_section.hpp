@@ -1,5 +1,6 @@
 // The judgement's sections: "Acceptance: SPEC" (one row per promise: measured, limit, verdict, reason)
-// and "Baseline: FILE" (one row per figure compared), each with its summary line under the table.
+// and "Baseline: FILE" (a row per figure compared, at most kComparisonRowsShown shown, every one in
+// baseline.csv), each with its summary line under the table.
 // Either is absent when the judgement has none. Pure.
 #pragma once
 

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <unordered_map>
 
 #include "common/input_file.hpp"
@@ -126,26 +128,29 @@ Baseline make_baseline(const Report& report, const CompareRule& rule, const Base
   return b;
 }
 
-json baseline_to_json(const Baseline& b) {
-  json figures = json::object();
-  for (const auto& [key, f] : b.figures) {
-    figures[key] = json{{"suite", f.suite},     {"test", f.test},       {"kind", f.kind},
-                        {"metric", f.metric},   {"subject", f.subject}, {"unit", f.unit},
-                        {"hosts", f.hosts},     {"higher_is_better", f.higher_is_better},
-                        {"value", f.value},     {"min", f.min},         {"samples", f.samples},
-                        {"samples_total", f.samples_total}, {"samples_from", f.samples_from}, {"history", f.history}};
-    if (f.rail >= 0) figures[key]["rail"] = f.rail;
-  }
+namespace {
+
+json figure_json(const BaselineFigure& f) {
+  json out{{"suite", f.suite},     {"test", f.test},       {"kind", f.kind},
+           {"metric", f.metric},   {"subject", f.subject}, {"unit", f.unit},
+           {"hosts", f.hosts},     {"higher_is_better", f.higher_is_better},
+           {"value", f.value},     {"min", f.min},         {"samples", f.samples},
+           {"samples_total", f.samples_total}, {"samples_from", f.samples_from}, {"history", f.history}};
+  if (f.rail >= 0) out["rail"] = f.rail;
+  return out;
+}
+
+json header_json(const Baseline& b) {
   return json{{"gpunet_baseline", kBaselineVersion},
               {"created", b.created},
               {"git_commit", b.git_commit},
               {"hosts", b.hosts},
-              {"rule", rule_json(b.rule)},
-              {"figures", figures}};
+              {"rule", rule_json(b.rule)}};
 }
 
-Baseline baseline_from_json(const json& doc, const std::string& source) {
-  const BaselineReader rd(source);
+// Everything but the figures, strictly; `doc` must hold a "figures" object (its members are read
+// apart: figures_from_json).
+Baseline header_from_json(const BaselineReader& rd, const json& doc, const std::string& source) {
   if (!doc.is_object()) rd.fail("", "expected an object, got " + BaselineReader::got(doc));
   const auto* version = json_field(doc, "gpunet_baseline");
   if (!version) rd.fail("gpunet_baseline", "missing (this is not a gpunet-bench baseline; make one with --save-baseline)");
@@ -184,7 +189,37 @@ Baseline baseline_from_json(const json& doc, const std::string& source) {
   const auto* figures = json_field(doc, "figures");
   if (!figures) rd.fail("figures", "missing (required)");
   if (!figures->is_object()) rd.fail("figures", "expected an object, got " + BaselineReader::got(*figures));
-  for (const auto& [key, f] : figures->items()) b.figures[key] = figure(rd, f, "figures." + key);
+  return b;
+}
+
+void figures_from_json(const BaselineReader& rd, const json& figures, Baseline& b) {
+  for (const auto& [key, f] : figures.items()) b.figures[key] = figure(rd, f, "figures." + key);
+}
+
+}  // namespace
+
+json baseline_to_json(const Baseline& b) {
+  json out = header_json(b);
+  json& figures = out["figures"] = json::object();
+  for (const auto& [key, f] : b.figures) figures[key] = figure_json(f);
+  return out;
+}
+
+void write_baseline(std::ostream& os, const Baseline& b) {
+  const std::string head = header_json(b).dump(1);  // "{\n \"created\": ...\n}"
+  os << head.substr(0, head.size() - 2) << ",\n \"figures\": {";
+  const char* between = "\n  ";
+  for (const auto& [key, f] : b.figures) {
+    os << between << json(key).dump() << ": " << figure_json(f).dump();
+    between = ",\n  ";
+  }
+  os << (b.figures.empty() ? "}" : "\n }") << "\n}\n";
+}
+
+Baseline baseline_from_json(const json& doc, const std::string& source) {
+  const BaselineReader rd(source);
+  Baseline b = header_from_json(rd, doc, source);
+  figures_from_json(rd, *json_field(doc, "figures"), b);
   return b;
 }
 
@@ -218,14 +253,32 @@ Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule) {
 }
 
 Baseline load_baseline(const std::string& path) {
-  return baseline_from_json(read_json_file<BaselineError>(path, kBaselineInput), path);
+  // Each figure becomes a BaselineFigure as it is parsed: the tree of a million (an all-pairs matrix of
+  // 1,024 nodes) is never built. A figure that does not read is said after the checks of the rest of
+  // the file (an older version's figures read wrong, and its version says why).
+  const BaselineReader rd(path);
+  std::map<std::string, BaselineFigure> figures;
+  std::optional<std::string> problem;
+  const StreamedMembers streamed{"figures", [&](const std::string& key, json f) {
+                                   if (problem) return;
+                                   try {
+                                     figures.emplace_hint(figures.end(), key, figure(rd, f, "figures." + key));  // in key order, as written
+                                   } catch (const BaselineError& e) {
+                                     problem = e.what();
+                                   }
+                                 }};
+  const json doc = read_json_file<BaselineError>(path, kBaselineInput, &streamed);
+  Baseline b = header_from_json(rd, doc, path);
+  if (problem) throw BaselineError(*problem);
+  figures_from_json(rd, *json_field(doc, "figures"), b);  // what was not streamed: a scalar, which does not read
+  b.figures.merge(figures);
+  return b;
 }
 
 std::size_t save_baseline(const std::string& path, const Baseline& b) {
   try {
-    const std::string text = baseline_to_json(b).dump(1) + "\n";
-    write_file_replacing(path, text);
-    return text.size();
+    write_file_replacing(path, [&](std::ostream& os) { write_baseline(os, b); });
+    return static_cast<std::size_t>(std::filesystem::file_size(path));
   } catch (const std::runtime_error& e) {
     throw BaselineError("--save-baseline: " + std::string(e.what()));
   }

@@ -15,8 +15,10 @@
 //       for a time at least half the relative width of its own p10-p90 band (run_to_run_spread);
 //   - beyond it, with samples on both sides: a two-sided Mann-Whitney U test at rule.alpha divided by
 //     the number of figures tested (Bonferroni) -> SLOWER or FASTER by the figure's direction, else
-//     UNCERTAIN; for a time, also tonight's median must leave the baseline's own band (above its
-//     samples' rule.time_band_quantile, or below 1 - it), else UNCERTAIN;
+//     UNCERTAIN; where the samples are too few for the test to reach that level at all (5 and 5 give
+//     p >= 0.0122: a 0.5 s flow's timeline among a matrix's figures), samples that do not overlap
+//     stand for significance (method "separation"); for a time, also tonight's median must leave the
+//     baseline's own band (above its samples' rule.time_band_quantile, or below 1 - it), else UNCERTAIN;
 //   - beyond it without samples: times must separate (tonight's fastest iteration slower than the
 //     baseline's median); rates are judged on the summary value alone, and the reason says so.
 #pragma once
@@ -24,6 +26,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,14 +107,17 @@ struct Spread {
 Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule);
 
 gpunet::json baseline_to_json(const Baseline& b);
+// The baseline file: baseline_to_json's content with the figures last, one line each, written as it
+// goes (a million figures are never one tree).
+void write_baseline(std::ostream& os, const Baseline& b);
 gpunet::json rule_json(const CompareRule& r);
 // Strict; throws BaselineError("SOURCE: field.path: problem").
 Baseline baseline_from_json(const gpunet::json& doc, const std::string& source);
 Baseline load_baseline(const std::string& path);                   // throws BaselineError
 // Returns the bytes written; throws BaselineError.
 std::size_t save_baseline(const std::string& path, const Baseline& b);
-// When a saved baseline of `bytes` is larger than --baseline reads (an all-pairs matrix of about a
-// thousand hosts): one sentence saying so and what to do instead; none otherwise. Pure.
+// When a saved baseline of `bytes` is larger than --baseline reads (an all-pairs matrix of some 1,500
+// hosts or more: 1,024 save 384 MiB): one sentence saying so and what to do instead; none otherwise. Pure.
 std::optional<std::string> baseline_too_large(const std::string& path, std::size_t bytes);
 
 enum class Change { same, faster, slower, uncertain };
@@ -130,9 +136,18 @@ struct Comparison {
   std::string reason;
 };
 
+// The rows a report.json written at scale left out, by what they were (every SLOWER row is kept):
+// a comparison read back from such a file holds them only as counts.
+struct RowsNotListed {
+  std::size_t same = 0, faster = 0, uncertain = 0;
+  std::size_t total() const { return same + faster + uncertain; }
+};
+
 struct BaselineComparison {
   std::vector<Comparison> rows;  // figures of the baseline: suite, name, variant, then by size
   std::size_t new_figures = 0;   // figures of this run that the baseline lacks
+  RowsNotListed not_listed;      // none in a comparison just made
+  std::size_t figures() const { return rows.size() + not_listed.total(); }
 };
 
 // The key a one-interface run gives the figure `f` (keyed `key`) of rail 0 of a run on several rails:
@@ -153,11 +168,28 @@ Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineCo
 // 1 when any figure is SLOWER, else 0.
 int regression_exit_code(const BaselineComparison& c);
 
-// report.extra["baseline"] = {file, rule, rows: [...], new_figures, summary}.
+// report.extra["baseline"] = {file, rule, rows: [...], new_figures, summary}, and not_listed
+// ({"SAME": n, "FASTER": n, "UNCERTAIN": n}) when comparison_rows_listed leaves rows out.
 void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c);
 
 // "12 figures: 10 SAME, ...": the line under the comparison in every format.
 std::string comparison_summary(const BaselineComparison& c);
+
+// The rows the console, report.md and report.html show, at most kComparisonRowsShown: a matrix of
+// 1,024 nodes compares a million figures. Every row in order when there are no more; else, by their
+// place in c.rows, the SLOWER, then UNCERTAIN, FASTER and SAME, each largest change first (baseline.csv
+// holds every row). Pure.
+inline constexpr std::size_t kComparisonRowsShown = 1000;
+std::vector<std::size_t> comparison_rows_shown(const BaselineComparison& c, std::size_t most = kComparisonRowsShown);
+// "1000 of 4032 figures shown: ...; every figure is in baseline.csv." when not every row is shown. Pure.
+std::optional<std::string> comparison_rows_not_shown(const BaselineComparison& c, std::size_t shown);
+// The rows report.json and junit.xml list, by place in c.rows; empty: every one. Above
+// kWholeComparisonUpTo rows (a matrix of 128 nodes compares 16,256 figures), every SLOWER row and those
+// the documents show (comparison_rows_shown); the others are counted (RowsNotListed). Pure.
+inline constexpr std::size_t kWholeComparisonUpTo = 16384;
+std::vector<bool> comparison_rows_listed(const BaselineComparison& c, std::size_t whole_up_to = kWholeComparisonUpTo);
+// What the unlisted rows were; zero when `listed` is empty.
+RowsNotListed rows_not_listed(const BaselineComparison& c, const std::vector<bool>& listed);
 // One row's texts: figure, baseline, now, change, test, verdict, reason (report/document/acceptance_section.hpp).
 std::vector<std::string> comparison_cells(const Comparison& r);
 std::string render_comparison_console(const BaselineComparison& c);

@@ -3,9 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
+#include <unordered_set>
 
 #include "report/judge/baseline.hpp"
 #include "report/judge/baseline_stats.hpp"
@@ -92,10 +93,24 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
   }
   if (with_samples) {
     const double alpha = rule.alpha / static_cast<double>(std::max<std::size_t>(tests, 1));
-    const bool significant = *c.p_value < alpha;
-    c.change = significant ? direction : Change::uncertain;
+    const std::string alpha_text = "alpha " + fmt_num(rule.alpha) + (tests > 1 ? "/" + std::to_string(tests) : "");
+    const double smallest = mann_whitney_smallest_p(b.samples.size(), n.samples.size());
+    bool significant = *c.p_value < alpha;
     c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "), " + (significant ? "significant (" : "not significant (") +
-               p_str(*c.p_value) + ", alpha " + fmt_num(rule.alpha) + (tests > 1 ? "/" + std::to_string(tests) : "") + ")";
+               p_str(*c.p_value) + ", " + alpha_text + ")";
+    if (!significant && smallest >= alpha) {
+      // Too few samples for the test to reach the corrected level at all (5 timeline intervals of a
+      // 0.5 s flow among a matrix's figures): samples that do not overlap are the most it could show.
+      const bool fewer = b.higher_is_better == (direction == Change::slower);  // the figure's values fell
+      significant = fewer ? entirely_below(n.samples, b.samples) : entirely_below(b.samples, n.samples);
+      c.method = "separation";
+      c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "); " + std::to_string(b.samples.size()) + " and " +
+                 std::to_string(n.samples.size()) + " samples are too few for the U test to reach " + alpha_text +
+                 " (at best " + p_str(smallest) + "), so the samples must not overlap: " +
+                 (significant ? "every sample now is " + std::string(fewer ? "below" : "above") + " every baseline sample"
+                              : std::string("they overlap"));
+    }
+    c.change = significant ? direction : Change::uncertain;
     if (significant && time) {
       const double q = direction == Change::slower ? rule.time_band_quantile : 1 - rule.time_band_quantile;
       const double edge = percentile(b.samples, q);
@@ -130,8 +145,9 @@ std::size_t count(const BaselineComparison& c, Change which) {
 
 std::string summary(const BaselineComparison& c) {
   std::ostringstream os;
-  os << c.rows.size() << " figures: " << count(c, Change::same) << " SAME, " << count(c, Change::faster) << " FASTER, "
-     << count(c, Change::slower) << " SLOWER, " << count(c, Change::uncertain) << " UNCERTAIN";
+  os << c.figures() << " figures: " << count(c, Change::same) + c.not_listed.same << " SAME, "
+     << count(c, Change::faster) + c.not_listed.faster << " FASTER, " << count(c, Change::slower) << " SLOWER, "
+     << count(c, Change::uncertain) + c.not_listed.uncertain << " UNCERTAIN";
   if (c.new_figures) os << "; " << c.new_figures << " new without a baseline";
   return os.str();
 }
@@ -199,21 +215,29 @@ std::string one_interface_key(const std::string& key, const BaselineFigure& f) {
 BaselineComparison compare(const Baseline& base, const Baseline& now) {
   BaselineComparison out;
   const auto rail0 = rail0_aliases(now);
+  using Entry = std::pair<const std::string, BaselineFigure>;
+  using Found = std::map<std::string, BaselineFigure>::const_iterator;
+  // Rows in reading order: suite, name, variant, dtype, op, then sizes by number, ranks and host: the
+  // figures grouped by suite, test, kind and metric, in key order within a group (a million figures
+  // of an all-pairs matrix of 1,024 nodes sort no key against another).
+  std::map<std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>, std::vector<const Entry*>> groups;
+  for (const auto& entry : base.figures) {
+    const auto& f = entry.second;
+    groups[{f.suite, f.test, f.kind, f.metric}].push_back(&entry);
+  }
+  std::vector<std::pair<const Entry*, Found>> order;  // each baseline figure and the figure of now it stands for
+  order.reserve(base.figures.size());
   std::size_t tests = 0;
-  for (const auto& [key, b] : base.figures)
-    if (const auto it = find_now(now, key, b, rail0); it != now.figures.end() && testable(b, it->second, base.rule)) ++tests;
-  // Rows in reading order: suite, name, variant, dtype, op, then sizes by number, ranks and host.
-  std::vector<const std::pair<const std::string, BaselineFigure>*> order;
-  for (const auto& entry : base.figures) order.push_back(&entry);
-  std::sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
-    const auto& a = x->second;
-    const auto& b = y->second;
-    return std::tie(a.suite, a.test, a.kind, a.metric, x->first) < std::tie(b.suite, b.test, b.kind, b.metric, y->first);
-  });
-  std::set<std::string> matched;  // now's figures that a baseline figure found
-  for (const auto* entry : order) {
+  for (const auto& [group, entries] : groups)
+    for (const Entry* entry : entries) {
+      const auto it = find_now(now, entry->first, entry->second, rail0);
+      if (it != now.figures.end() && testable(entry->second, it->second, base.rule)) ++tests;
+      order.emplace_back(entry, it);
+    }
+  out.rows.reserve(order.size());
+  std::unordered_set<const BaselineFigure*> matched;  // now's figures that a baseline figure found
+  for (const auto& [entry, it] : order) {
     const auto& [key, b] = *entry;
-    const auto it = find_now(now, key, b, rail0);
     if (it == now.figures.end()) {
       Comparison c;
       c.key = key;
@@ -227,10 +251,10 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));
     if (!it->second.judged_on.empty()) out.rows.back().reason = "judged on " + it->second.judged_on + ": " + out.rows.back().reason;
     if (it->first != key) out.rows.back().reason += (out.rows.back().reason.empty() ? "" : "; ") + ("compared with " + it->first);
-    matched.insert(it->first);
+    matched.insert(&it->second);
   }
   for (const auto& [key, f] : now.figures)
-    if (!matched.count(key)) ++out.new_figures;
+    if (!matched.count(&f)) ++out.new_figures;
   return out;
 }
 
@@ -255,7 +279,10 @@ int regression_exit_code(const BaselineComparison& c) { return count(c, Change::
 
 void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c) {
   json rows = json::array();
-  for (const auto& r : c.rows) {
+  const auto listed = comparison_rows_listed(c);
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    if (!listed.empty() && !listed[i]) continue;
+    const Comparison& r = c.rows[i];
     json row{{"figure", r.key}, {"change", to_string(r.change)}, {"method", r.method}, {"reason", r.reason}};
     row["base"] = r.base_value ? json(*r.base_value) : json(nullptr);
     row["now"] = r.now_value ? json(*r.now_value) : json(nullptr);
@@ -268,17 +295,62 @@ void attach_comparison(Report& report, const std::string& file, const CompareRul
     row["p_value"] = r.p_value ? json(*r.p_value > 0 ? std::max(*r.p_value, kSmallestFileNumber) : 0.0) : json(nullptr);
     rows.push_back(row);
   }
-  report.extra["baseline"] = json{
+  json& out = report.extra["baseline"] = json{
       {"file", file},
       {"rule", rule_json(rule)},
-      {"rows", rows},
+      {"rows", std::move(rows)},
       {"new_figures", c.new_figures},
       {"summary", summary(c)}};
+  RowsNotListed n = rows_not_listed(c, listed);
+  n.same += c.not_listed.same, n.faster += c.not_listed.faster, n.uncertain += c.not_listed.uncertain;
+  if (n.total()) out["not_listed"] = json{{"SAME", n.same}, {"FASTER", n.faster}, {"UNCERTAIN", n.uncertain}};
+}
+
+std::vector<std::size_t> comparison_rows_shown(const BaselineComparison& c, std::size_t most) {
+  std::vector<std::size_t> order(c.rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (order.size() <= most) return order;
+  const auto rank = [](Change x) { return x == Change::slower ? 0 : x == Change::uncertain ? 1 : x == Change::faster ? 2 : 3; };
+  const auto key = [&](std::size_t i) {
+    const Comparison& r = c.rows[i];
+    return std::tuple(rank(r.change), -std::fabs(r.change_pct.value_or(0)), i);
+  };
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(most), order.end(),
+                    [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+  order.resize(most);
+  return order;
+}
+
+std::optional<std::string> comparison_rows_not_shown(const BaselineComparison& c, std::size_t shown) {
+  if (shown >= c.figures()) return std::nullopt;
+  return std::to_string(shown) + " of " + std::to_string(c.figures()) +
+         " figures shown: the SLOWER, then UNCERTAIN, FASTER and SAME, each largest change first; " +
+         (c.not_listed.total() ? "report.json lists every SLOWER one, the run's own baseline.csv every figure."
+                               : "every figure is in baseline.csv.");
+}
+
+std::vector<bool> comparison_rows_listed(const BaselineComparison& c, std::size_t whole_up_to) {
+  if (c.rows.size() <= whole_up_to) return {};
+  std::vector<bool> listed(c.rows.size(), false);
+  for (std::size_t i = 0; i < c.rows.size(); ++i) listed[i] = c.rows[i].change == Change::slower;
+  for (const std::size_t i : comparison_rows_shown(c)) listed[i] = true;
+  return listed;
+}
+
+RowsNotListed rows_not_listed(const BaselineComparison& c, const std::vector<bool>& listed) {
+  RowsNotListed n;
+  for (std::size_t i = 0; i < listed.size() && i < c.rows.size(); ++i) {
+    if (listed[i]) continue;
+    const Change x = c.rows[i].change;
+    (x == Change::same ? n.same : x == Change::faster ? n.faster : n.uncertain) += 1;
+  }
+  return n;
 }
 
 std::string render_comparison_console(const BaselineComparison& c) {
   std::vector<Cells> rows{{"Figure", "Baseline", "Now", "Change", "Test", "Verdict", "Reason"}};
-  for (const auto& r : c.rows) rows.push_back(cells(r));
+  const auto shown = comparison_rows_shown(c);
+  for (const std::size_t i : shown) rows.push_back(cells(c.rows[i]));
   std::size_t w[6] = {0, 0, 0, 0, 0, 0};
   for (const auto& x : rows) {
     const std::string* f[6] = {&x.key, &x.base, &x.now, &x.change, &x.test, &x.verdict};
@@ -290,6 +362,7 @@ std::string render_comparison_console(const BaselineComparison& c) {
     for (int i = 0; i < 6; ++i) os << *f[i] << std::string(w[i] - f[i]->size() + 2, ' ');
     os << x.reason << "\n";
   }
+  if (const auto left_out = comparison_rows_not_shown(c, shown.size())) os << *left_out << "\n";
   os << summary(c) << "\n";
   return os.str();
 }

@@ -35,6 +35,18 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
   return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
 }
 
+double mann_whitney_smallest_p(std::size_t n1, std::size_t n2) {
+  std::vector<double> a(n1), b(n2);
+  for (std::size_t i = 0; i < n1; ++i) a[i] = static_cast<double>(i);
+  for (std::size_t i = 0; i < n2; ++i) b[i] = static_cast<double>(n1 + i);
+  return mann_whitney_p(a, b);
+}
+
+bool entirely_below(const std::vector<double>& low, const std::vector<double>& high) {
+  if (low.empty() || high.empty()) return false;
+  return *std::max_element(low.begin(), low.end()) < *std::min_element(high.begin(), high.end());
+}
+
 std::vector<double> quantile_summary(std::vector<double> samples, std::size_t keep) {
   std::sort(samples.begin(), samples.end());
   if (samples.size() <= keep || keep == 0) return samples;

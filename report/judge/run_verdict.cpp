@@ -91,7 +91,7 @@ void judge_contract(const RunVerdictInputs& in, Reasons& out) {
 
 void judge_baseline(const BaselineComparison& c, Reasons& out) {
   std::vector<std::string> slower;
-  size_t uncertain = 0;
+  size_t uncertain = c.not_listed.uncertain;
   for (const auto& r : c.rows) {
     if (r.change == Change::slower) slower.push_back(r.key);
     uncertain += r.change == Change::uncertain;
@@ -99,10 +99,10 @@ void judge_baseline(const BaselineComparison& c, Reasons& out) {
   const std::string of = "baseline: ";
   const std::string unsure = uncertain ? ", " + std::to_string(uncertain) + " UNCERTAIN" : "";
   if (!slower.empty())
-    out.add(RunOutcome::fail, of + std::to_string(slower.size()) + " of " + count_of(c.rows.size(), "figure", "figures") +
+    out.add(RunOutcome::fail, of + std::to_string(slower.size()) + " of " + count_of(c.figures(), "figure", "figures") +
                                   " SLOWER (" + first_names(slower) + ")" + unsure);
   else
-    out.add(RunOutcome::pass, of + "no figure of " + std::to_string(c.rows.size()) + " SLOWER" + unsure);
+    out.add(RunOutcome::pass, of + "no figure of " + std::to_string(c.figures()) + " SLOWER" + unsure);
 }
 
 }  // namespace

@@ -49,6 +49,12 @@ BaselineComparison comparison_of(const Report& rep) {
   BaselineComparison c;
   const auto& base = jsonx::section(rep.extra, "baseline");
   if (const auto n = jsonx::number(base, "new_figures"); n && *n > 0) c.new_figures = static_cast<std::size_t>(*n);
+  const auto& not_listed = jsonx::section(base, "not_listed");
+  const auto counted = [&](const char* key) {
+    const auto n = jsonx::number(not_listed, key);
+    return n && *n > 0 && *n < 1e15 ? static_cast<std::size_t>(*n) : std::size_t{0};
+  };
+  c.not_listed = {counted("SAME"), counted("FASTER"), counted("UNCERTAIN")};
   const auto* rows = jsonx::array_at(base, "rows");
   if (!rows) return c;
   for (const auto& r : *rows) {
@@ -140,14 +146,24 @@ AcceptanceJunit acceptance_junit(const Judgement& j) {
   }
   put_suite(a.xml, a.counts, "acceptance", verdicts);
   std::vector<JunitCase> rows;
-  if (j.comparison)
-    for (const auto& r : j.comparison->rows) {
+  if (j.comparison) {
+    const auto listed = comparison_rows_listed(*j.comparison);
+    for (std::size_t i = 0; i < j.comparison->rows.size(); ++i) {
+      if (!listed.empty() && !listed[i]) continue;
+      const Comparison& r = j.comparison->rows[i];
       JunitCase c{r.key, to_string(r.change) + ": " + opt(r.base_value) + " -> " + opt(r.now_value) + " " + r.unit + " (" + change_text(r) + "); " + r.reason,
                   "", std::nullopt};
       if (r.change == Change::slower) c.failure = "regression";
       if (r.change == Change::uncertain) c.skipped = c.detail;
       rows.push_back(std::move(c));
     }
+    // The rows left out at scale (a million figures, which no CI server shows): one testcase says what they were.
+    RowsNotListed n = rows_not_listed(*j.comparison, listed);
+    n.same += j.comparison->not_listed.same, n.faster += j.comparison->not_listed.faster, n.uncertain += j.comparison->not_listed.uncertain;
+    if (n.total())
+      rows.push_back({std::to_string(n.total()) + " figures not listed", std::to_string(n.same) + " SAME, " + std::to_string(n.faster) +
+                      " FASTER, " + std::to_string(n.uncertain) + " UNCERTAIN; every figure is in the run's baseline.csv", "", std::nullopt});
+  }
   put_suite(a.xml, a.counts, "baseline", rows);
   return a;
 }

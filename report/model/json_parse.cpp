@@ -38,7 +38,8 @@ std::string shortened(std::string field) {
 // Builds the tree from SAX events and knows the field path of the value being read.
 class BoundedDomSax final : public nlohmann::json_sax<json> {
  public:
-  BoundedDomSax(std::string_view text, std::size_t max_depth) : text_(text), max_depth_(max_depth) {}
+  BoundedDomSax(std::string_view text, std::size_t max_depth, const StreamedMembers* streamed)
+      : text_(text), max_depth_(max_depth), streamed_(streamed) {}
 
   bool null() override { return put(nullptr); }
   bool boolean(bool v) override { return put(v); }
@@ -94,6 +95,14 @@ class BoundedDomSax final : public nlohmann::json_sax<json> {
     return true;
   }
   bool close() {
+    if (streamed_ && frames_.size() == 3 && frames_[0].container->is_object() && frames_[0].key == streamed_->under &&
+        frames_[1].container->is_object()) {  // a member of the streamed object: handed over, not kept
+      json value = std::move(*frames_[2].container);
+      frames_[1].container->erase(frames_[1].key);
+      frames_.pop_back();
+      streamed_->take(frames_[1].key, std::move(value));
+      return true;
+    }
     frames_.pop_back();
     return true;
   }
@@ -115,6 +124,7 @@ class BoundedDomSax final : public nlohmann::json_sax<json> {
 
   std::string_view text_;
   std::size_t max_depth_;
+  const StreamedMembers* streamed_;
   json root_;
   std::vector<Frame> frames_;
   std::string error_;
@@ -141,8 +151,10 @@ std::string too_deep_message(const std::string& field, std::size_t max_depth) {
          " levels (no gpunet-bench file nests that deep; give the right file)";
 }
 
-JsonParsed parse_json_text(std::string_view text, std::size_t max_depth) {
-  BoundedDomSax sax(text, max_depth);
+namespace {
+
+JsonParsed parse_with(std::string_view text, std::size_t max_depth, const StreamedMembers* streamed) {
+  BoundedDomSax sax(text, max_depth, streamed);
   UniqueKeySax unique(sax);
   JsonParsed out;
   const bool ok = json::sax_parse(text.begin(), text.end(), &unique);
@@ -153,6 +165,14 @@ JsonParsed parse_json_text(std::string_view text, std::size_t max_depth) {
   }
   out.value = sax.take();
   return out;
+}
+
+}  // namespace
+
+JsonParsed parse_json_text(std::string_view text, std::size_t max_depth) { return parse_with(text, max_depth, nullptr); }
+
+JsonParsed parse_json_text(std::string_view text, const StreamedMembers& streamed, std::size_t max_depth) {
+  return parse_with(text, max_depth, &streamed);
 }
 
 }  // namespace gpunet::report

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,15 @@ struct JsonParsed {
 };
 
 JsonParsed parse_json_text(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
+
+// The members of one object under the root ("figures" of a baseline: a million at 1,024 hosts), handed
+// over one at a time as each is read and never kept in the tree: the tree holds that object empty.
+// Only members that are objects or arrays are handed over; a scalar member stays in the tree.
+struct StreamedMembers {
+  std::string under;  // the root's key whose object's members are streamed
+  std::function<void(const std::string& key, gpunet::json value)> take;
+};
+JsonParsed parse_json_text(std::string_view text, const StreamedMembers& streamed, std::size_t max_depth = kMaxJsonDepth);
 
 // One line for a parse error reported by nlohmann's SAX interface at byte `position` of `text`;
 // `field` (may be empty) names where in the document it happened.

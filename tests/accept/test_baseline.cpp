@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -273,12 +274,14 @@ TEST(Baseline, FileRoundTrip) {
   std::filesystem::remove_all(dir);
 }
 
-// An all-pairs matrix of 1,024 hosts saves a 499 MiB baseline: more than --baseline reads, said when saved.
+// An all-pairs matrix of 1,024 hosts saves a 384 MiB baseline, which --baseline reads; one of some 1,500
+// hosts would not, and that is said when it is saved.
 TEST(Baseline, OneLargerThanBaselineReadsIsSaidWhenSaved) {
   EXPECT_EQ(baseline_too_large("b.json", gpunet::kBaselineInput.max_bytes), std::nullopt);
-  const auto said = baseline_too_large("b.json", 499 * gpunet::kMiB + 7);
+  EXPECT_EQ(baseline_too_large("b.json", 384 * gpunet::kMiB), std::nullopt);
+  const auto said = baseline_too_large("b.json", 1100 * gpunet::kMiB + 7);
   ASSERT_TRUE(said);
-  EXPECT_EQ(*said, "b.json is 499 MiB, more than the 256 MiB a baseline file may be: --baseline will refuse it; "
+  EXPECT_EQ(*said, "b.json is 1100 MiB, more than the 1024 MiB a baseline file may be: --baseline will refuse it; "
                    "save the baseline of a run this size from a sampled matrix (--tcp-pairs random:K)");
 }
 
@@ -307,6 +310,56 @@ TEST(Baseline, MalformedFilesGiveOneLine) {
   } catch (const BaselineError& e) {
     EXPECT_EQ(std::string(e.what()), "/nonexistent/base.json: no such file (check the path)");
   }
+}
+
+// load_baseline reads each figure as it is parsed (a million at 1,024 hosts); a file says what is wrong
+// with it as the whole tree would, and the file save_baseline writes holds what baseline_to_json does.
+TEST(Baseline, AFileReadFigureByFigureSaysWhatTheTreeWould) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gpunet_stream_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "base.json").string();
+  const auto file_error = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    try {
+      load_baseline(path);
+    } catch (const BaselineError& e) {
+      std::string what = e.what();
+      for (auto at = what.find(path); at != std::string::npos; at = what.find(path)) what.replace(at, path.size(), "base.json");
+      return what;
+    }
+    return std::string("(no error)");
+  };
+  for (const std::string text : {
+           R"({"gpunet_baseline": 2, "figures": {"k": {"suite": "mpi", "test": "x", "metric": "m", "value": "fast"}}})",
+           R"({"figures": {"k": {"suite": "mpi", "test": "x", "bytes": 5}}, "gpunet_baseline": 1})",
+           R"({"figures": {"k": {"suite": "mpi", "test": "x", "colour": 1}}, "gpunet_baseline": 2})",
+           R"({"figures": {"k": 5}, "gpunet_baseline": 2})",
+           R"({"figures": {"k": [1]}, "gpunet_baseline": 2})",
+           R"({"figures": [], "gpunet_baseline": 2})",
+           R"({"figures": {"a": {"suite": "mpi", "test": "x", "metric": "m", "value": 1}, "b": {"suite": "mpi", "test": "x", "metric": "m",
+                 "value": 2, "samples": [1, "x"]}}, "gpunet_baseline": 2})",
+       }) {
+    EXPECT_EQ(file_error(text), baseline_error_of(text)) << text;
+    EXPECT_NE(file_error(text), "(no error)") << text;
+  }
+  EXPECT_EQ(file_error(R"({"gpunet_baseline": 2, "figures": {"k": {"suite": "mpi", "test": "x", "metric": "m", "value": 1},
+                           "k": {"suite": "mpi", "test": "x", "metric": "m", "value": 2}}})"),
+            "base.json: duplicate key \"k\" at figures.k (a key may appear once per object; readers disagree on which one counts: remove one)");
+
+  const auto base = make_base(run(1));
+  std::ostringstream written;
+  write_baseline(written, base);
+  const std::string text = written.str();
+  EXPECT_EQ(json::parse(text), baseline_to_json(base));
+  // The figures one per line: 48 lines of them, after the header's lines and before the two closing.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 16 + 48 + 2) << text.substr(0, 800);
+  save_baseline(path, base);
+  EXPECT_EQ(baseline_to_json(load_baseline(path)), baseline_to_json(base));
+  Baseline empty;
+  std::ostringstream none;
+  write_baseline(none, empty);
+  EXPECT_EQ(json::parse(none.str()), baseline_to_json(empty));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Baseline, NoiseIsNotARegression) {
@@ -350,6 +403,71 @@ TEST(Baseline, ClearRegressionIsFlagged) {
   EXPECT_EQ(count(f, Change::faster), 1u);
   EXPECT_EQ(count(f, Change::slower), 0u);
   EXPECT_EQ(regression_exit_code(f), 0);
+}
+
+namespace {
+
+// An all-pairs matrix of `nodes` whose flows have 5 timeline samples each (0.5 s flows at 0.1 s
+// intervals) with 3 % noise; node `slow` at `factor` of the rate. Pair n1 -> n2's samples, when
+// `overlap`, are halved but for one sample at the old rate.
+Report short_flows(int nodes, uint64_t seed, int slow = -1, double factor = 1, bool overlap = false) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0.0, 0.03);
+  Report rep;
+  for (int i = 0; i < nodes; ++i)
+    for (int j = 0; j < nodes; ++j) {
+      if (i == j) continue;
+      const double gbps = (i == slow || j == slow ? factor : 1.0) * 0.95;
+      Record r = flow("n" + std::to_string(i), "n" + std::to_string(j), gbps, 1000);
+      std::vector<double> timeline;
+      for (int k = 0; k < 5; ++k) timeline.push_back(gbps * (1 + noise(rng)));
+      if (overlap && i == 1 && j == 2) timeline = {0.45, 0.46, 0.47, 0.48, 0.96};
+      r.extra["timeline_Gbps"] = timeline;
+      r.extra["goodput_Gbps"] = median_of(timeline);
+      rep.results.push_back(r);
+    }
+  return rep;
+}
+
+}  // namespace
+
+TEST(Baseline, FewSamplesAmongManyFiguresAreJudgedOnWhetherTheyOverlap) {
+  // 20 nodes, 380 figures of 5 samples: the U test can reach p = 0.0122 at best, never 0.01/380.
+  // Before, node 7 at half its rate read UNCERTAIN on every pair and the run exited 0.
+  const auto base = make_base(short_flows(20, 1));
+  ASSERT_EQ(base.figures.size(), 380u);
+  EXPECT_NEAR(mann_whitney_smallest_p(5, 5), 0.0122, 0.0001);
+  EXPECT_LT(mann_whitney_smallest_p(20, 20), 1e-6);
+
+  const auto c = compare(base, make_base(short_flows(20, 2, 7, 0.5, true)));
+  std::size_t slower = 0;
+  for (const auto& r : c.rows) {
+    const bool with7 = std::find(r.hosts.begin(), r.hosts.end(), "n7") != r.hosts.end();
+    if (r.hosts == std::vector<std::string>{"n1", "n2"}) {
+      EXPECT_EQ(r.change, Change::uncertain) << r.reason;  // one sample at the old rate: they overlap
+      EXPECT_NE(r.reason.find("they overlap"), std::string::npos) << r.reason;
+      continue;
+    }
+    EXPECT_EQ(r.change, with7 ? Change::slower : Change::same) << r.key << ": " << r.reason;
+    if (with7) {
+      ++slower;
+      EXPECT_EQ(r.method, "separation");
+      EXPECT_NE(r.reason.find("5 and 5 samples are too few for the U test to reach alpha 0.01/380 (at best p=0.0122)"),
+                std::string::npos) << r.reason;
+    }
+  }
+  EXPECT_EQ(slower, 38u);
+  EXPECT_EQ(regression_exit_code(c), 1);
+
+  // Unchanged reruns, other noise: nothing SLOWER or FASTER.
+  for (uint64_t seed : {3, 4, 5, 6}) {
+    const auto again = compare(base, make_base(short_flows(20, seed)));
+    EXPECT_EQ(count(again, Change::slower) + count(again, Change::faster), 0u) << "seed " << seed;
+  }
+  // A rise of the slow node's pairs is FASTER, not SLOWER.
+  const auto up = compare(make_base(short_flows(20, 1, 7, 0.5)), make_base(short_flows(20, 2)));
+  EXPECT_EQ(count(up, Change::faster), 38u);
+  EXPECT_EQ(count(up, Change::slower), 0u);
 }
 
 TEST(Baseline, ASingleNoisySampleNeverDecides) {

@@ -10,6 +10,7 @@
 #include "tests/support/spec_names.hpp"
 #include "report/model/legacy_figure.hpp"
 #include "report/render/renderers.hpp"
+#include "report/judge/run_verdict.hpp"
 #include "report/judge/verdicts_outputs.hpp"
 
 using namespace gpunet::report;
@@ -95,4 +96,89 @@ TEST(AcceptanceOutputs, JunitSuitesAndTotals) {
   const auto tests = "tests=\"" + std::to_string(rep.results.size() + 11 + 1) + "\"";
   EXPECT_TRUE(contains_text(xml.substr(0, xml.find('\n', xml.find("<testsuites"))), tests)) << xml.substr(0, 300);
   EXPECT_LT(xml.find("<testsuite name=\"acceptance\""), xml.find("</testsuites>"));
+}
+
+TEST(AcceptanceOutputs, AComparisonOfManyFiguresShowsTheWorstAndWritesEveryOne) {
+  // A matrix of 64 nodes compares 4,032 figures, of 1,024 a million: the documents show 1,000.
+  BaselineComparison c;
+  for (int i = 0; i < 1500; ++i) {
+    Comparison r;
+    r.key = "tcp/bandwidth/matrix goodput_Gbps pair" + std::to_string(i);
+    r.base_value = 10, r.unit = "Gb/s", r.method = "U test", r.reason = "why " + std::to_string(i);
+    r.change = i % 300 == 7 ? Change::slower : i == 1000 ? Change::uncertain : Change::same;
+    r.change_pct = r.change == Change::slower ? -10.0 - i / 100.0 : 1.0;
+    r.now_value = 10 * (1 + *r.change_pct / 100);
+    c.rows.push_back(r);
+  }
+  const auto shown = comparison_rows_shown(c);
+  ASSERT_EQ(shown.size(), 1000u);
+  EXPECT_EQ(std::vector<std::size_t>(shown.begin(), shown.begin() + 6), (std::vector<std::size_t>{1207, 907, 607, 307, 7, 1000}));
+  EXPECT_EQ(comparison_rows_shown(c, 2000).size(), 1500u);
+  EXPECT_EQ(comparison_rows_not_shown(c, 1500), std::nullopt);
+
+  const std::string left_out = "1000 of 1500 figures shown: the SLOWER, then UNCERTAIN, FASTER and SAME, each largest change first; "
+                               "every figure is in baseline.csv.";
+  const auto console = render_comparison_console(c);
+  EXPECT_EQ(std::count(console.begin(), console.end(), '\n'), 1 + 1000 + 2);
+  EXPECT_TRUE(contains_text(console, left_out));
+  EXPECT_LT(console.find("pair1207 "), console.find("pair7 "));
+
+  Report rep;
+  attach_comparison(rep, "b.json", CompareRule{}, c);
+  const auto parts = document_parts(rep);
+  const auto md = render_markdown(parts);
+  EXPECT_TRUE(contains_text(md, left_out));
+  std::size_t md_rows = 0;
+  for (std::size_t at = md.find("| tcp/bandwidth/matrix goodput_Gbps pair"); at != std::string::npos;
+       at = md.find("| tcp/bandwidth/matrix goodput_Gbps pair", at + 1))
+    ++md_rows;
+  EXPECT_EQ(md_rows, 1000u);
+  const auto csvs = render_table_csvs(parts);
+  const auto csv = std::find_if(csvs.begin(), csvs.end(), [](const auto& f) { return f.first == "baseline.csv"; });
+  ASSERT_NE(csv, csvs.end());
+  EXPECT_EQ(std::count(csv->second.begin(), csv->second.end(), '\n'), 1 + 1500);
+  EXPECT_EQ(csv->second.substr(0, csv->second.find('\n')), "figure,baseline,now,change_pct,test,verdict,reason");
+  EXPECT_TRUE(contains_text(csv->second, "pair0,10.0 Gb/s,10.1 Gb/s,1,U test,SAME,why 0\n")) << csv->second.substr(0, 400);
+}
+
+TEST(AcceptanceOutputs, AComparisonAboveSixteenThousandFiguresListsTheSlowerAndTheShownInReportJson) {
+  // 20,000 figures (a matrix of 142 nodes): report.json lists every SLOWER row (1,500 here, more than the
+  // documents show) and the 1,000 shown, and counts the rest; read back, every count is the same.
+  BaselineComparison c;
+  for (int i = 0; i < 20000; ++i) {
+    Comparison r;
+    r.key = "f" + std::to_string(i);
+    r.base_value = 10, r.unit = "Gb/s", r.method = "U test", r.reason = "why";
+    r.change = i % 10 == 3 && i < 15000 ? Change::slower : i % 100 == 5 ? Change::uncertain : i % 100 == 6 ? Change::faster : Change::same;
+    r.change_pct = r.change == Change::slower ? -50.0 : r.change == Change::faster ? 30.0 : r.change == Change::uncertain ? -20.0 : 0.5;
+    r.hosts = {"h" + std::to_string(i % 7)};
+    c.rows.push_back(r);
+  }
+  const auto listed = comparison_rows_listed(c);
+  ASSERT_EQ(listed.size(), 20000u);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(listed.begin(), listed.end(), true)), 1500u);  // the shown are SLOWER
+  EXPECT_TRUE(comparison_rows_listed(c, 20000).empty());
+
+  Report rep;
+  attach_comparison(rep, "b.json", CompareRule{}, c);
+  const auto back = comparison_of(rep);
+  EXPECT_EQ(back.rows.size(), 1500u);
+  EXPECT_EQ(back.figures(), 20000u);
+  EXPECT_EQ(back.not_listed.uncertain, 200u);
+  EXPECT_EQ(back.not_listed.faster, 200u);
+  EXPECT_EQ(back.not_listed.same, 20000u - 1500 - 400);
+  EXPECT_EQ(comparison_summary(back), comparison_summary(c));
+  EXPECT_EQ(regression_exit_code(back), 1);
+  EXPECT_EQ(run_verdict_of(rep, {}, back).reasons, run_verdict_of(rep, {}, c).reasons);
+
+  const auto junit = acceptance_junit(stored_judgement(rep));
+  EXPECT_EQ(junit.counts.tests, 1501);
+  EXPECT_EQ(junit.counts.failures, 1500);
+  EXPECT_TRUE(contains_text(junit.xml, "name=\"18500 figures not listed\""));
+  EXPECT_TRUE(contains_text(junit.xml, "18100 SAME, 200 FASTER, 200 UNCERTAIN; every figure is in the run&apos;s baseline.csv") ||
+              contains_text(junit.xml, "18100 SAME, 200 FASTER, 200 UNCERTAIN; every figure is in the run's baseline.csv"))
+      << junit.xml.substr(junit.xml.size() - 600);
+  const auto md = render_markdown(rep);
+  EXPECT_TRUE(contains_text(md, "1000 of 20000 figures shown: the SLOWER, then UNCERTAIN, FASTER and SAME, each largest change first; "
+                                "report.json lists every SLOWER one, the run's own baseline.csv every figure."));
 }
