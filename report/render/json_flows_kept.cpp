@@ -17,16 +17,26 @@ using gpunet::json;
 
 namespace {
 
-// The hosts a reader is sent to: What is wrong's, a failed promise's, a SLOWER baseline figure's.
-std::set<std::string> cited_hosts(const DocumentParts& parts) {
+// Where a reader is sent: the hosts What is wrong and a failed promise name, and the directed pairs
+// of SLOWER baseline figures (a figure of one host or of more than two names its hosts). Not every
+// end of a SLOWER pair: one slow node's pairs end at every other node, and so every flow was kept.
+struct Cited {
   std::set<std::string> hosts;
-  for (const auto& b : parts.wrong.bad_nodes) hosts.insert(b.host);
+  std::set<std::pair<std::string, std::string>> pairs;
+};
+
+Cited cited_by(const DocumentParts& parts) {
+  Cited c;
+  for (const auto& b : parts.wrong.bad_nodes) c.hosts.insert(b.host);
   for (const auto& v : parts.judgement.verdicts)
-    if (v.status == VerdictStatus::fail) hosts.insert(v.hosts.begin(), v.hosts.end());
-  if (const auto& c = parts.judgement.comparison)
-    for (const auto& row : c->rows)
-      if (row.change == Change::slower) hosts.insert(row.hosts.begin(), row.hosts.end());
-  return hosts;
+    if (v.status == VerdictStatus::fail) c.hosts.insert(v.hosts.begin(), v.hosts.end());
+  if (const auto& cmp = parts.judgement.comparison)
+    for (const auto& row : cmp->rows) {
+      if (row.change != Change::slower) continue;
+      if (row.hosts.size() == 2) c.pairs.insert({row.hosts[0], row.hosts[1]});
+      else c.hosts.insert(row.hosts.begin(), row.hosts.end());
+    }
+  return c;
 }
 
 // One host's flows on one interface, one way.
@@ -55,7 +65,7 @@ FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t 
   for (const auto& r : rep.results) flows += record_kind(r) == RecordKind::tcp_flow;
   if (flows <= whole_up_to) return kept;
 
-  const std::set<std::string> cited = cited_hosts(parts);
+  const Cited cited = cited_by(parts);
   std::map<std::tuple<std::string, std::string, bool>, Side> sides;  // host, interface, received
   kept.whole.assign(rep.results.size(), true);
   std::size_t whole = 0;
@@ -79,7 +89,8 @@ FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t 
       if (f->efficiency) side.efficiency.push_back(*f->efficiency);
     }
     const bool low = f->efficiency && *f->efficiency < parts.threshold;
-    kept.whole[i] = low || parts.blamed(s) || cited.count(s.host) || cited.count(s.dst_host);
+    kept.whole[i] = low || parts.blamed(s) || cited.hosts.count(s.host) || cited.hosts.count(s.dst_host) ||
+                    cited.pairs.count({s.host, s.dst_host});
     whole += kept.whole[i];
   }
 
@@ -96,8 +107,8 @@ FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t 
                   {"threshold", parts.threshold},
                   {"why", "more than " + std::to_string(whole_up_to) +
                               " TCP flows: report.json keeps whole the flows that failed, fell below the efficiency "
-                              "threshold or have an end that What is wrong, a failed promise or a SLOWER baseline figure "
-                              "names, and summarises every host's flows; every flow is in results.jsonl and tcp_flows.csv"},
+                              "threshold, have an end that What is wrong or a failed promise names, or are the pair of a SLOWER "
+                              "baseline figure, and summarises every host's flows; every flow is in results.jsonl and tcp_flows.csv"},
                   {"hosts", std::move(hosts)}};
   return kept;
 }

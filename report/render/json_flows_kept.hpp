@@ -2,8 +2,8 @@
 // and 2 GB of report.json, which no reader can hold (and which this program would refuse to read back,
 // common/input_file.hpp). Above kWholeFlowsUpTo flows, report.json keeps whole only the flows a reader
 // must see: those that failed or carry no figure, those below the efficiency threshold, and those
-// with an end that "What is wrong", a failed promise or a SLOWER baseline figure names, or a
-// direction a finding names slow. Every host's flows are summarised instead, sent and received, per
+// with an end that "What is wrong" or a failed promise names, the pair of a SLOWER baseline figure,
+// or a direction a finding names slow. Every host's flows are summarised instead, sent and received, per
 // interface (extra.flows_in_part, kFlowsInPartKey). Every flow stays in results.jsonl and tcp_flows.csv. Pure.
 #pragma once
 

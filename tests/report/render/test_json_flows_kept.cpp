@@ -92,6 +92,31 @@ TEST(JsonFlowsKept, AboveItTheFlowsAReaderMustSeeStayWhole) {
   EXPECT_DOUBLE_EQ(side(sum, "h0", "received")->at("goodput_Gbps").at("max").get<double>(), 90);
 }
 
+TEST(JsonFlowsKept, ASlowerPairKeepsItsOwnFlowNotEveryFlowOfItsEnds) {
+  // h5's pairs SLOWER than the baseline: their ends are every host, yet only those pairs stay whole
+  // (with h2's low flows and the failed one); before, every flow of the matrix did.
+  const Report rep = matrix(6);
+  DocumentParts parts = parts_naming(rep, "");
+  parts.judgement.comparison = BaselineComparison{};
+  for (int other = 0; other < 5; ++other) {
+    Comparison row;
+    row.change = Change::slower;
+    row.hosts = {"h" + std::to_string(other), "h5"};
+    parts.judgement.comparison->rows.push_back(row);
+  }
+  const FlowsKept kept = flows_kept(rep, parts, 29);
+  ASSERT_EQ(kept.whole.size(), rep.results.size());
+  for (std::size_t i = 0; i < rep.results.size(); ++i) {
+    const Record& r = rep.results[i];
+    if (!r.figure) continue;
+    const auto& s = r.figure->subject;
+    const bool low = s.host == "h2" || s.dst_host == "h2";
+    const bool slower = s.dst_host == "h5";
+    EXPECT_EQ(kept.whole[i], low || slower || r.status == Status::failed) << s.host << " -> " << s.dst_host;
+  }
+  EXPECT_EQ(kept.summary.at("whole"), 10 + 4 + 1);  // h2's both ways, the four into h5 without h2, h3 -> h4
+}
+
 TEST(JsonFlowsKept, ReportJsonHoldsTheWholeFlowsAndReadsBackWithItsSummary) {
   const Report rep = matrix(6);
   const FlowsKept kept = flows_kept(rep, parts_naming(rep, ""), 20);
