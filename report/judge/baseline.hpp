@@ -188,7 +188,7 @@ std::optional<std::string> comparison_rows_not_shown(const BaselineComparison& c
 // the documents show (comparison_rows_shown); the others are counted (RowsNotListed). Pure.
 inline constexpr std::size_t kWholeComparisonUpTo = 16384;
 std::vector<bool> comparison_rows_listed(const BaselineComparison& c, std::size_t whole_up_to = kWholeComparisonUpTo);
-// What the unlisted rows were; zero when `listed` is empty.
+// What the rows `listed` leaves out were, with those c held only as counts (c.not_listed).
 RowsNotListed rows_not_listed(const BaselineComparison& c, const std::vector<bool>& listed);
 // One row's texts: figure, baseline, now, change, test, verdict, reason (report/document/acceptance_section.hpp).
 std::vector<std::string> comparison_cells(const Comparison& r);

@@ -301,9 +301,7 @@ void attach_comparison(Report& report, const std::string& file, const CompareRul
       {"rows", std::move(rows)},
       {"new_figures", c.new_figures},
       {"summary", summary(c)}};
-  RowsNotListed n = rows_not_listed(c, listed);
-  n.same += c.not_listed.same, n.faster += c.not_listed.faster, n.uncertain += c.not_listed.uncertain;
-  if (n.total()) out["not_listed"] = json{{"SAME", n.same}, {"FASTER", n.faster}, {"UNCERTAIN", n.uncertain}};
+  if (const RowsNotListed n = rows_not_listed(c, listed); n.total()) out["not_listed"] = json{{"SAME", n.same}, {"FASTER", n.faster}, {"UNCERTAIN", n.uncertain}};
 }
 
 std::vector<std::size_t> comparison_rows_shown(const BaselineComparison& c, std::size_t most) {
@@ -338,7 +336,7 @@ std::vector<bool> comparison_rows_listed(const BaselineComparison& c, std::size_
 }
 
 RowsNotListed rows_not_listed(const BaselineComparison& c, const std::vector<bool>& listed) {
-  RowsNotListed n;
+  RowsNotListed n = c.not_listed;
   for (std::size_t i = 0; i < listed.size() && i < c.rows.size(); ++i) {
     if (listed[i]) continue;
     const Change x = c.rows[i].change;

@@ -158,9 +158,7 @@ AcceptanceJunit acceptance_junit(const Judgement& j) {
       rows.push_back(std::move(c));
     }
     // The rows left out at scale (a million figures, which no CI server shows): one testcase says what they were.
-    RowsNotListed n = rows_not_listed(*j.comparison, listed);
-    n.same += j.comparison->not_listed.same, n.faster += j.comparison->not_listed.faster, n.uncertain += j.comparison->not_listed.uncertain;
-    if (n.total())
+    if (const RowsNotListed n = rows_not_listed(*j.comparison, listed); n.total())
       rows.push_back({std::to_string(n.total()) + " figures not listed", std::to_string(n.same) + " SAME, " + std::to_string(n.faster) +
                       " FASTER, " + std::to_string(n.uncertain) + " UNCERTAIN; every figure is in the run's baseline.csv", "", std::nullopt});
   }
