@@ -126,7 +126,9 @@ int render(const HistoryRequest& req, std::ostream& out, std::ostream& err) {
     std::filesystem::create_directories(dir);
     write_file_replacing(dir + "/history.md", render_history_md(view));
     write_file_replacing(dir + "/history.html", render_history_html(view));
-    out << "# " << view.runs << " runs, " << view.figures.size() << " figures: " << dir << "/history.md, " << dir << "/history.html\n";
+    write_file_replacing(dir + "/history.csv", [&](std::ostream& os) { render_history_csv(view, os); });
+    out << "# " << view.runs << " runs, " << view.figures.size() << " figures: " << dir << "/history.md, " << dir << "/history.html, "
+        << dir << "/history.csv\n";
     for (const auto& f : view.figures)
       for (const auto* drops : {&f.hour_drops, &f.weekday_drops})
         for (const auto& d : *drops) out << "#   " << drop_sentence(f.series, d) << "\n";

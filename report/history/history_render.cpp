@@ -1,6 +1,8 @@
 // history.md and history.html from a HistoryView. Every string from the file is escaped.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ostream>
 
 #include "report/analysis/ceilings.hpp"
 #include "report/text/escape.hpp"
@@ -80,6 +82,27 @@ std::vector<std::string> figure_row(const FigureHistory& f) {
 
 const std::vector<std::string> kFigureHeaders = {"Figure", "Runs", "Latest", "Median", "Min", "Max", "Unit", "Ceiling", "Drops at", "Step change"};
 
+bool notable(const FigureHistory& f) { return !f.hour_drops.empty() || !f.weekday_drops.empty() || f.step; }
+
+// The figures the table and the trends show, by place: every one up to kHistoryFiguresShown; else
+// those that drop or changed in a step first, then the others, in order (a run of an all-pairs matrix
+// of 1,024 nodes stores a million figures: their trends were a 3.6 GB history.html).
+std::vector<std::size_t> figures_shown(const HistoryView& v) {
+  std::vector<std::size_t> out;
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < v.figures.size() && out.size() < kHistoryFiguresShown; ++i)
+      if (notable(v.figures[i]) == (pass == 0)) out.push_back(i);
+  if (v.figures.size() > kHistoryFiguresShown) return out;
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string not_shown_line(const HistoryView& v, std::size_t shown) {
+  if (shown >= v.figures.size()) return "";
+  return std::to_string(shown) + " of " + std::to_string(v.figures.size()) +
+         " figures shown: those that drop or changed in a step first; every figure is in history.csv.";
+}
+
 std::string md_list(const std::vector<std::string>& lines, const std::string& none) {
   if (lines.empty()) return none + "\n";
   std::string out;
@@ -118,9 +141,9 @@ std::string html_table(const HistoryView& v) {
   std::string out = "<table><tr>";
   for (const auto& h : kFigureHeaders) out += "<th>" + html_escape(h) + "</th>";
   out += "</tr>\n";
-  for (const auto& f : v.figures) {
+  for (const std::size_t i : figures_shown(v)) {
     out += "<tr>";
-    for (const auto& cell : figure_row(f)) out += "<td>" + html_escape(cell) + "</td>";
+    for (const auto& cell : figure_row(v.figures[i])) out += "<td>" + html_escape(cell) + "</td>";
     out += "</tr>\n";
   }
   return out + "</table>\n";
@@ -140,6 +163,17 @@ constexpr const char* kNoSteps = "No figure changed in a step beyond its noise."
 
 }  // namespace
 
+void render_history_csv(const HistoryView& v, std::ostream& os) {
+  const char* const keys[] = {"figure", "runs", "latest", "median", "min", "max", "unit", "ceiling", "drops_at", "step_change"};
+  for (std::size_t c = 0; c < kFigureHeaders.size(); ++c) os << (c ? "," : "") << keys[c];
+  os << "\n";
+  for (const auto& f : v.figures) {
+    const auto row = figure_row(f);
+    for (std::size_t c = 0; c < row.size(); ++c) os << (c ? "," : "") << csv_field(row[c]);
+    os << "\n";
+  }
+}
+
 std::string render_history_md(const HistoryView& v) {
   std::string out = "# Run history\n\n" + md_escape(scope_line(v)) + "\n\n" + md_escape(rule_line(v.rule)) + "\n\n";
   out += "## When figures drop\n\n" + md_list(drop_lines(v), kNoDrops) + "\n";
@@ -148,12 +182,14 @@ std::string render_history_md(const HistoryView& v) {
   MdTable t(kFigureHeaders, {MdTable::Align::left, MdTable::Align::right, MdTable::Align::right, MdTable::Align::right,
                              MdTable::Align::right, MdTable::Align::right, MdTable::Align::left, MdTable::Align::right,
                              MdTable::Align::left, MdTable::Align::left});
-  for (const auto& f : v.figures) {
-    auto row = figure_row(f);
+  const auto shown = figures_shown(v);
+  for (const std::size_t i : shown) {
+    auto row = figure_row(v.figures[i]);
     for (auto& cell : row) cell = md_escape(cell);
     t.add_row(std::move(row));
   }
   out += t.render() + "\n";
+  if (const auto line = not_shown_line(v, shown.size()); !line.empty()) out += md_escape(line) + "\n\n";
   std::string profiles;
   for (const auto& f : v.figures)
     if (!f.hour_drops.empty()) profiles += md_profile(f);
@@ -171,8 +207,11 @@ std::string render_history_html(const HistoryView& v) {
   out += "<h1>Run history</h1>\n<p>" + html_escape(scope_line(v)) + "</p>\n<p>" + html_escape(rule_line(v.rule)) + "</p>\n";
   out += "<h2>When figures drop</h2>\n" + html_list(drop_lines(v), kNoDrops);
   out += "<h2>Step changes</h2>\n" + html_list(step_lines(v), kNoSteps);
-  out += "<h2>Figures</h2>\n" + html_table(v) + "<h2>Trends</h2>\n<div class=\"charts\">\n";
-  for (const auto& f : v.figures) out += svg_line_chart(trend_chart(f, v.first_epoch)) + "\n";
+  const auto shown = figures_shown(v);
+  const std::string line = not_shown_line(v, shown.size());
+  out += "<h2>Figures</h2>\n" + html_table(v) + (line.empty() ? "" : "<p>" + html_escape(line) + "</p>\n") +
+         "<h2>Trends</h2>\n<div class=\"charts\">\n";
+  for (const std::size_t i : shown) out += svg_line_chart(trend_chart(v.figures[i], v.first_epoch)) + "\n";
   out += "</div>\n";
   std::string profiles;
   for (const auto& f : v.figures)

@@ -3,7 +3,9 @@
 // history.html. Pure functions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +36,12 @@ struct HistoryView {
 HistoryView history_view(const std::vector<StoredFigure>& rows, const std::string& file, const std::string& filter,
                          const std::string& since, const CompareRule& rule = {});
 
+// history.md and history.html show at most kHistoryFiguresShown figures in their table and trends
+// (those that drop or changed in a step first) and say how many they left out; history.csv holds every
+// figure's row.
+inline constexpr std::size_t kHistoryFiguresShown = 500;
 std::string render_history_md(const HistoryView& v);
 std::string render_history_html(const HistoryView& v);
+void render_history_csv(const HistoryView& v, std::ostream& os);
 
 }  // namespace gpunet::report::history

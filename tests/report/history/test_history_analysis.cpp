@@ -1,7 +1,12 @@
-// The pure parts of the run history: time parsing, drops by hour of day and day of week, step changes.
+// The pure parts of the run history: time parsing, drops by hour of day and day of week, step changes,
+// and how many figures history.md and history.html show.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
+
 #include "report/history/history_analysis.hpp"
+#include "report/history/history_view.hpp"
 
 namespace gpunet::report::history {
 namespace {
@@ -142,4 +147,44 @@ TEST(HistorySeries, GroupsByIdentityAndFilters) {
 }
 
 }  // namespace
+}  // namespace gpunet::report::history
+
+namespace gpunet::report::history {
+
+// A run of an all-pairs matrix of 1,024 nodes stores a million figures: history.md and history.html
+// show 500, those that drop or changed in a step first, and history.csv every one.
+TEST(HistoryRender, ManyFiguresShowTheNotableFirstAndTheCsvHoldsEveryOne) {
+  HistoryView v;
+  v.file = "h.sqlite";
+  v.runs = 2;
+  for (int i = 0; i < 600; ++i) {
+    FigureHistory f;
+    f.series.label = "figure-" + std::to_string(i);
+    f.series.unit = "Gb/s";
+    f.series.points = {{0, 10, std::nullopt, ""}, {86400, 10, std::nullopt, ""}};
+    if (i == 550) f.step = StepChange{86400, 10, 5, -50, 15, std::nullopt, true};
+    v.figures.push_back(f);
+  }
+  const std::string md = render_history_md(v);
+  EXPECT_NE(md.find("500 of 600 figures shown: those that drop or changed in a step first; every figure is in history.csv."),
+            std::string::npos);
+  EXPECT_NE(md.find("| figure-550 "), std::string::npos);
+  EXPECT_LT(md.find("| figure-550 "), md.find("| figure-0 "));
+  EXPECT_EQ(md.find("| figure-499 "), std::string::npos);  // the 500th shown is figure-498
+  const std::string html = render_history_html(v);
+  std::size_t charts = 0;
+  for (auto at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) ++charts;
+  EXPECT_EQ(charts, 500u);
+  std::ostringstream csv;
+  render_history_csv(v, csv);
+  const std::string text = csv.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 601);
+  EXPECT_EQ(text.substr(0, text.find('\n')), "figure,runs,latest,median,min,max,unit,ceiling,drops_at,step_change");
+
+  v.figures.resize(20);  // few figures: every one, in order, and no line about the others
+  const std::string few = render_history_md(v);
+  EXPECT_EQ(few.find("figures shown"), std::string::npos);
+  EXPECT_LT(few.find("| figure-0 "), few.find("| figure-19 "));
+}
+
 }  // namespace gpunet::report::history
