@@ -1,7 +1,7 @@
 // history.md and history.html from a HistoryView. Every string from the file is escaped.
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <ostream>
 
 #include "report/analysis/ceilings.hpp"
@@ -89,11 +89,14 @@ bool notable(const FigureHistory& f) { return !f.hour_drops.empty() || !f.weekda
 // of 1,024 nodes stores a million figures: their trends were a 3.6 GB history.html).
 std::vector<std::size_t> figures_shown(const HistoryView& v) {
   std::vector<std::size_t> out;
-  for (int pass = 0; pass < 2; ++pass)
+  if (v.figures.size() <= kHistoryFiguresShown) {
+    out.resize(v.figures.size());
+    std::iota(out.begin(), out.end(), std::size_t{0});
+    return out;
+  }
+  for (const bool first : {true, false})
     for (std::size_t i = 0; i < v.figures.size() && out.size() < kHistoryFiguresShown; ++i)
-      if (notable(v.figures[i]) == (pass == 0)) out.push_back(i);
-  if (v.figures.size() > kHistoryFiguresShown) return out;
-  std::sort(out.begin(), out.end());
+      if (notable(v.figures[i]) == first) out.push_back(i);
   return out;
 }
 

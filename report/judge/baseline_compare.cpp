@@ -96,9 +96,10 @@ Comparison judge(const std::string& key, const BaselineFigure& b, const Baseline
     const std::string alpha_text = "alpha " + fmt_num(rule.alpha) + (tests > 1 ? "/" + std::to_string(tests) : "");
     const double smallest = mann_whitney_smallest_p(b.samples.size(), n.samples.size());
     bool significant = *c.p_value < alpha;
-    c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "), " + (significant ? "significant (" : "not significant (") +
-               p_str(*c.p_value) + ", " + alpha_text + ")";
-    if (!significant && smallest >= alpha) {
+    if (significant || smallest < alpha) {
+      c.reason = "beyond " + fmt_num(threshold) + " % (" + noise + "), " + (significant ? "significant (" : "not significant (") +
+                 p_str(*c.p_value) + ", " + alpha_text + ")";
+    } else {
       // Too few samples for the test to reach the corrected level at all (5 timeline intervals of a
       // 0.5 s flow among a matrix's figures): samples that do not overlap are the most it could show.
       const bool fewer = b.higher_is_better == (direction == Change::slower);  // the figure's values fell
@@ -253,8 +254,7 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
     if (it->first != key) out.rows.back().reason += (out.rows.back().reason.empty() ? "" : "; ") + ("compared with " + it->first);
     matched.insert(&it->second);
   }
-  for (const auto& [key, f] : now.figures)
-    if (!matched.count(&f)) ++out.new_figures;
+  out.new_figures = now.figures.size() - matched.size();
   return out;
 }
 
