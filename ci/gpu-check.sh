@@ -19,13 +19,14 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 # Libraries the build links and the run loads, with their run-time dependencies, plus the
-# header-only and static packages CMake looks for. libc, libstdc++ and zlib come with any image.
+# header-only and static packages CMake looks for. libc, libstdc++ and zlib's
+# library come with any image (its headers do not: zlib1g-dev).
 packages=(
   libopenmpi3 libopenmpi-dev openmpi-bin openmpi-common libpmix2 libevent-core-2.1-7 libevent-pthreads-2.1-7
   libucx0 libfabric1 libpsm2-2 libpsm-infinipath1 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2
   libatomic1 libltdl7 libhwloc15 libhwloc-dev libhwloc-plugins hwloc-nox libnuma1 libnuma-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark1debian libbenchmark-dev
-  libpugixml1v5 libpugixml-dev libsimdjson14 libsimdjson-dev libsqlite3-0 libsqlite3-dev pkgconf pkgconf-bin libpkgconf3
+  libpugixml1v5 libpugixml-dev libsimdjson14 libsimdjson-dev libsqlite3-0 libsqlite3-dev zlib1g-dev pkgconf pkgconf-bin libpkgconf3
 )
 
 log() { echo "gpu-check: $*" >&2; }

@@ -11,8 +11,8 @@ packages=(
   openmpi-bin libopenmpi-dev libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev
   # peer authentication (HMAC-SHA-256, random nonces): OpenSSL's libcrypto
   libssl-dev
-  # the run history (--history): SQLite, an embedded file
-  libsqlite3-dev
+  # the run history (--history): SQLite, an embedded file; zlib deflates each run's baseline in it
+  libsqlite3-dev zlib1g-dev
   # RDMA (compiled in when present; the suite skips without a device)
   libibverbs-dev ibverbs-providers rdma-core
   # report/: simdjson reads the lines of a large results.jsonl

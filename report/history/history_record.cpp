@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/strings.hpp"
+#include "report/history/field_hash.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/document/table_model.hpp"
 
@@ -66,16 +67,12 @@ std::string provenance_line(const Provenance& p) {
   return printable(out);
 }
 
-// FNV-1a, 64 bits: a short stable name of the run's provenance (not a security measure).
+// A short stable name of the run's provenance.
 std::string provenance_hash(const Provenance& p) {
-  uint64_t h = 1469598103934665603ull;
-  const auto mix = [&](const std::string& s) {
-    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    h = (h ^ 0xffu) * 1099511628211ull;
-  };
-  mix(p.start_time), mix(p.end_time), mix(p.git_commit), mix(join(p.hosts, ",")), mix(join(p.argv, " "));
+  FieldHash h;
+  h << p.start_time << p.end_time << p.git_commit << join(p.hosts, ",") << join(p.argv, " ");
   char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h.value()));
   return std::string(text, 12);
 }
 

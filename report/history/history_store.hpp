@@ -22,7 +22,7 @@ class HistoryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr int kHistorySchemaVersion = 2;
+inline constexpr int kHistorySchemaVersion = 3;
 inline constexpr int32_t kHistoryApplicationId = 0x67707562;  // "gpub"
 
 // One figure of one run, as read back.

@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
+#include "report/history/deflated_text.hpp"
 #include "report/history/history_store.hpp"
 
 namespace gpunet::report::history {
@@ -81,17 +83,98 @@ TEST_F(HistoryStoreTest, RunsGoInAndComeBack) {
   EXPECT_EQ(good[0].run_id, "b");
 }
 
+// The number of rows of a table, read with SQLite itself.
+int64_t rows_of(const std::string& file, const std::string& table) {
+  sqlite3* db = nullptr;
+  sqlite3_stmt* s = nullptr;
+  int64_t n = -1;
+  if (sqlite3_open(file.c_str(), &db) == SQLITE_OK &&
+      sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+    n = sqlite3_column_int64(s, 0);
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return n;
+}
+
+// A run as gpunet-bench wrote it with schema 2: each figure row names its metric, subject and parameters.
+constexpr const char* kRunOfSchema2 =
+    "INSERT INTO runs(id, run_id, start_time, start_epoch, verdict, baseline) VALUES(1, 'a', 'ta', 100, 'PASS', '{\"old\":1}');"
+    "INSERT INTO figures VALUES(1, 'tcp.goodput', 'pair:a/0->b/1', 'a:0 -> b:1', 'test=matrix', 9.1, 'Gb/s', 1, 9.4, 0.968, 'OK');"
+    "INSERT INTO figures VALUES(1, 'tcp.latency', 'pair:a/0->b/1', 'a:0 -> b:1', 'test=matrix', 20, 'us', 0, NULL, NULL, 'OK');"
+    "INSERT INTO figures VALUES(1, 'tcp.goodput', 'pair:b/1->a/0', 'b:1 -> a:0', 'test=matrix', 4.5, NULL, 1, 9.4, 0.479, 'BELOW');";
+
 TEST_F(HistoryStoreTest, OlderSchemaIsMigratedKeepingItsRuns) {
-  {
-    HistoryStore v1(path("h.sqlite"), HistoryStore::Mode::write, 1);
-    EXPECT_EQ(v1.schema_version(), 1);
-    v1.add_run(sample_run("a", 100));
+  for (const int from : {1, 2}) {
+    const auto file = path(from == 1 ? "v1.sqlite" : "v2.sqlite");
+    {
+      HistoryStore old(file, HistoryStore::Mode::write, from);
+      EXPECT_EQ(old.schema_version(), from);
+    }
+    run_sql(file, kRunOfSchema2);
+    run_sql(file, "CREATE TABLE filler(x); INSERT INTO filler VALUES(zeroblob(1000000)); DROP TABLE filler;");
+    const auto held = fs::file_size(file);
+    const auto before = HistoryStore(file, HistoryStore::Mode::read).figures(0);  // read as it is
+    EXPECT_EQ(HistoryStore(file, HistoryStore::Mode::read).schema_version(), from);  // reading changes nothing
+    ASSERT_EQ(before.size(), 3u);
+    HistoryStore now(file, HistoryStore::Mode::write);
+    EXPECT_EQ(now.schema_version(), kHistorySchemaVersion);
+    EXPECT_EQ(now.run_count(), 1);
+    EXPECT_LT(fs::file_size(file), held - 900000);  // what the old schema freed goes back to the file system
+    const auto after = now.figures(0);
+    ASSERT_EQ(after.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const auto &b = before[i].figure, &a = after[i].figure;
+      EXPECT_EQ(std::tie(a.metric, a.subject, a.subject_label, a.parameters, a.value, a.unit, a.higher_is_better, a.ceiling,
+                         a.efficiency, a.verdict),
+                std::tie(b.metric, b.subject, b.subject_label, b.parameters, b.value, b.unit, b.higher_is_better, b.ceiling,
+                         b.efficiency, b.verdict)) << i;
+    }
+    EXPECT_EQ(after[2].figure.value, 4.5);
+    EXPECT_EQ(rows_of(file, "series"), 3);
+    ASSERT_EQ(now.good_runs(0, 5).size(), 1u);
+    EXPECT_EQ(now.good_runs(0, 5)[0].baseline, "{\"old\":1}");
+    EXPECT_EQ(rows_of(file, "runs WHERE baseline = '' AND length(baseline_deflated) > 0"), 1);  // deflated on the way
+    // A run added now names its figures through the series there already, and stores its baseline deflated.
+    auto run = sample_run("b", 200);
+    run.baseline = std::string(5000, ' ') + "{\"new\":2}";
+    run.figures.push_back(run.figures[0]);
+    run.figures.back().subject = "pair:c/2->a/0", run.figures.back().subject_label = "c:2 -> a:0";
+    EXPECT_TRUE(now.add_run(run));
+    EXPECT_EQ(rows_of(file, "series"), 4);  // a:0 -> b:1's goodput and latency were there; c:2 -> a:0 is new
+    const auto good = now.good_runs(0, 5);
+    ASSERT_EQ(good.size(), 2u);
+    EXPECT_EQ(good[0].baseline, run.baseline);
+    const auto added = now.figures(150);
+    ASSERT_EQ(added.size(), 3u);
+    EXPECT_EQ(added[2].figure.subject_label, "c:2 -> a:0");
+    EXPECT_FALSE(added[1].figure.higher_is_better);
   }
-  EXPECT_EQ(HistoryStore(path("h.sqlite"), HistoryStore::Mode::read).schema_version(), 1);  // reading changes nothing
-  HistoryStore now(path("h.sqlite"), HistoryStore::Mode::write);
-  EXPECT_EQ(now.schema_version(), kHistorySchemaVersion);
-  EXPECT_EQ(now.run_count(), 1);
-  EXPECT_EQ(now.figures(0).size(), 2u);
+}
+
+TEST_F(HistoryStoreTest, ADamagedStoredBaselineIsOneLine) {
+  {
+    HistoryStore store(path("h.sqlite"), HistoryStore::Mode::write);
+    store.add_run(sample_run("a", 100));
+  }
+  run_sql(path("h.sqlite"), "UPDATE runs SET baseline_deflated = x'789c0102'");
+  const HistoryStore store(path("h.sqlite"), HistoryStore::Mode::read);
+  try {
+    store.good_runs(0, 1);
+    ADD_FAILURE() << "a baseline that does not inflate was read";
+  } catch (const HistoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("h.sqlite: the baseline of run a is damaged"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DeflatedText, ComesBackWholeAndRefusesAPart) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "{\"figure\": " + std::to_string(i * 7919 % 1000) + "},";
+  const auto d = deflated(text);
+  EXPECT_LT(d.size(), text.size() / 4);
+  EXPECT_EQ(inflated(d.data(), d.size()), text);
+  EXPECT_EQ(inflated(d.data(), d.size() / 2), std::nullopt);
+  EXPECT_EQ(inflated("plain", 5), std::nullopt);
+  EXPECT_EQ(inflated(deflated("").data(), deflated("").size()), "");
 }
 
 TEST_F(HistoryStoreTest, RefusesWhatIsNoHistory) {
