@@ -76,7 +76,7 @@ int save_history_baseline(const HistoryRequest& req, const HistoryStore& store, 
   Baseline b;
   try {
     std::vector<Baseline> baselines;
-    for (const auto& r : runs) baselines.push_back(baseline_from_json(gpunet::json::parse(r.baseline), req.file + " run " + r.run_id));
+    for (const auto& r : runs) baselines.push_back(baseline_from_text(r.baseline, req.file + " run " + r.run_id));
     b = baselines.front();
     for (auto& [key, fig] : b.figures) {
       fig.history.clear();

@@ -129,7 +129,7 @@ HistoryRun history_run_of(const Analysed& a, const std::string& source) {
   run.provenance = provenance_line(p);
   run.verdict = to_string(a.judgement.verdict.outcome);
   run.source = source;
-  run.baseline = baseline_to_json(make_baseline(rep)).dump();
+  run.baseline = baseline_text(make_baseline(rep));
   const double threshold = analysis_number(rep, "threshold", 0.8);
   const double over = analysis_number(rep, "over_ceiling", 1.02);
   for (const auto& r : rep.results) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <sstream>
 #include <unordered_map>
 
 #include "common/input_file.hpp"
@@ -252,11 +253,15 @@ Spread run_to_run_spread(const BaselineFigure& f, const CompareRule& rule) {
   return {worst, true, false};
 }
 
-Baseline load_baseline(const std::string& path) {
-  // Each figure becomes a BaselineFigure as it is parsed: the tree of a million (an all-pairs matrix of
-  // 1,024 nodes) is never built. A figure that does not read is said after the checks of the rest of
-  // the file (an older version's figures read wrong, and its version says why).
-  const BaselineReader rd(path);
+namespace {
+
+// A baseline whose figures `parse` hands over one at a time (StreamedMembers): each becomes a
+// BaselineFigure as it is parsed, and the tree of a million (an all-pairs matrix of 1,024 nodes) is
+// never built. A figure that does not read is said after the checks of the rest of the document (an
+// older version's figures read wrong, and its version says why).
+template <class Parse>
+Baseline streamed_baseline(const std::string& source, Parse&& parse) {
+  const BaselineReader rd(source);
   std::map<std::string, BaselineFigure> figures;
   std::optional<std::string> problem;
   const StreamedMembers streamed{"figures", [&](const std::string& key, json f) {
@@ -267,12 +272,32 @@ Baseline load_baseline(const std::string& path) {
                                      problem = e.what();
                                    }
                                  }};
-  const json doc = read_json_file<BaselineError>(path, kBaselineInput, &streamed);
-  Baseline b = header_from_json(rd, doc, path);
+  const json doc = parse(streamed);
+  Baseline b = header_from_json(rd, doc, source);
   if (problem) throw BaselineError(*problem);
   figures_from_json(rd, *json_field(doc, "figures"), b);  // what was not streamed: a scalar, which does not read
   b.figures.merge(figures);
   return b;
+}
+
+}  // namespace
+
+Baseline load_baseline(const std::string& path) {
+  return streamed_baseline(path, [&](const StreamedMembers& s) { return read_json_file<BaselineError>(path, kBaselineInput, &s); });
+}
+
+Baseline baseline_from_text(std::string_view text, const std::string& source) {
+  return streamed_baseline(source, [&](const StreamedMembers& s) {
+    JsonParsed parsed = parse_json_text(text, s);
+    if (!parsed.ok()) throw BaselineError(printable(source + ": not valid JSON: " + parsed.error));
+    return std::move(parsed.value);
+  });
+}
+
+std::string baseline_text(const Baseline& b) {
+  std::ostringstream os;
+  write_baseline(os, b);
+  return std::move(os).str();
 }
 
 std::size_t save_baseline(const std::string& path, const Baseline& b) {

@@ -29,6 +29,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/json.hpp"
@@ -114,6 +115,10 @@ gpunet::json rule_json(const CompareRule& r);
 // Strict; throws BaselineError("SOURCE: field.path: problem").
 Baseline baseline_from_json(const gpunet::json& doc, const std::string& source);
 Baseline load_baseline(const std::string& path);                   // throws BaselineError
+// The same of a baseline file's text (the run history keeps one per run); throws BaselineError.
+Baseline baseline_from_text(std::string_view text, const std::string& source);
+// write_baseline's text.
+std::string baseline_text(const Baseline& b);
 // Returns the bytes written; throws BaselineError.
 std::size_t save_baseline(const std::string& path, const Baseline& b);
 // When a saved baseline of `bytes` is larger than --baseline reads (an all-pairs matrix of some 1,500

@@ -362,6 +362,27 @@ TEST(Baseline, AFileReadFigureByFigureSaysWhatTheTreeWould) {
   std::filesystem::remove_all(dir);
 }
 
+// The run history keeps each run's baseline as the file's text and reads it back figure by figure.
+TEST(Baseline, ATextKeptInTheHistoryReadsBackAsTheBaseline) {
+  const auto base = make_base(run(1));
+  const std::string text = baseline_text(base);
+  std::ostringstream written;
+  write_baseline(written, base);
+  EXPECT_EQ(text, written.str());
+  EXPECT_EQ(baseline_to_json(baseline_from_text(text, "h.sqlite run r1")), baseline_to_json(base));
+  const auto error_of = [](const std::string& t) {
+    try {
+      baseline_from_text(t, "h.sqlite run r1");
+    } catch (const BaselineError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error_of(text.substr(0, text.size() / 2)).rfind("h.sqlite run r1: not valid JSON: ", 0), 0u);
+  const std::string bad = R"({"figures": {"k": {"suite": "mpi", "test": "x", "colour": 1}}, "gpunet_baseline": 2})";
+  EXPECT_EQ(error_of(bad), baseline_error_of(bad).replace(0, std::string("base.json").size(), "h.sqlite run r1"));
+}
+
 TEST(Baseline, NoiseIsNotARegression) {
   // Same distributions, other seeds, and slow outlier iterations in the big runs: nothing may be
   // called SLOWER or FASTER; the well-sampled, quiet figures must be SAME.
