@@ -59,9 +59,12 @@ void from_verdicts(const std::vector<Verdict>& verdicts, Problems& p) {
   for (const auto& v : verdicts) {
     if (v.status == VerdictStatus::warn) p.add(v.reason);
     if (v.status != VerdictStatus::fail) continue;
-    const auto [host, rest] = split_host(v.culprit, v.hosts);
-    if (!host.empty()) p.blame(host, rest);
-    else p.add(v.promise.substr(0, v.promise.find(' ')) + " failed: " + v.reason);
+    bool blamed = false;
+    for (const auto& c : v.culprits) {
+      const auto [host, rest] = split_host(c, v.hosts);
+      if (!host.empty()) p.blame(host, rest), blamed = true;
+    }
+    if (!blamed) p.add(v.promise.substr(0, v.promise.find(' ')) + " failed: " + v.reason);
   }
 }
 

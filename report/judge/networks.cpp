@@ -97,7 +97,7 @@ std::optional<Verdict> network_warning(const Report& rep) {
                  "the tcp suite measured " + list + ", chosen by default (no --tcp-if): the first IPv4 interface that is up, " +
                      (routed ? "here the default route, " : "") +
                      "usually the management or MPI control network, not the data network; choose it with --tcp-if NAME or CIDR",
-                 "", {}};
+                 {}, {}};
 }
 
 std::string roles_text(const InterfaceUse& u) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <tuple>
 
 #include "report/judge/verdicts_facts.hpp"
@@ -41,7 +42,49 @@ std::string failing_node(const std::vector<FactSubject>& failed, const std::vect
   return static_cast<std::size_t>(with_node) == failed.size() ? nodes[0] : "";
 }
 
+// The hosts every subject of which failed, two subjects at least, most failures first; a host is left out
+// when each of its failures involves a host kept before it. Linear in the subjects (a million at 1,024 hosts).
+std::vector<SubjectCulprit> hosts_failing_everything(const std::vector<SubjectValue>& failed,
+                                                     const std::vector<SubjectValue>& per_subject) {
+  std::unordered_map<std::string, std::size_t> failures, subjects;
+  std::vector<std::string> order;  // of first failure
+  for (const auto& v : failed)
+    for (const auto& h : subject_hosts(v.subject))
+      if (failures[h]++ == 0) order.push_back(h);
+  for (const auto& v : per_subject)
+    for (const auto& h : subject_hosts(v.subject))
+      if (const auto it = subjects.find(h); it != subjects.end() || failures.count(h)) ++subjects[h];
+  std::vector<SubjectCulprit> candidates;
+  for (const auto& h : order)
+    if (subjects[h] >= 2 && subjects[h] == failures[h]) candidates.push_back({h, failures[h]});
+  std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.subjects > b.subjects; });
+  std::unordered_map<std::string, std::size_t> shared;  // failures of a host that involve a host kept
+  std::vector<SubjectCulprit> kept;
+  for (const auto& c : candidates) {
+    if (shared[c.host] >= c.subjects) continue;
+    kept.push_back(c);
+    for (const auto& v : failed) {
+      const auto h = subject_hosts(v.subject);
+      if (std::find(h.begin(), h.end(), c.host) == h.end()) continue;
+      for (const auto& other : h)
+        if (other != c.host) ++shared[other];
+    }
+  }
+  return kept;
+}
+
 bool worse(double a, double b, bool higher_is_better) { return higher_is_better ? a < b : a > b; }
+
+// "a, b or c"; past five, "a, b, c, d, e or 3 more hosts".
+std::string culprit_list(const std::vector<SubjectCulprit>& culprits) {
+  constexpr std::size_t kNamed = 5;
+  const std::size_t named = culprits.size() > kNamed ? kNamed : culprits.size();
+  std::string s;
+  for (std::size_t i = 0; i < named; ++i)
+    s += (i == 0 ? "" : i + 1 == named && named == culprits.size() ? " or " : ", ") + culprits[i].host;
+  if (named < culprits.size()) s += " or " + std::to_string(culprits.size() - named) + " more hosts";
+  return s;
+}
 
 std::string with_ceiling(const SubjectValue& v, const std::string& unit) {
   std::string s = subject_label(v.subject) + " " + fmt_num(v.value) + " " + unit;
@@ -87,13 +130,19 @@ SubjectOutcome finish_outcome(SubjectOutcome o, const std::vector<SubjectValue>&
   if (o.common_hosts.size() == 1 && o.failed.size() > 1 && o.failed.size() < o.total) {
     const std::string& h = o.common_hosts.front();
     const auto with_h = std::count_if(per_subject.begin(), per_subject.end(), [&](const SubjectValue& v) { return involves(v.subject, h); });
-    if (static_cast<std::size_t>(with_h) == o.failed.size()) o.culprit = h, o.culprit_subjects = o.failed.size();
+    if (static_cast<std::size_t>(with_h) == o.failed.size()) o.culprits = {{h, o.failed.size()}};
   } else if (o.common_hosts.empty() && o.failed.size() > 1 && o.failed.size() < o.total) {
     const std::string node = failing_node(failed, per_subject);  // one host slow on every rail
-    if (!node.empty()) o.common_hosts = {node}, o.culprit = node, o.culprit_subjects = o.failed.size();
+    if (!node.empty()) o.common_hosts = {node}, o.culprits = {{node, o.failed.size()}};
+    else o.culprits = hosts_failing_everything(o.failed, per_subject);  // several slow hosts (or NICs)
   } else if (o.failed.size() == 1 && subject_hosts(o.failed.front().subject).size() == 1) {
-    o.culprit = subject_hosts(o.failed.front().subject).front(), o.culprit_subjects = 1;
+    o.culprits = {{subject_hosts(o.failed.front().subject).front(), 1}};
   }
+  o.culprits_explain_all = !o.culprits.empty() && std::all_of(o.failed.begin(), o.failed.end(), [&](const SubjectValue& v) {
+    return std::any_of(o.culprits.begin(), o.culprits.end(), [&](const SubjectCulprit& c) {
+      return involves(v.subject, c.host) || involves_node(v.subject, c.host);
+    });
+  });
   return o;
 }
 
@@ -111,29 +160,38 @@ std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach,
       std::string hosts;
       for (const auto& h : o.common_hosts) hosts += (hosts.empty() ? "" : " and ") + h;
       s += kind == FactSubjectKind::pair || kind == FactSubjectKind::link ? ", all involving " + hosts : ", all on " + hosts;
+    } else if (o.culprits.size() > 1) {
+      s += std::string(o.culprits_explain_all ? ", all involving " : ", among them every one with ") + culprit_list(o.culprits);
     }
   }
   if (o.total > 1 || !o.failed.empty()) s += "; " + extreme + " " + with_ceiling(o.failed.empty() ? *o.worst : o.failed.front(), unit);
   return s;
 }
 
-std::string culprit_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& unit) {
-  if (o.culprit.empty() || o.failed.empty()) return "";
-  const SubjectValue& w = o.failed.front();
-  const FactSubjectKind kind = w.subject.kind;
-  std::string s = o.culprit + ": ";
-  if (kind == FactSubjectKind::pair || kind == FactSubjectKind::link)
-    s += (o.culprit_subjects > 1 ? "every " + subject_noun(kind, false) + " with it (" + std::to_string(o.culprit_subjects) + ") is "
-                                 : "its " + subject_noun(kind, false) + " " + subject_label(w.subject) + " is ") + breach;
-  else
-    s += subject_label(w.subject) + " is " + breach;
-  s += " (worst " + fmt_num(w.value) + " " + unit;
-  if (w.ceiling) {
-    s += " of a " + fmt_num(*w.ceiling) + " " + unit + " ceiling";
-    if (w.value >= 0.8 * *w.ceiling && (kind == FactSubjectKind::pair || kind == FactSubjectKind::link))
-      s += ": its link is the bottleneck";
+std::vector<std::string> culprit_sentences(const SubjectOutcome& o, const std::string& breach, const std::string& unit) {
+  std::vector<std::string> out;
+  for (const auto& c : o.culprits) {
+    // The culprit's worst failure: the first of o.failed (worst first) that involves it.
+    const auto w = std::find_if(o.failed.begin(), o.failed.end(), [&](const SubjectValue& v) {
+      return involves(v.subject, c.host) || involves_node(v.subject, c.host);
+    });
+    if (w == o.failed.end()) continue;
+    const FactSubjectKind kind = w->subject.kind;
+    std::string s = c.host + ": ";
+    if (kind == FactSubjectKind::pair || kind == FactSubjectKind::link)
+      s += (c.subjects > 1 ? "every " + subject_noun(kind, false) + " with it (" + std::to_string(c.subjects) + ") is "
+                           : "its " + subject_noun(kind, false) + " " + subject_label(w->subject) + " is ") + breach;
+    else
+      s += subject_label(w->subject) + " is " + breach;
+    s += " (worst " + fmt_num(w->value) + " " + unit;
+    if (w->ceiling) {
+      s += " of a " + fmt_num(*w->ceiling) + " " + unit + " ceiling";
+      if (w->value >= 0.8 * *w->ceiling && (kind == FactSubjectKind::pair || kind == FactSubjectKind::link))
+        s += ": its link is the bottleneck";
+    }
+    out.push_back(s + ")");
   }
-  return s + ")";
+  return out;
 }
 
 }  // namespace gpunet::report

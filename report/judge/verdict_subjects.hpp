@@ -19,13 +19,22 @@ struct SubjectValue {
 // One value per distinct subject: the worst of its values (the lowest when higher is better).
 std::vector<SubjectValue> worst_per_subject(const std::vector<SubjectValue>& values, bool higher_is_better);
 
+// A host (or one NIC of it, host:iface) blamed for a promise's failures: every subject with it failed.
+struct SubjectCulprit {
+  std::string host;
+  std::size_t subjects = 0;  // how many subjects involve it
+};
+
 struct SubjectOutcome {
   std::size_t total = 0;
   std::vector<SubjectValue> failed;       // worst first
   std::optional<SubjectValue> worst;      // over every subject
   std::vector<std::string> common_hosts;  // the hosts that every failed subject involves
-  std::string culprit;                    // the one common host when every subject with it failed
-  std::size_t culprit_subjects = 0;       // how many subjects involve the culprit
+  // The hosts blamed, most failures first: the one common host when every subject with it failed; else
+  // each host every subject of which failed (two at least), unless each of its failures involves a host
+  // blamed before it (a healthy node whose few partners were all slow nodes).
+  std::vector<SubjectCulprit> culprits;
+  bool culprits_explain_all = false;      // every failed subject involves a culprit
 };
 
 // `fails(v)` says whether a value breaks the promise.
@@ -38,10 +47,10 @@ SubjectOutcome judge_subjects(const std::vector<SubjectValue>& per_subject, bool
 std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& extreme,
                              const std::string& unit);
 
-// One sentence naming where the problem is, for the top of the reports; "" when the failures have no
-// single host in common. "fc-node3: every directed pair with it is below 0.9 Gb/s (lowest 0.237 of its
-// ceiling 0.239 Gb/s: its link is the bottleneck)".
-std::string culprit_sentence(const SubjectOutcome& o, const std::string& breach, const std::string& unit);
+// One sentence per culprit naming where the problem is, for the top of the reports; none when no host
+// is to blame. "fc-node3: every directed pair with it (6) is below 0.9 Gb/s (worst 0.237 Gb/s of a
+// 0.239 Gb/s ceiling: its link is the bottleneck)".
+std::vector<std::string> culprit_sentences(const SubjectOutcome& o, const std::string& breach, const std::string& unit);
 
 // The hosts in every subject of `subjects` (in order of first appearance).
 std::vector<std::string> hosts_in_all(const std::vector<FactSubject>& subjects);

@@ -16,14 +16,14 @@ namespace {
 Verdict check_nodes(const Report& report, int promised) {
   const auto hosts = run_hosts(report);
   const std::string limit = ">= " + std::to_string(promised) + " nodes";
-  if (hosts.empty()) return {"nodes", VerdictStatus::skip, "-", limit, "the report names no host", "", {}};
+  if (hosts.empty()) return {"nodes", VerdictStatus::skip, "-", limit, "the report names no host", {}, {}};
   const std::string measured = std::to_string(hosts.size()) + " nodes";
   if (static_cast<int>(hosts.size()) >= promised)
-    return {"nodes", VerdictStatus::pass, measured, limit, "the run spanned " + measured, "", {}};
+    return {"nodes", VerdictStatus::pass, measured, limit, "the run spanned " + measured, {}, {}};
   return {"nodes", VerdictStatus::fail, measured, limit,
           "the run spanned " + std::to_string(hosts.size()) + " of the " + std::to_string(promised) +
               " nodes promised: a node is missing from the job (down, drained or left out of the hostfile)",
-          "", {}};
+          {}, {}};
 }
 
 }  // namespace

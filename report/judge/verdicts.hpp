@@ -44,9 +44,13 @@ struct Verdict {
   std::string measured;  // with units; "-" when nothing was measured
   std::string limit;     // with units and the comparison, e.g. ">= 180 GB/s"
   std::string reason;    // one sentence
-  std::string culprit;   // for a FAIL: one sentence naming where the problem is ("" when unknown)
-  std::vector<std::string> hosts;  // the hosts the failures have in common
+  // For a FAIL: one sentence per place the problem is (a host, a NIC, the uplinks); none when unknown.
+  std::vector<std::string> culprits;
+  std::vector<std::string> hosts;  // the hosts the failures have in common, else those the culprits name
 };
+
+// The culprits in one text, "; " between them ("" when none): report.json's "culprit", junit's message.
+std::string culprit_text(const Verdict& v);
 
 void to_json(gpunet::json& j, const Verdict& v);
 void from_json(const gpunet::json& j, Verdict& v);

@@ -37,7 +37,7 @@ std::string skipped_reason(const Report& report) {
 
 Verdict judge_congestion(const Report& report, const CongestionPromise& promise) {
   const std::string limit = "CIF <= " + cif_text(promise.max_cif);
-  Verdict v{"congestion", VerdictStatus::skip, "-", limit, "", "", {}};
+  Verdict v{"congestion", VerdictStatus::skip, "-", limit, "", {}, {}};
   std::vector<std::string> failed, over;
   const CongestionFigure* worst = nullptr;
   size_t judged = 0;

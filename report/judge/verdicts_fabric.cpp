@@ -67,8 +67,8 @@ Verdict judge_fabric(const Report& report, const FabricPromise& p) {
   v.status = VerdictStatus::fail;
   v.reason = std::to_string(over.size()) + " of " + n + " uplinks above " + ratio_text(p.max_oversubscription) + ": " +
              uplink_list(over, true);
-  v.culprit = "the uplink" + std::string(over.size() > 1 ? "s " : " ") + uplink_list(over, false) +
-              ": the nodes below them send more than the uplink carries, not a node";
+  v.culprits = {"the uplink" + std::string(over.size() > 1 ? "s " : " ") + uplink_list(over, false) +
+                ": the nodes below them send more than the uplink carries, not a node"};
   return v;
 }
 

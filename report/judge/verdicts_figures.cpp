@@ -52,7 +52,7 @@ Picked pick(const Report& report, const FigureSelector& sel, bool largest, const
   Picked p;
   p.label = promise + " " + what;
   const auto settle = [&](VerdictStatus s, std::string reason) {
-    p.verdict = Verdict{p.label, s, "-", limit, std::move(reason), "", {}};
+    p.verdict = Verdict{p.label, s, "-", limit, std::move(reason), {}, {}};
     return p;
   };
   if (figs.empty())
@@ -101,11 +101,13 @@ std::optional<double> promised_in(const std::string& unit, std::optional<double>
 Verdict finish(Picked& p, const std::string& limit, const SubjectOutcome& o, const std::string& breach,
                const std::string& extreme, const std::string& unit, const std::string& measured) {
   Verdict v{p.label, o.failed.empty() ? VerdictStatus::pass : VerdictStatus::fail, measured, limit,
-            outcome_sentence(o, breach, extreme, unit), "", {}};
+            outcome_sentence(o, breach, extreme, unit), {}, {}};
   if (!p.note.empty()) v.reason += " (" + p.note + ")";
   if (!o.failed.empty()) {
-    v.culprit = culprit_sentence(o, breach, unit);
+    v.culprits = culprit_sentences(o, breach, unit);
     v.hosts = o.common_hosts;
+    if (v.hosts.empty())
+      for (const auto& c : o.culprits) v.hosts.push_back(c.host);
   }
   return v;
 }
@@ -141,7 +143,7 @@ Verdict judge_bandwidth(const Report& report, const BandwidthPromise& b, std::si
   }
   if (values.empty())
     return {p.label, VerdictStatus::skip, "-", limit,
-            "not judged: no ceiling is known for these records" + (explanation.empty() ? std::string{} : ": " + explanation), "", {}};
+            "not judged: no ceiling is known for these records" + (explanation.empty() ? std::string{} : ": " + explanation), {}, {}};
   const auto per = worst_per_subject(values, true);
   const double need = b.min ? *b.min : *b.min_efficiency_pct;
   const auto o = judge_subjects(per, true, [&](double v) { return v < need; });
@@ -189,7 +191,7 @@ Verdict judge_stability(const Report& report, const StabilityPromise& s, std::si
   for (const auto& f : p.ok)
     if (f.dip) values.push_back({f.subject, *f.dip * 100, std::nullopt});
   if (values.empty())
-    return {p.label, VerdictStatus::skip, "-", limit, "not judged: no record has repetitions (a timeline or 2+ timed iterations)", "", {}};
+    return {p.label, VerdictStatus::skip, "-", limit, "not judged: no record has repetitions (a timeline or 2+ timed iterations)", {}, {}};
   const auto per = worst_per_subject(values, false);
   const auto o = judge_subjects(per, false, [&](double v) { return v > s.max_dip_pct; });
   return finish(p, limit, o, "dip more than " + fmt_num(s.max_dip_pct) + " %", "largest dip", "%", at(*o.worst, "%"));
@@ -225,7 +227,7 @@ Verdict judge_spread(const Report& report, const SpreadPromise& s, std::size_t i
   }
   if (per.size() < 2)
     return {p.label, VerdictStatus::skip, "-", limit,
-            "not judged: needs figures of at least 2 subjects (the run has " + std::to_string(per.size()) + ")", "", {}};
+            "not judged: needs figures of at least 2 subjects (the run has " + std::to_string(per.size()) + ")", {}, {}};
   std::vector<double> values;
   for (std::size_t k = 0; k < per.size(); ++k) values.push_back(per[k].value = median(samples[k]));
   const double mid = median(values);

@@ -138,7 +138,7 @@ AcceptanceJunit acceptance_junit(const Judgement& j) {
   AcceptanceJunit a;
   std::vector<JunitCase> verdicts;
   for (const auto& v : j.verdicts) {
-    JunitCase c{v.promise, (v.culprit.empty() ? "" : v.culprit + ". ") + "measured " + v.measured + ", limit " + v.limit + ": " + v.reason,
+    JunitCase c{v.promise, (v.culprits.empty() ? "" : culprit_text(v) + ". ") + "measured " + v.measured + ", limit " + v.limit + ": " + v.reason,
                 "", std::nullopt};
     if (v.status == VerdictStatus::fail) c.failure = "verdict";
     if (v.status == VerdictStatus::skip) c.skipped = v.reason;

@@ -20,10 +20,17 @@ std::string to_string(VerdictStatus s) {
   return "SKIP";
 }
 
+std::string culprit_text(const Verdict& v) {
+  std::string s;
+  for (const auto& c : v.culprits) s += (s.empty() ? "" : "; ") + c;
+  return s;
+}
+
 void to_json(json& j, const Verdict& v) {
   j = json{{"promise", v.promise}, {"status", to_string(v.status)}, {"measured", v.measured},
            {"limit", v.limit},     {"reason", v.reason}};
-  if (!v.culprit.empty()) j["culprit"] = v.culprit;
+  if (!v.culprits.empty()) j["culprit"] = culprit_text(v);  // one text, as files before "culprits" held it
+  if (v.culprits.size() > 1) j["culprits"] = v.culprits;
   if (!v.hosts.empty()) j["hosts"] = v.hosts;
 }
 
@@ -38,7 +45,8 @@ void from_json(const json& j, Verdict& v) {
   v.measured = j.value("measured", "");
   v.limit = j.value("limit", "");
   v.reason = j.value("reason", "");
-  v.culprit = j.value("culprit", "");
+  v.culprits = j.value("culprits", std::vector<std::string>{});
+  if (v.culprits.empty() && !j.value("culprit", "").empty()) v.culprits = {j.value("culprit", "")};
   v.hosts = j.value("hosts", std::vector<std::string>{});
 }
 

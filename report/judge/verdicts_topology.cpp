@@ -43,7 +43,7 @@ std::string speed_str(const std::optional<double>& gbps) { return gbps ? fmt_num
 
 Verdict no_topology(std::string promise, std::string limit) {
   return {std::move(promise), VerdictStatus::skip, "-", std::move(limit),
-          "the report has no per-node topology (run the topo suite)", "", {}};
+          "the report has no per-node topology (run the topo suite)", {}, {}};
 }
 
 // One device judged on its PCIe link.
@@ -55,8 +55,8 @@ struct LinkSeen {
 Verdict judge_links(const std::string& promise, const std::string& what, const std::vector<LinkSeen>& seen,
                     std::size_t without, std::size_t nodes, const LinkSpec& spec) {
   const std::string limit = limit_str(spec);
-  if (seen.empty() && without == 0) return {promise, VerdictStatus::skip, "-", limit, "no " + what + " in the topology of any node", "", {}};
-  if (seen.empty()) return {promise, VerdictStatus::skip, "-", limit, "no PCIe link data for the " + count_of(without, what), "", {}};
+  if (seen.empty() && without == 0) return {promise, VerdictStatus::skip, "-", limit, "no " + what + " in the topology of any node", {}, {}};
+  if (seen.empty()) return {promise, VerdictStatus::skip, "-", limit, "no PCIe link data for the " + count_of(without, what), {}, {}};
   std::vector<std::string> bad;
   const LinkSeen* worst = &seen.front();
   for (const auto& s : seen) {
@@ -69,9 +69,9 @@ Verdict judge_links(const std::string& promise, const std::string& what, const s
   const std::string measured = link_str(worst->link) + " (" + worst->where + ")";
   if (!bad.empty())
     return {promise, VerdictStatus::fail, measured, limit,
-            count_of(bad.size(), what) + " below the promised link: " + listed(bad) + note, "", {}};
+            count_of(bad.size(), what) + " below the promised link: " + listed(bad) + note, {}, {}};
   return {promise, VerdictStatus::pass, measured, limit,
-          "all " + count_of(seen.size(), what) + " on " + count_of(nodes, "node") + " meet it" + note, "", {}};
+          "all " + count_of(seen.size(), what) + " on " + count_of(nodes, "node") + " meet it" + note, {}, {}};
 }
 
 }  // namespace
@@ -174,16 +174,16 @@ static Verdict check_nic_inventory(const std::vector<NodeFacts>& nodes, const Ni
   }
   if (spec.count) {
     const std::string measured = std::to_string(fewest) + " (fewest, on " + fewest_host + ")";
-    if (!bad.empty()) return {"nic", VerdictStatus::fail, measured, limit, listed(bad), "", {}};
+    if (!bad.empty()) return {"nic", VerdictStatus::fail, measured, limit, listed(bad), {}, {}};
     if (count_unknown)
-      return {"nic", VerdictStatus::skip, measured, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
-    return {"nic", VerdictStatus::pass, measured, limit, "every one of " + count_of(nodes.size(), "node") + " has enough", "", {}};
+      return {"nic", VerdictStatus::skip, measured, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", {}, {}};
+    return {"nic", VerdictStatus::pass, measured, limit, "every one of " + count_of(nodes.size(), "node") + " has enough", {}, {}};
   }
-  if (seen == 0) return {"nic", VerdictStatus::skip, "-", limit, "no NIC matches on any node", "", {}};
-  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, count_of(bad.size(), "NIC") + " too slow or down: " + listed(bad), "", {}};
+  if (seen == 0) return {"nic", VerdictStatus::skip, "-", limit, "no NIC matches on any node", {}, {}};
+  if (!bad.empty()) return {"nic", VerdictStatus::fail, slowest, limit, count_of(bad.size(), "NIC") + " too slow or down: " + listed(bad), {}, {}};
   if (!unknown.empty())
-    return {"nic", VerdictStatus::skip, slowest, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", "", {}};
-  return {"nic", VerdictStatus::pass, slowest, limit, "all " + count_of(seen, "NIC") + " meet it", "", {}};
+    return {"nic", VerdictStatus::skip, slowest, limit, "not judged: the speed of " + listed(unknown) + " cannot be read", {}, {}};
+  return {"nic", VerdictStatus::pass, slowest, limit, "all " + count_of(seen, "NIC") + " meet it", {}, {}};
 }
 
 Verdict check_pcie_gpu(const std::vector<NodeFacts>& nodes, const LinkSpec& spec) {
@@ -238,20 +238,20 @@ Verdict check_locality(const std::vector<NodeFacts>& nodes, PathClass worst, con
       if (!worst_seen || *best > *worst_seen) worst_seen = best, worst_where = where;
     }
   }
-  if (gpus == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU in the topology of any node", "", {}};
-  if (judged == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU-NIC path data for the " + count_of(gpus, "GPU"), "", {}};
+  if (gpus == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU in the topology of any node", {}, {}};
+  if (judged == 0) return {"locality", VerdictStatus::skip, "-", limit, "no GPU-NIC path data for the " + count_of(gpus, "GPU"), {}, {}};
   const std::string measured = to_string(*worst_seen) + " (" + worst_where + ")";
   const std::string note = judged < gpus ? " (" + count_of(gpus - judged, "GPU") + " without path data left out)" : "";
   if (!bad.empty())
-    return {"locality", VerdictStatus::fail, measured, limit, count_of(bad.size(), "GPU") + " too far from any NIC: " + listed(bad) + note, "", {}};
-  return {"locality", VerdictStatus::pass, measured, limit, "all " + count_of(judged, "GPU") + " have a NIC close enough" + note, "", {}};
+    return {"locality", VerdictStatus::fail, measured, limit, count_of(bad.size(), "GPU") + " too far from any NIC: " + listed(bad) + note, {}, {}};
+  return {"locality", VerdictStatus::pass, measured, limit, "all " + count_of(judged, "GPU") + " have a NIC close enough" + note, {}, {}};
 }
 
 Verdict check_same_topology(const std::vector<NodeFacts>& nodes, const std::string& match) {
   const std::string promise = "homogeneity.topology", limit = "every node alike";
   if (nodes.empty()) return no_topology(promise, limit);
   if (nodes.size() < 2)
-    return {promise, VerdictStatus::skip, "-", limit, "needs at least 2 nodes (the report has 1)", "", {}};
+    return {promise, VerdictStatus::skip, "-", limit, "needs at least 2 nodes (the report has 1)", {}, {}};
   const auto signature = [&](const NodeFacts& n) {
     std::vector<std::string> gpus, nics;
     for (const auto& g : n.gpus) gpus.push_back(g.link ? link_str(*g.link) : "link unknown");
@@ -268,12 +268,12 @@ Verdict check_same_topology(const std::vector<NodeFacts>& nodes, const std::stri
     return a.second.size() < b.second.size();
   });
   const std::string measured = std::to_string(common->second.size()) + " of " + std::to_string(nodes.size()) + " nodes alike";
-  if (groups.size() == 1) return {promise, VerdictStatus::pass, measured, limit, "every node has " + common->first, "", {}};
+  if (groups.size() == 1) return {promise, VerdictStatus::pass, measured, limit, "every node has " + common->first, {}, {}};
   std::vector<std::string> odd;
   for (const auto& [sig, hosts] : groups)
     if (&sig != &common->first) odd.push_back(listed(hosts) + " has " + sig);
   return {promise, VerdictStatus::fail, measured, limit,
-          listed(odd, 4) + "; most nodes have " + common->first, "", {}};
+          listed(odd, 4) + "; most nodes have " + common->first, {}, {}};
 }
 
 }  // namespace gpunet::report

@@ -20,7 +20,7 @@ using gpunet::json;
 
 namespace {
 
-Verdict promise(const std::string& name, VerdictStatus s) { return Verdict{name, s, "", "", "", "", {}}; }
+Verdict promise(const std::string& name, VerdictStatus s) { return Verdict{name, s, "", "", "", {}, {}}; }
 
 RunVerdictInputs healthy() {
   RunVerdictInputs in;

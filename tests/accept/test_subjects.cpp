@@ -34,17 +34,18 @@ std::vector<SubjectValue> twelve(int slow) {
   return v;
 }
 
-// A report of TCP matrix flows over four hosts, node `slow` at a quarter of the rate.
-Report matrix_run(int slow) {
+// A report of TCP matrix flows over `nodes` hosts, the `slow` ones at a quarter of the rate.
+Report matrix_of(int nodes, const std::vector<int>& slow) {
   Report rep;
   rep.provenance.argv = {"gpunet-bench", "--suites", "tcp", "--tcp-if", "eth0"};
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b)
+  const auto is_slow = [&](int n) { return std::find(slow.begin(), slow.end(), n) != slow.end(); };
+  for (int a = 0; a < nodes; ++a)
+    for (int b = 0; b < nodes; ++b)
       if (a != b) {
         Record r;
-        r.suite = "tcp", r.name = "bandwidth", r.variant = "matrix", r.bytes = 100000000 + a * 10 + b, r.ranks = 4;
+        r.suite = "tcp", r.name = "bandwidth", r.variant = "matrix", r.bytes = 100000000 + a * 10 + b, r.ranks = nodes;
         r.host = "fc-node" + std::to_string(b);
-        const bool bad = a == slow || b == slow;
+        const bool bad = is_slow(a) || is_slow(b);
         r.extra = json{{"src_host", "fc-node" + std::to_string(a)}, {"dst_host", "fc-node" + std::to_string(b)},
                        {"goodput_Gbps", bad ? 0.237 : 0.95}, {"ceiling_Gbps", bad ? 0.239 : 0.956},
                        {"efficiency", bad ? 0.99 : 0.99}, {"link", {{"iface", "eth0"}}}};
@@ -57,6 +58,9 @@ Report matrix_run(int slow) {
   upgrade_legacy_report(rep);
   return rep;
 }
+
+// Four hosts, node `slow` slow (none for -1).
+Report matrix_run(int slow) { return matrix_of(4, {slow}); }
 
 Verdict judged_one(const Report& r, const std::string& body) {
   const auto spec = parse_spec(json::parse(R"({"spec_version": 2, )" + body + "}"), "t.json", gpunet::test_support::suite_spec_names());
@@ -72,19 +76,20 @@ TEST(Subjects, EveryDirectedPairIsJudgedAndTheCommonHostNamed) {
   EXPECT_EQ(o.total, 12u);
   EXPECT_EQ(o.failed.size(), 6u);
   EXPECT_EQ(o.common_hosts, (std::vector<std::string>{"fc-node3"}));
-  EXPECT_EQ(o.culprit, "fc-node3");
+  ASSERT_EQ(o.culprits.size(), 1u);
+  EXPECT_EQ(o.culprits[0].host, "fc-node3");
   EXPECT_EQ(outcome_sentence(o, "below 0.9 Gb/s", "lowest", "Gb/s"),
             "6 of 12 directed pairs below 0.9 Gb/s, all involving fc-node3; lowest fc-node0 -> fc-node3 0.237 Gb/s "
             "(ceiling 0.239 Gb/s)");
-  EXPECT_EQ(culprit_sentence(o, "below 0.9 Gb/s", "Gb/s"),
-            "fc-node3: every directed pair with it (6) is below 0.9 Gb/s (worst 0.237 Gb/s of a 0.239 Gb/s ceiling: "
-            "its link is the bottleneck)");
+  EXPECT_EQ(culprit_sentences(o, "below 0.9 Gb/s", "Gb/s"),
+            std::vector<std::string>{"fc-node3: every directed pair with it (6) is below 0.9 Gb/s (worst 0.237 Gb/s of a "
+                                     "0.239 Gb/s ceiling: its link is the bottleneck)"});
 }
 
 TEST(Subjects, APassSaysHowManyAndTheWorst) {
   const auto o = judge_subjects(twelve(3), true, [](double v) { return v < 0.2; });
   EXPECT_TRUE(o.failed.empty());
-  EXPECT_EQ(o.culprit, "");
+  EXPECT_TRUE(o.culprits.empty());
   EXPECT_EQ(outcome_sentence(o, "below 0.2 Gb/s", "lowest", "Gb/s"),
             "all 12 directed pairs meet it; lowest fc-node0 -> fc-node3 0.237 Gb/s (ceiling 0.239 Gb/s)");
 }
@@ -97,12 +102,73 @@ TEST(Subjects, NoCulpritWithoutOneHostInEveryFailure) {
   const auto o = judge_subjects(v, true, [](double x) { return x < 0.9; });
   EXPECT_EQ(o.failed.size(), 2u);
   EXPECT_TRUE(o.common_hosts.empty());
-  EXPECT_EQ(o.culprit, "");
-  EXPECT_EQ(culprit_sentence(o, "below", "Gb/s"), "");
+  EXPECT_TRUE(o.culprits.empty());
+  EXPECT_TRUE(culprit_sentences(o, "below", "Gb/s").empty());
   // One slow pair: both ends are in it, neither is blamed alone.
   auto w = twelve(-1);
   w[0].value = 0.3;
-  EXPECT_EQ(judge_subjects(w, true, [](double x) { return x < 0.9; }).culprit, "");
+  EXPECT_TRUE(judge_subjects(w, true, [](double x) { return x < 0.9; }).culprits.empty());
+}
+
+// Several slow hosts have nothing in common: each is named, as one culprit of its own.
+TEST(Subjects, EachOfSeveralSlowHostsIsNamed) {
+  std::vector<SubjectValue> v;
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < 6; ++b)
+      if (a != b) v.push_back({pair(a, b), a == 1 || b == 1 || a == 4 || b == 4 ? 0.3 : 0.95, 0.956});
+  auto o = judge_subjects(v, true, [](double x) { return x < 0.9; });
+  EXPECT_EQ(o.failed.size(), 18u);
+  EXPECT_TRUE(o.common_hosts.empty());
+  ASSERT_EQ(o.culprits.size(), 2u);
+  EXPECT_EQ(o.culprits[0].host, "fc-node1");
+  EXPECT_EQ(o.culprits[1].host, "fc-node4");
+  EXPECT_TRUE(o.culprits_explain_all);
+  EXPECT_NE(outcome_sentence(o, "below 0.9 Gb/s", "lowest", "Gb/s").find("18 of 30 directed pairs below 0.9 Gb/s, all involving fc-node1 or fc-node4; "),
+            std::string::npos);
+  const auto said = culprit_sentences(o, "below 0.9 Gb/s", "Gb/s");
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(said[1].rfind("fc-node4: every directed pair with it (10) is below 0.9 Gb/s (worst 0.3 Gb/s", 0), 0u) << said[1];
+
+  // Sampled pairs: fc-node5 met only the slow nodes, and every pair of it failed; it is not named.
+  const std::vector<std::pair<int, int>> sampled{{0, 1}, {1, 2}, {1, 3}, {5, 1}, {2, 4}, {4, 3}, {4, 0}, {4, 5}, {0, 2}, {2, 3}, {3, 0}};
+  v.clear();
+  for (const auto& [a, b] : sampled) v.push_back({pair(a, b), a == 1 || b == 1 || a == 4 || b == 4 ? 0.3 : 0.95, 0.956});
+  o = judge_subjects(v, true, [](double x) { return x < 0.9; });
+  ASSERT_EQ(o.culprits.size(), 2u);
+  EXPECT_EQ(o.culprits[0].host, "fc-node1");
+  EXPECT_EQ(o.culprits[1].host, "fc-node4");
+  // One more slow pair that neither explains: both are still named, the sentence says "among them".
+  v.push_back({pair(2, 0), 0.3, 0.956});
+  o = judge_subjects(v, true, [](double x) { return x < 0.9; });
+  EXPECT_EQ(o.culprits.size(), 2u);
+  EXPECT_FALSE(o.culprits_explain_all);
+  EXPECT_NE(outcome_sentence(o, "below 0.9 Gb/s", "lowest", "Gb/s").find(", among them every one with fc-node1 or fc-node4;"),
+            std::string::npos);
+}
+
+// A contract on a matrix with two slow nodes: both are in What is wrong and bad-nodes.txt, and
+// report.json keeps each culprit (and one text for readers of "culprit").
+TEST(Culprits, AContractNamesEachSlowNode) {
+  auto r = matrix_of(6, {2, 5});
+  const auto spec = parse_spec(json::parse(R"({"spec_version": 2,
+      "bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}]})"), "t.json", gpunet::test_support::suite_spec_names());
+  const auto verdicts = evaluate(r, spec);
+  ASSERT_EQ(verdicts.size(), 1u);
+  ASSERT_EQ(verdicts[0].culprits.size(), 2u);
+  EXPECT_EQ(verdicts[0].hosts, (std::vector<std::string>{"fc-node2", "fc-node5"}));
+  attach_verdicts(r, spec, verdicts);
+  const auto w = what_is_wrong(r);
+  ASSERT_EQ(w.bad_nodes.size(), 2u);
+  EXPECT_EQ(w.bad_nodes[0].host, "fc-node2");
+  EXPECT_EQ(w.bad_nodes[1].host, "fc-node5");
+  EXPECT_EQ(w.bad_nodes[1].reason.rfind("every directed pair with it (10) is below 0.9 Gb/s", 0), 0u) << w.bad_nodes[1].reason;
+  const json j = verdicts[0];
+  EXPECT_EQ(j.at("culprits").size(), 2u);
+  EXPECT_EQ(j.at("culprit"), verdicts[0].culprits[0] + "; " + verdicts[0].culprits[1]);
+  EXPECT_EQ(j.get<Verdict>().culprits, verdicts[0].culprits);
+  json one = j;  // a report.json written before "culprits": its one text is the one culprit
+  one.erase("culprits");
+  EXPECT_EQ(one.get<Verdict>().culprits, std::vector<std::string>{j.at("culprit").get<std::string>()});
 }
 
 TEST(Subjects, WorstPerSubjectFollowsTheDirection) {
@@ -144,7 +210,8 @@ TEST(Subjects, TcpPromiseSelectsByTestNotByBytesReceived) {
   EXPECT_EQ(v.reason, "6 of 12 directed pairs below 0.9 Gb/s, all involving fc-node3; lowest fc-node0 -> fc-node3 0.237 Gb/s "
                       "(ceiling 0.239 Gb/s)");
   EXPECT_EQ(v.hosts, (std::vector<std::string>{"fc-node3"}));
-  EXPECT_EQ(v.culprit.rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << v.culprit;
+  ASSERT_EQ(v.culprits.size(), 1u);
+  EXPECT_EQ(v.culprits[0].rfind("fc-node3: every directed pair with it (6) is below 0.9 Gb/s", 0), 0u) << v.culprits[0];
   // The same contract on a healthy cluster passes; the one-to-many flow is not one of the pairs.
   v = judged_one(matrix_run(-1), R"("bandwidth": [{"suite": "tcp", "name": "bandwidth", "min": 0.9}])");
   EXPECT_EQ(v.status, VerdictStatus::pass) << v.reason;

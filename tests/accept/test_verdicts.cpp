@@ -262,10 +262,10 @@ TEST(Verdicts, ExitCodeAttachAndRender) {
   ASSERT_EQ(verdicts.size(), 12u);
   EXPECT_EQ(verdict_exit_code(verdicts), 1);
   EXPECT_EQ(verdict_exit_code({}), 0);
-  EXPECT_EQ(verdict_exit_code({{"a", VerdictStatus::pass, "", "", "", "", {}}, {"b", VerdictStatus::skip, "", "", "", "", {}}}),
+  EXPECT_EQ(verdict_exit_code({{"a", VerdictStatus::pass, "", "", "", {}, {}}, {"b", VerdictStatus::skip, "", "", "", {}, {}}}),
             kIncompleteExitCode);
-  EXPECT_EQ(verdict_exit_code({{"a", VerdictStatus::fail, "", "", "", "", {}}, {"b", VerdictStatus::skip, "", "", "", "", {}}}), 1);
-  EXPECT_EQ(overall_verdict({{"a", VerdictStatus::pass, "", "", "", "", {}}, {"b", VerdictStatus::skip, "", "", "", "", {}}}),
+  EXPECT_EQ(verdict_exit_code({{"a", VerdictStatus::fail, "", "", "", {}, {}}, {"b", VerdictStatus::skip, "", "", "", {}, {}}}), 1);
+  EXPECT_EQ(overall_verdict({{"a", VerdictStatus::pass, "", "", "", {}, {}}, {"b", VerdictStatus::skip, "", "", "", {}, {}}}),
             "INCOMPLETE");
 
   attach_verdicts(r, spec, verdicts);
@@ -277,7 +277,7 @@ TEST(Verdicts, ExitCodeAttachAndRender) {
   EXPECT_EQ(j.at("extra").at("spec").at("name"), spec.name);
 
   Judgement judged;
-  judged.verdicts = {{"a|b", VerdictStatus::fail, "1 GB/s", ">= 2 GB/s", "too slow", "", {}}};
+  judged.verdicts = {{"a|b", VerdictStatus::fail, "1 GB/s", ">= 2 GB/s", "too slow", {}, {}}};
   const auto md = gpunet::test_support::judged_markdown(Report{}, judged);
   EXPECT_TRUE(has(md, "| a\\|b | **FAIL** | 1 GB/s | >= 2 GB/s | too slow |")) << md;
   EXPECT_TRUE(has(md, "0 PASS, 1 FAIL, 0 SKIP"));

@@ -135,7 +135,7 @@ TEST(FabricPromise, FailNamesEveryUplinkOverTheBoundAndNoNode) {
   EXPECT_EQ(v.limit, "<= 1.20:1");
   EXPECT_EQ(v.measured, "leaf1 ↔ spine 2.03:1");
   EXPECT_EQ(v.reason, "2 of 2 uplinks above 1.20:1: leaf0 ↔ spine: 1.98:1, 3.9 of 7.7 Gb/s, leaf1 ↔ spine: 2.03:1, 3.8 of 7.7 Gb/s");
-  EXPECT_EQ(v.culprit, "the uplinks leaf0 ↔ spine, leaf1 ↔ spine: the nodes below them send more than the uplink carries, not a node");
+  EXPECT_EQ(culprit_text(v), "the uplinks leaf0 ↔ spine, leaf1 ↔ spine: the nodes below them send more than the uplink carries, not a node");
   EXPECT_TRUE(v.hosts.empty());
   const auto one = fabric_verdict(two_uplinks(1.05, 1.6), R"({"non_blocking": true})");
   EXPECT_EQ(one.status, VerdictStatus::fail);

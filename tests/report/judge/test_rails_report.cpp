@@ -55,16 +55,25 @@ TEST(RailSubjects, OneNicOrTheNodeIsTheCulprit) {
   auto one = rail_pairs([](int a, int b, const std::string& i) { return i == "eth1" && (a == 2 || b == 2); });
   auto o = judge_subjects(one, true, fails);
   EXPECT_EQ(o.failed.size(), 6u);
-  EXPECT_EQ(o.culprit, "n2:eth1");
+  ASSERT_EQ(o.culprits.size(), 1u);
+  EXPECT_EQ(o.culprits[0].host, "n2:eth1");
   // n2's pairs fail on both rails: the node.
   auto both = rail_pairs([](int a, int b, const std::string&) { return a == 2 || b == 2; });
   o = judge_subjects(both, true, fails);
   EXPECT_EQ(o.failed.size(), 12u);
-  EXPECT_EQ(o.culprit, "n2");
-  EXPECT_EQ(culprit_sentence(o, "below 0.12 Gb/s", "Gb/s").rfind("n2: every directed pair with it (12) is below 0.12 Gb/s", 0), 0u);
-  // n2's eth0 pairs and n1's eth1 pairs: no one culprit.
+  ASSERT_EQ(o.culprits.size(), 1u);
+  EXPECT_EQ(o.culprits[0].host, "n2");
+  const auto said = culprit_sentences(o, "below 0.12 Gb/s", "Gb/s");
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0].rfind("n2: every directed pair with it (12) is below 0.12 Gb/s", 0), 0u);
+  // n2's eth0 pairs and n1's eth1 pairs: no one host in every failure; each NIC failed all its pairs.
   auto two = rail_pairs([](int a, int b, const std::string& i) { return (i == "eth0" && (a == 2 || b == 2)) || (i == "eth1" && (a == 1 || b == 1)); });
-  EXPECT_EQ(judge_subjects(two, true, fails).culprit, "");
+  o = judge_subjects(two, true, fails);
+  EXPECT_TRUE(o.common_hosts.empty());
+  ASSERT_EQ(o.culprits.size(), 2u);
+  EXPECT_EQ(o.culprits[0].host, "n2:eth0");
+  EXPECT_EQ(o.culprits[1].host, "n1:eth1");
+  EXPECT_TRUE(o.culprits_explain_all);
 }
 
 TEST(RailSubjects, APromiseMayNameOneRail) {
