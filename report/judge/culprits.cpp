@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "report/analysis/fabric_view.hpp"
 #include "report/analysis/flow_failures.hpp"
 #include "report/analysis/link_sentences.hpp"
+#include "report/judge/host_load.hpp"
 #include "report/judge/networks.hpp"
 #include "report/judge/scheduler_lines.hpp"
 #include "report/judge/verdicts_outputs.hpp"
@@ -55,14 +57,26 @@ std::pair<std::string, std::string> split_host(const std::string& s, const std::
   return {head, s.substr(colon + 2)};
 }
 
-void from_verdicts(const std::vector<Verdict>& verdicts, Problems& p) {
+// What kept a host's CPUs busy while a whole suite ran, after a failed promise's sentence about it: the
+// figure failed, but the cause may be that load rather than the host's network.
+std::string busy_note(const std::vector<BusyHost>& busy, const std::string& host) {
+  std::string note;
+  for (const auto& b : busy)
+    if (b.host == host && b.figure.empty() && note.find(b.why) == std::string::npos) note += "; " + b.why;
+  return note;
+}
+
+void from_verdicts(const Report& rep, const std::vector<Verdict>& verdicts, Problems& p) {
+  std::optional<std::vector<BusyHost>> busy;  // read once, when a failed promise names a host
   for (const auto& v : verdicts) {
     if (v.status == VerdictStatus::warn) p.add(v.reason);
     if (v.status != VerdictStatus::fail) continue;
     bool blamed = false;
     for (const auto& c : v.culprits) {
       const auto [host, rest] = split_host(c, v.hosts);
-      if (!host.empty()) p.blame(host, rest), blamed = true;
+      if (host.empty()) continue;
+      if (!busy) busy = busy_hosts(rep);
+      p.blame(host, rest + busy_note(*busy, host)), blamed = true;
     }
     if (!blamed) p.add(v.promise.substr(0, v.promise.find(' ')) + " failed: " + v.reason);
   }
@@ -199,7 +213,7 @@ void from_findings(const Report& rep, Problems& p) {
 
 Problems problems_of(const Report& rep, const Judgement& j) {
   Problems p;
-  from_verdicts(j.verdicts, p);
+  from_verdicts(rep, j.verdicts, p);
   from_failures(rep, p);
   from_fabric(rep, p);
   from_findings(rep, p);

@@ -157,11 +157,17 @@ TEST(Culprits, AContractNamesEachSlowNode) {
   ASSERT_EQ(verdicts[0].culprits.size(), 2u);
   EXPECT_EQ(verdicts[0].hosts, (std::vector<std::string>{"fc-node2", "fc-node5"}));
   attach_verdicts(r, spec, verdicts);
+  Record load;  // fc-node5's CPUs were busy with other work while tcp ran: said beside the blame
+  load.suite = "counters", load.name = "tcp", load.host = "fc-node5";
+  load.extra = json{{"host_load", {{"busy", true}, {"summary", "its CPUs were 97 % busy with other work during tcp"}}}};
+  r.results.push_back(load);
   const auto w = what_is_wrong(r);
   ASSERT_EQ(w.bad_nodes.size(), 2u);
   EXPECT_EQ(w.bad_nodes[0].host, "fc-node2");
+  EXPECT_EQ(w.bad_nodes[0].reason.find("busy"), std::string::npos) << w.bad_nodes[0].reason;
   EXPECT_EQ(w.bad_nodes[1].host, "fc-node5");
   EXPECT_EQ(w.bad_nodes[1].reason.rfind("every directed pair with it (10) is below 0.9 Gb/s", 0), 0u) << w.bad_nodes[1].reason;
+  EXPECT_NE(w.bad_nodes[1].reason.find("); its CPUs were 97 % busy with other work during tcp"), std::string::npos) << w.bad_nodes[1].reason;
   const json j = verdicts[0];
   EXPECT_EQ(j.at("culprits").size(), 2u);
   EXPECT_EQ(j.at("culprit"), verdicts[0].culprits[0] + "; " + verdicts[0].culprits[1]);
