@@ -5,6 +5,7 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
 #include "report/analysis/direction.hpp"
@@ -262,22 +263,20 @@ WhatIsWrong what_is_wrong(const Report& rep) { return what_is_wrong(rep, stored_
 BlamedPairs::BlamedPairs(const Report& rep) : BlamedPairs(rep, what_is_wrong(rep).bad_nodes) {}
 
 BlamedPairs::BlamedPairs(const Report& rep, const std::vector<BadNode>& bad) : named_slow_(rep.results) {
-  const auto one_way = [&](const std::string& host) {
-    return std::any_of(rep.results.begin(), rep.results.end(), [&](const Record& r) {
-      if (r.name != "finding" || r.status != Status::failed) return false;
-      const auto& f = jsonx::section(r.extra, "finding");
-      const auto way = jsonx::string(f, "direction").value_or("both");
-      return jsonx::string(f, "subject") == "host" && jsonx::string(f, "host").value_or(r.host) == host && way != "both";
-    });
-  };
+  std::unordered_set<std::string> one_way;  // hosts a finding names slow one way only
+  for (const Record& r : rep.results) {
+    if (r.name != "finding" || r.status != Status::failed) continue;
+    const auto& f = jsonx::section(r.extra, "finding");
+    if (jsonx::string(f, "subject") == "host" && jsonx::string(f, "direction").value_or("both") != "both")
+      one_way.insert(jsonx::string(f, "host").value_or(r.host));
+  }
   for (const auto& n : bad)
-    if (!one_way(n.host)) both_ways_.push_back(n.host);
+    if (!one_way.count(n.host)) both_ways_.insert(n.host);
 }
 
 bool BlamedPairs::operator()(const Subject& pair) const {
   if (pair.kind != SubjectKind::pair) return false;
-  const auto blamed = [&](const std::string& h) { return std::find(both_ways_.begin(), both_ways_.end(), h) != both_ways_.end(); };
-  return blamed(pair.host) || blamed(pair.dst_host) || named_slow_(pair);
+  return both_ways_.count(pair.host) || both_ways_.count(pair.dst_host) || named_slow_(pair);
 }
 
 }  // namespace gpunet::report

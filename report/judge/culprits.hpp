@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "report/judge/judgement.hpp"
@@ -49,7 +50,7 @@ class BlamedPairs {
 
  private:
   NamedSlow named_slow_;
-  std::vector<std::string> both_ways_;
+  std::unordered_set<std::string> both_ways_;  // a matrix may have hundreds of slow nodes
 };
 
 }  // namespace gpunet::report

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <tuple>
 
 #include "report/judge/verdicts_facts.hpp"
@@ -43,34 +44,55 @@ std::string failing_node(const std::vector<FactSubject>& failed, const std::vect
 }
 
 // The hosts every subject of which failed, two subjects at least, most failures first; a host is left out
-// when each of its failures involves a host kept before it. Linear in the subjects (a million at 1,024 hosts).
+// when each of its failures involves a host kept before it. Linear in the subjects (a million at 1,024
+// hosts, and as many failures when half the nodes are slow).
 std::vector<SubjectCulprit> hosts_failing_everything(const std::vector<SubjectValue>& failed,
                                                      const std::vector<SubjectValue>& per_subject) {
-  std::unordered_map<std::string, std::size_t> failures, subjects;
-  std::vector<std::string> order;  // of first failure
-  for (const auto& v : failed)
-    for (const auto& h : subject_hosts(v.subject))
-      if (failures[h]++ == 0) order.push_back(h);
+  std::vector<std::vector<std::string>> ends;  // of each failure
+  ends.reserve(failed.size());
+  std::unordered_map<std::string, std::vector<std::size_t>> failures;  // a host's failures, as places in `failed`
+  std::vector<std::string> order;                                     // of first failure
+  for (std::size_t i = 0; i < failed.size(); ++i) {
+    ends.push_back(subject_hosts(failed[i].subject));
+    for (const auto& h : ends.back()) {
+      auto& mine = failures[h];
+      if (mine.empty()) order.push_back(h);
+      mine.push_back(i);
+    }
+  }
+  std::unordered_map<std::string, std::size_t> subjects;
   for (const auto& v : per_subject)
     for (const auto& h : subject_hosts(v.subject))
-      if (const auto it = subjects.find(h); it != subjects.end() || failures.count(h)) ++subjects[h];
+      if (failures.count(h)) ++subjects[h];
   std::vector<SubjectCulprit> candidates;
   for (const auto& h : order)
-    if (subjects[h] >= 2 && subjects[h] == failures[h]) candidates.push_back({h, failures[h]});
+    if (subjects[h] >= 2 && subjects[h] == failures[h].size()) candidates.push_back({h, failures[h].size()});
   std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.subjects > b.subjects; });
-  std::unordered_map<std::string, std::size_t> shared;  // failures of a host that involve a host kept
+  std::unordered_map<std::string, std::size_t> shared;  // a host's failures that involve a host kept
   std::vector<SubjectCulprit> kept;
   for (const auto& c : candidates) {
     if (shared[c.host] >= c.subjects) continue;
     kept.push_back(c);
-    for (const auto& v : failed) {
-      const auto h = subject_hosts(v.subject);
-      if (std::find(h.begin(), h.end(), c.host) == h.end()) continue;
-      for (const auto& other : h)
+    for (const std::size_t i : failures[c.host])
+      for (const auto& other : ends[i])
         if (other != c.host) ++shared[other];
-    }
   }
   return kept;
+}
+
+// Which of `culprits` a subject involves: an end itself, or the node of an end on a rail ("" when none).
+std::string culprit_of(const FactSubject& s, const std::unordered_set<std::string>& culprits) {
+  for (const auto& e : subject_hosts(s)) {
+    if (culprits.count(e)) return e;
+    if (culprits.count(host_of_end(e))) return host_of_end(e);
+  }
+  return "";
+}
+
+std::unordered_set<std::string> culprit_names(const std::vector<SubjectCulprit>& culprits) {
+  std::unordered_set<std::string> names;
+  for (const auto& c : culprits) names.insert(c.host);
+  return names;
 }
 
 bool worse(double a, double b, bool higher_is_better) { return higher_is_better ? a < b : a > b; }
@@ -138,10 +160,9 @@ SubjectOutcome finish_outcome(SubjectOutcome o, const std::vector<SubjectValue>&
   } else if (o.failed.size() == 1 && subject_hosts(o.failed.front().subject).size() == 1) {
     o.culprits = {{subject_hosts(o.failed.front().subject).front(), 1}};
   }
+  const auto names = culprit_names(o.culprits);
   o.culprits_explain_all = !o.culprits.empty() && std::all_of(o.failed.begin(), o.failed.end(), [&](const SubjectValue& v) {
-    return std::any_of(o.culprits.begin(), o.culprits.end(), [&](const SubjectCulprit& c) {
-      return involves(v.subject, c.host) || involves_node(v.subject, c.host);
-    });
+    return !culprit_of(v.subject, names).empty();
   });
   return o;
 }
@@ -169,13 +190,20 @@ std::string outcome_sentence(const SubjectOutcome& o, const std::string& breach,
 }
 
 std::vector<std::string> culprit_sentences(const SubjectOutcome& o, const std::string& breach, const std::string& unit) {
+  // Each culprit's worst failure: the first of o.failed (worst first) that involves it.
+  const auto names = culprit_names(o.culprits);
+  std::unordered_map<std::string, const SubjectValue*> worst;
+  for (const auto& v : o.failed) {
+    if (worst.size() == names.size()) break;
+    for (const auto& e : subject_hosts(v.subject))
+      for (const auto& name : {e, host_of_end(e)})
+        if (names.count(name)) worst.emplace(name, &v);
+  }
   std::vector<std::string> out;
   for (const auto& c : o.culprits) {
-    // The culprit's worst failure: the first of o.failed (worst first) that involves it.
-    const auto w = std::find_if(o.failed.begin(), o.failed.end(), [&](const SubjectValue& v) {
-      return involves(v.subject, c.host) || involves_node(v.subject, c.host);
-    });
-    if (w == o.failed.end()) continue;
+    const auto found = worst.find(c.host);
+    if (found == worst.end()) continue;
+    const SubjectValue* w = found->second;
     const FactSubjectKind kind = w->subject.kind;
     std::string s = c.host + ": ";
     if (kind == FactSubjectKind::pair || kind == FactSubjectKind::link)
