@@ -18,6 +18,11 @@
 namespace gpunet::report {
 
 inline constexpr std::size_t kWholeFlowsUpTo = 16384;  // a full matrix of 128 hosts is 16,256 flows
+// Of those a reader must see, report.json keeps at most this many whole beside the failed ones: half of
+// 1,024 hosts slow puts 785,920 flows below the threshold, 2.1 GB of report.json (more than it may be
+// read back). The cited pairs go first, then the named hosts' flows, then the others below the
+// threshold, each the least efficient first; the summary says how many were left to it.
+inline constexpr std::size_t kMostWholeFlows = 16384;
 
 struct FlowsKept {
   std::vector<bool> whole;  // by index of Report::results; empty: every record is kept whole
@@ -27,6 +32,7 @@ struct FlowsKept {
 // What report.json keeps of `rep`'s TCP flows; `parts` are rep's (document_parts), whose blamed pairs
 // and cited hosts it keeps whole. A report read back from a report.json that was already
 // written in part keeps its summary (the flows it summarised are no longer in it).
-FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t whole_up_to = kWholeFlowsUpTo);
+FlowsKept flows_kept(const Report& rep, const DocumentParts& parts, std::size_t whole_up_to = kWholeFlowsUpTo,
+                     std::size_t most_whole = kMostWholeFlows);
 
 }  // namespace gpunet::report

@@ -92,6 +92,35 @@ TEST(JsonFlowsKept, AboveItTheFlowsAReaderMustSeeStayWhole) {
   EXPECT_DOUBLE_EQ(side(sum, "h0", "received")->at("goodput_Gbps").at("max").get<double>(), 90);
 }
 
+// Past the most it keeps whole, the failed flows stay, then the named host's flows, the least efficient
+// first; the flows below the threshold of no named host are left to the summary.
+TEST(JsonFlowsKept, PastTheMostItKeepsTheFailedAndTheMostTellingFlows) {
+  const Report rep = matrix(6);
+  const FlowsKept kept = flows_kept(rep, parts_naming(rep, "h5"), 29, 5);
+  ASSERT_EQ(kept.whole.size(), rep.results.size());
+  std::size_t named_whole = 0;
+  for (std::size_t i = 0; i < rep.results.size(); ++i) {
+    const Record& r = rep.results[i];
+    if (!r.figure) continue;
+    const auto& s = r.figure->subject;
+    const bool named = s.host == "h5" || s.dst_host == "h5";
+    const bool low = s.host == "h2" || s.dst_host == "h2";
+    if (r.status == Status::failed) {
+      EXPECT_TRUE(kept.whole[i]) << "the failed flow";
+    } else if (named && low) {
+      EXPECT_TRUE(kept.whole[i]) << s.host << " -> " << s.dst_host << ": the named host's least efficient";
+    } else if (!named) {
+      EXPECT_FALSE(kept.whole[i]) << s.host << " -> " << s.dst_host;
+    }
+    named_whole += named && kept.whole[i];
+  }
+  EXPECT_EQ(named_whole, 5u);
+  EXPECT_EQ(kept.summary.at("whole"), 6);
+  EXPECT_EQ(kept.summary.at("summarised_of_those"), 10 + 8 - 5);  // h5's ten and h2's eight others, less the five
+  // With room for every one, none is left to the summary.
+  EXPECT_EQ(flows_kept(rep, parts_naming(rep, "h5"), 29).summary.at("summarised_of_those"), 0);
+}
+
 TEST(JsonFlowsKept, ASlowerPairKeepsItsOwnFlowNotEveryFlowOfItsEnds) {
   // h5's pairs SLOWER than the baseline: their ends are every host, yet only those pairs stay whole
   // (with h2's low flows and the failed one); before, every flow of the matrix did.
