@@ -141,11 +141,11 @@ struct Comparison {
   std::string reason;
 };
 
-// The rows a report.json written at scale left out, by what they were (every SLOWER row is kept):
-// a comparison read back from such a file holds them only as counts.
+// The rows a report.json written at scale left out, by what they were (SLOWER rows only past the
+// 16,384 with the largest change): a comparison read back from such a file holds them only as counts.
 struct RowsNotListed {
-  std::size_t same = 0, faster = 0, uncertain = 0;
-  std::size_t total() const { return same + faster + uncertain; }
+  std::size_t same = 0, faster = 0, uncertain = 0, slower = 0;
+  std::size_t total() const { return same + faster + uncertain + slower; }
 };
 
 struct BaselineComparison {
@@ -174,7 +174,8 @@ Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineCo
 int regression_exit_code(const BaselineComparison& c);
 
 // report.extra["baseline"] = {file, rule, rows: [...], new_figures, summary}, and not_listed
-// ({"SAME": n, "FASTER": n, "UNCERTAIN": n}) when comparison_rows_listed leaves rows out.
+// ({"SAME": n, "FASTER": n, "UNCERTAIN": n}, and "SLOWER": n when it left SLOWER rows out) when
+// comparison_rows_listed leaves rows out.
 void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c);
 
 // "12 figures: 10 SAME, ...": the line under the comparison in every format.
@@ -189,8 +190,9 @@ std::vector<std::size_t> comparison_rows_shown(const BaselineComparison& c, std:
 // "1000 of 4032 figures shown: ...; every figure is in baseline.csv." when not every row is shown. Pure.
 std::optional<std::string> comparison_rows_not_shown(const BaselineComparison& c, std::size_t shown);
 // The rows report.json and junit.xml list, by place in c.rows; empty: every one. Above
-// kWholeComparisonUpTo rows (a matrix of 128 nodes compares 16,256 figures), every SLOWER row and those
-// the documents show (comparison_rows_shown); the others are counted (RowsNotListed). Pure.
+// kWholeComparisonUpTo rows (a matrix of 128 nodes compares 16,256 figures), the SLOWER rows
+// (kWholeComparisonUpTo at most, the largest change first: half of 1,024 nodes slow makes 785,920) and
+// those the documents show (comparison_rows_shown); the others are counted (RowsNotListed). Pure.
 inline constexpr std::size_t kWholeComparisonUpTo = 16384;
 std::vector<bool> comparison_rows_listed(const BaselineComparison& c, std::size_t whole_up_to = kWholeComparisonUpTo);
 // What the rows `listed` leaves out were, with those c held only as counts (c.not_listed).

@@ -147,7 +147,7 @@ std::size_t count(const BaselineComparison& c, Change which) {
 std::string summary(const BaselineComparison& c) {
   std::ostringstream os;
   os << c.figures() << " figures: " << count(c, Change::same) + c.not_listed.same << " SAME, "
-     << count(c, Change::faster) + c.not_listed.faster << " FASTER, " << count(c, Change::slower) << " SLOWER, "
+     << count(c, Change::faster) + c.not_listed.faster << " FASTER, " << count(c, Change::slower) + c.not_listed.slower << " SLOWER, "
      << count(c, Change::uncertain) + c.not_listed.uncertain << " UNCERTAIN";
   if (c.new_figures) os << "; " << c.new_figures << " new without a baseline";
   return os.str();
@@ -275,7 +275,7 @@ Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineCo
   return out;
 }
 
-int regression_exit_code(const BaselineComparison& c) { return count(c, Change::slower) ? 1 : 0; }
+int regression_exit_code(const BaselineComparison& c) { return count(c, Change::slower) + c.not_listed.slower ? 1 : 0; }
 
 void attach_comparison(Report& report, const std::string& file, const CompareRule& rule, const BaselineComparison& c) {
   json rows = json::array();
@@ -301,7 +301,10 @@ void attach_comparison(Report& report, const std::string& file, const CompareRul
       {"rows", std::move(rows)},
       {"new_figures", c.new_figures},
       {"summary", summary(c)}};
-  if (const RowsNotListed n = rows_not_listed(c, listed); n.total()) out["not_listed"] = json{{"SAME", n.same}, {"FASTER", n.faster}, {"UNCERTAIN", n.uncertain}};
+  if (const RowsNotListed n = rows_not_listed(c, listed); n.total()) {
+    out["not_listed"] = json{{"SAME", n.same}, {"FASTER", n.faster}, {"UNCERTAIN", n.uncertain}};
+    if (n.slower) out["not_listed"]["SLOWER"] = n.slower;
+  }
 }
 
 std::vector<std::size_t> comparison_rows_shown(const BaselineComparison& c, std::size_t most) {
@@ -323,14 +326,16 @@ std::optional<std::string> comparison_rows_not_shown(const BaselineComparison& c
   if (shown >= c.figures()) return std::nullopt;
   return std::to_string(shown) + " of " + std::to_string(c.figures()) +
          " figures shown: the SLOWER, then UNCERTAIN, FASTER and SAME, each largest change first; " +
-         (c.not_listed.total() ? "report.json lists every SLOWER one, the run's own baseline.csv every figure."
-                               : "every figure is in baseline.csv.");
+         (c.not_listed.slower ? "report.json lists the SLOWER ones with the largest change, the run's own baseline.csv every figure."
+          : c.not_listed.total() ? "report.json lists every SLOWER one, the run's own baseline.csv every figure."
+                                 : "every figure is in baseline.csv.");
 }
 
 std::vector<bool> comparison_rows_listed(const BaselineComparison& c, std::size_t whole_up_to) {
   if (c.rows.size() <= whole_up_to) return {};
   std::vector<bool> listed(c.rows.size(), false);
-  for (std::size_t i = 0; i < c.rows.size(); ++i) listed[i] = c.rows[i].change == Change::slower;
+  for (const std::size_t i : comparison_rows_shown(c, whole_up_to))  // the SLOWER first, the largest change first
+    listed[i] = c.rows[i].change == Change::slower;
   for (const std::size_t i : comparison_rows_shown(c)) listed[i] = true;
   return listed;
 }
@@ -340,7 +345,7 @@ RowsNotListed rows_not_listed(const BaselineComparison& c, const std::vector<boo
   for (std::size_t i = 0; i < listed.size() && i < c.rows.size(); ++i) {
     if (listed[i]) continue;
     const Change x = c.rows[i].change;
-    (x == Change::same ? n.same : x == Change::faster ? n.faster : n.uncertain) += 1;
+    (x == Change::same ? n.same : x == Change::faster ? n.faster : x == Change::slower ? n.slower : n.uncertain) += 1;
   }
   return n;
 }

@@ -27,11 +27,13 @@ int RunVerdict::exit_code() const {
 namespace {
 
 // "a, b and 3 more": the first few names of a list.
-std::string first_names(const std::vector<std::string>& names) {
+// "a, b, c and 5 more"; `unnamed` more that have no name here (a report.json that counts them only).
+std::string first_names(const std::vector<std::string>& names, size_t unnamed = 0) {
   constexpr size_t kShown = 3;
   std::string out;
   for (size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + names[i];
-  if (names.size() > kShown) out += " and " + std::to_string(names.size() - kShown) + " more";
+  const size_t more = names.size() + unnamed - std::min(names.size(), kShown);
+  if (more) out += " and " + std::to_string(more) + " more";
   return out;
 }
 
@@ -99,8 +101,8 @@ void judge_baseline(const BaselineComparison& c, Reasons& out) {
   const std::string of = "baseline: ";
   const std::string unsure = uncertain ? ", " + std::to_string(uncertain) + " UNCERTAIN" : "";
   if (!slower.empty())
-    out.add(RunOutcome::fail, of + std::to_string(slower.size()) + " of " + count_of(c.figures(), "figure", "figures") +
-                                  " SLOWER (" + first_names(slower) + ")" + unsure);
+    out.add(RunOutcome::fail, of + std::to_string(slower.size() + c.not_listed.slower) + " of " + count_of(c.figures(), "figure", "figures") +
+                                  " SLOWER (" + first_names(slower, c.not_listed.slower) + ")" + unsure);
   else
     out.add(RunOutcome::pass, of + "no figure of " + std::to_string(c.figures()) + " SLOWER" + unsure);
 }

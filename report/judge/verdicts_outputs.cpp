@@ -54,7 +54,7 @@ BaselineComparison comparison_of(const Report& rep) {
     const auto n = jsonx::number(not_listed, key);
     return n && *n > 0 && *n < 1e15 ? static_cast<std::size_t>(*n) : std::size_t{0};
   };
-  c.not_listed = {counted("SAME"), counted("FASTER"), counted("UNCERTAIN")};
+  c.not_listed = {counted("SAME"), counted("FASTER"), counted("UNCERTAIN"), counted("SLOWER")};
   const auto* rows = jsonx::array_at(base, "rows");
   if (!rows) return c;
   for (const auto& r : *rows) {
@@ -158,9 +158,14 @@ AcceptanceJunit acceptance_junit(const Judgement& j) {
       rows.push_back(std::move(c));
     }
     // The rows left out at scale (a million figures, which no CI server shows): one testcase says what they were.
-    if (const RowsNotListed n = rows_not_listed(*j.comparison, listed); n.total())
-      rows.push_back({std::to_string(n.total()) + " figures not listed", std::to_string(n.same) + " SAME, " + std::to_string(n.faster) +
-                      " FASTER, " + std::to_string(n.uncertain) + " UNCERTAIN; every figure is in the run's baseline.csv", "", std::nullopt});
+    if (const RowsNotListed n = rows_not_listed(*j.comparison, listed); n.total()) {
+      JunitCase c{std::to_string(n.total()) + " figures not listed",
+                  (n.slower ? std::to_string(n.slower) + " SLOWER, " : "") + std::to_string(n.same) + " SAME, " + std::to_string(n.faster) +
+                      " FASTER, " + std::to_string(n.uncertain) + " UNCERTAIN; every figure is in the run's baseline.csv",
+                  "", std::nullopt};
+      if (n.slower) c.failure = "regression";
+      rows.push_back(std::move(c));
+    }
   }
   put_suite(a.xml, a.counts, "baseline", rows);
   return a;

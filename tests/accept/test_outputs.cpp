@@ -182,3 +182,46 @@ TEST(AcceptanceOutputs, AComparisonAboveSixteenThousandFiguresListsTheSlowerAndT
   EXPECT_TRUE(contains_text(md, "1000 of 20000 figures shown: the SLOWER, then UNCERTAIN, FASTER and SAME, each largest change first; "
                                 "report.json lists every SLOWER one, the run's own baseline.csv every figure."));
 }
+
+TEST(AcceptanceOutputs, PastSixteenThousandSlowerFiguresReportJsonListsTheLargestChanges) {
+  // Half the nodes of a large matrix slow: 18,000 SLOWER figures of 20,000. report.json lists the 16,384
+  // with the largest change and counts the others; read back, the summary, the exit code and the run
+  // verdict are the same, and junit fails on the figures it counts.
+  BaselineComparison c;
+  for (int i = 0; i < 20000; ++i) {
+    Comparison r;
+    r.key = "f" + std::to_string(i);
+    r.base_value = 10, r.unit = "Gb/s", r.method = "separation", r.reason = "why";
+    r.change = i < 18000 ? Change::slower : Change::same;
+    r.change_pct = r.change == Change::slower ? -30.0 - i % 50 : 0.5;
+    r.hosts = {"h" + std::to_string(i % 7)};
+    c.rows.push_back(r);
+  }
+  const auto listed = comparison_rows_listed(c);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(listed.begin(), listed.end(), true)), 16384u);
+  double smallest_listed = 1e9, largest_left = 0;  // of the SLOWER drops
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    if (c.rows[i].change != Change::slower) continue;
+    const double drop = -*c.rows[i].change_pct;
+    if (listed[i]) smallest_listed = std::min(smallest_listed, drop);
+    else largest_left = std::max(largest_left, drop);
+  }
+  EXPECT_GE(smallest_listed, largest_left);
+  EXPECT_GT(largest_left, 0);
+  Report rep;
+  attach_comparison(rep, "b.json", CompareRule{}, c);
+  const auto back = comparison_of(rep);
+  EXPECT_EQ(back.rows.size(), 16384u);
+  EXPECT_EQ(back.not_listed.slower, 18000u - 16384);
+  EXPECT_EQ(back.figures(), 20000u);
+  EXPECT_EQ(comparison_summary(back), comparison_summary(c));
+  EXPECT_EQ(regression_exit_code(back), 1);
+  const auto said = run_verdict_of(rep, {}, back);  // names the largest changes it lists: f4, f5, ...
+  EXPECT_EQ(said.outcome, RunOutcome::fail);
+  ASSERT_FALSE(said.reasons.empty());
+  EXPECT_EQ(said.reasons[0], "baseline: 18000 of 20000 figures SLOWER (f4, f5, f6 and 17997 more)");
+  const auto junit = acceptance_junit(stored_judgement(rep));
+  EXPECT_EQ(junit.counts.failures, 16384 + 1);
+  EXPECT_TRUE(contains_text(junit.xml, "name=\"3616 figures not listed\""));
+  EXPECT_TRUE(contains_text(junit.xml, "1616 SLOWER, 2000 SAME, 0 FASTER, 0 UNCERTAIN")) << junit.xml.substr(junit.xml.size() - 600);
+}
