@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <string>
+#include <tuple>
 
 #include "gpunet/build_config.h"
 #include "tests/support/judged_markdown.hpp"
@@ -45,6 +47,22 @@ Report judged() {
 }
 
 bool contains_text(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// 20,000 compared figures f0 .. f19999 of 10 Gb/s, on seven hosts; `verdict(i)` gives each its change
+// and its change in percent.
+template <class Verdict>
+BaselineComparison many_figures(const std::string& method, Verdict&& verdict) {
+  BaselineComparison c;
+  for (int i = 0; i < 20000; ++i) {
+    Comparison r;
+    r.key = "f" + std::to_string(i);
+    r.base_value = 10, r.unit = "Gb/s", r.method = method, r.reason = "why";
+    std::tie(r.change, r.change_pct) = verdict(i);
+    r.hosts = {"h" + std::to_string(i % 7)};
+    c.rows.push_back(r);
+  }
+  return c;
+}
 
 }  // namespace
 
@@ -144,16 +162,10 @@ TEST(AcceptanceOutputs, AComparisonOfManyFiguresShowsTheWorstAndWritesEveryOne) 
 TEST(AcceptanceOutputs, AComparisonAboveSixteenThousandFiguresListsTheSlowerAndTheShownInReportJson) {
   // 20,000 figures (a matrix of 142 nodes): report.json lists every SLOWER row (1,500 here, more than the
   // documents show) and the 1,000 shown, and counts the rest; read back, every count is the same.
-  BaselineComparison c;
-  for (int i = 0; i < 20000; ++i) {
-    Comparison r;
-    r.key = "f" + std::to_string(i);
-    r.base_value = 10, r.unit = "Gb/s", r.method = "U test", r.reason = "why";
-    r.change = i % 10 == 3 && i < 15000 ? Change::slower : i % 100 == 5 ? Change::uncertain : i % 100 == 6 ? Change::faster : Change::same;
-    r.change_pct = r.change == Change::slower ? -50.0 : r.change == Change::faster ? 30.0 : r.change == Change::uncertain ? -20.0 : 0.5;
-    r.hosts = {"h" + std::to_string(i % 7)};
-    c.rows.push_back(r);
-  }
+  const auto c = many_figures("U test", [](int i) {
+    const Change x = i % 10 == 3 && i < 15000 ? Change::slower : i % 100 == 5 ? Change::uncertain : i % 100 == 6 ? Change::faster : Change::same;
+    return std::pair(x, x == Change::slower ? -50.0 : x == Change::faster ? 30.0 : x == Change::uncertain ? -20.0 : 0.5);
+  });
   const auto listed = comparison_rows_listed(c);
   ASSERT_EQ(listed.size(), 20000u);
   EXPECT_EQ(static_cast<std::size_t>(std::count(listed.begin(), listed.end(), true)), 1500u);  // the shown are SLOWER
@@ -187,16 +199,9 @@ TEST(AcceptanceOutputs, PastSixteenThousandSlowerFiguresReportJsonListsTheLarges
   // Half the nodes of a large matrix slow: 18,000 SLOWER figures of 20,000. report.json lists the 16,384
   // with the largest change and counts the others; read back, the summary, the exit code and the run
   // verdict are the same, and junit fails on the figures it counts.
-  BaselineComparison c;
-  for (int i = 0; i < 20000; ++i) {
-    Comparison r;
-    r.key = "f" + std::to_string(i);
-    r.base_value = 10, r.unit = "Gb/s", r.method = "separation", r.reason = "why";
-    r.change = i < 18000 ? Change::slower : Change::same;
-    r.change_pct = r.change == Change::slower ? -30.0 - i % 50 : 0.5;
-    r.hosts = {"h" + std::to_string(i % 7)};
-    c.rows.push_back(r);
-  }
+  const auto c = many_figures("separation", [](int i) {
+    return i < 18000 ? std::pair(Change::slower, -30.0 - i % 50) : std::pair(Change::same, 0.5);
+  });
   const auto listed = comparison_rows_listed(c);
   EXPECT_EQ(static_cast<std::size_t>(std::count(listed.begin(), listed.end(), true)), 16384u);
   double smallest_listed = 1e9, largest_left = 0;  // of the SLOWER drops
