@@ -334,9 +334,11 @@ std::optional<std::string> comparison_rows_not_shown(const BaselineComparison& c
 std::vector<bool> comparison_rows_listed(const BaselineComparison& c, std::size_t whole_up_to) {
   if (c.rows.size() <= whole_up_to) return {};
   std::vector<bool> listed(c.rows.size(), false);
-  for (const std::size_t i : comparison_rows_shown(c, whole_up_to))  // the SLOWER first, the largest change first
-    listed[i] = c.rows[i].change == Change::slower;
-  for (const std::size_t i : comparison_rows_shown(c)) listed[i] = true;
+  // One order serves both (the SLOWER first, the largest change first): the rows the documents show
+  // are its first kComparisonRowsShown.
+  const auto order = comparison_rows_shown(c, std::max(whole_up_to, kComparisonRowsShown));
+  for (std::size_t k = 0; k < order.size(); ++k)
+    listed[order[k]] = k < kComparisonRowsShown || (k < whole_up_to && c.rows[order[k]].change == Change::slower);
   return listed;
 }
 

@@ -195,6 +195,24 @@ TEST(AcceptanceOutputs, AComparisonAboveSixteenThousandFiguresListsTheSlowerAndT
                                 "report.json lists every SLOWER one, the run's own baseline.csv every figure."));
 }
 
+TEST(AcceptanceOutputs, AboveSixteenThousandFiguresWithFewSlowerReportJsonListsTheShownRows) {
+  // 10 SLOWER, 500 UNCERTAIN among 20,000: report.json lists the 1,000 rows the documents show (the
+  // SLOWER, the UNCERTAIN, then the SAME with the largest change), no more.
+  const auto c = many_figures("U test", [](int i) {
+    return i % 2000 == 7 ? std::pair(Change::slower, -40.0) : i % 40 == 1 ? std::pair(Change::uncertain, -20.0)
+                                                                           : std::pair(Change::same, (i % 97) / 10.0);
+  });
+  const auto listed = comparison_rows_listed(c);
+  const auto shown = comparison_rows_shown(c);
+  ASSERT_EQ(shown.size(), 1000u);
+  std::vector<bool> want(c.rows.size(), false);
+  for (const std::size_t i : shown) want[i] = true;
+  EXPECT_EQ(listed, want);
+  std::size_t unlisted_changes = 0;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) unlisted_changes += c.rows[i].change != Change::same && !listed[i];
+  EXPECT_EQ(unlisted_changes, 0u);
+}
+
 TEST(AcceptanceOutputs, PastSixteenThousandSlowerFiguresReportJsonListsTheLargestChanges) {
   // Half the nodes of a large matrix slow: 18,000 SLOWER figures of 20,000. report.json lists the 16,384
   // with the largest change and counts the others; read back, the summary, the exit code and the run
