@@ -84,9 +84,8 @@ BaselineFigure from_fact(const FigureFact& f) {
 std::map<std::string, FigureFact> clean_retests(const Report& report) {
   std::map<std::string, FigureFact> out;
   for (const auto& r : report.results) {
-    if (r.status != Status::passed || !r.figure || r.figure->value <= 0) continue;
-    FigureFact f = figure_fact_of(r);
-    if (f.kind != "retest" || jsonx::boolean(r.extra, "confirmed").value_or(true)) continue;
+    if (!keeps_baseline_figure(r) || r.variant != "retest" || jsonx::boolean(r.extra, "confirmed").value_or(true)) continue;
+    FigureFact f = figure_fact_of(r);  // its kind is the record's variant
     f.kind = "matrix";
     out[figure_key(f)] = std::move(f);
   }
@@ -110,7 +109,9 @@ Baseline make_baseline(const Report& report, const CompareRule& rule, const Base
   // 20,000 equal figures cost 20,000 look-ups rather than 200 million.
   std::unordered_map<std::string, int> numbered;
   const auto retests = clean_retests(report);
-  for (const auto& f : baseline_figures(report)) {
+  for (const auto& r : report.results) {
+    if (!keeps_baseline_figure(r)) continue;
+    const FigureFact f = figure_fact_of(r);
     const std::string base = figure_key(f);
     int& n = numbered[base];
     std::string key = base;

@@ -190,12 +190,7 @@ std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& 
   return out;
 }
 
-std::vector<FigureFact> baseline_figures(const Report& report) {
-  std::vector<FigureFact> out;
-  for (const auto& r : report.results)
-    if (r.status == Status::passed && r.figure && r.figure->value > 0) out.push_back(figure_fact_of(r));
-  return out;
-}
+bool keeps_baseline_figure(const Record& r) { return r.status == Status::passed && r.figure && r.figure->value > 0; }
 
 FigureFact figure_fact_of(const Record& r) { return r.figure ? fact(r, figure_path(*r.figure)) : fact(r, ""); }
 

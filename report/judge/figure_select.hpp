@@ -85,8 +85,9 @@ std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& 
 // promises), in the words every output uses.
 inline constexpr const char* kLatencyMeasure = "half the round trip";
 
-// Every figure a baseline keeps: per passed record with a figure, that figure with its samples.
-std::vector<FigureFact> baseline_figures(const Report& report);
+// Whether a baseline keeps the record's figure: a passed record with a positive figure (with its
+// samples, figure_fact_of). Read one record at a time: a million facts are never held at once.
+bool keeps_baseline_figure(const Record& r);
 // The one figure of a record that baseline_figures keeps (the record's own figure, samples included).
 FigureFact figure_fact_of(const Record& r);
 
