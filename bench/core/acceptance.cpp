@@ -68,7 +68,7 @@ report::AnalyseInputs analyse_inputs(const Config& cfg, const Acceptance& acc) {
   in.baseline_file = cfg.baseline_path;
   in.fabric = acc.fabric;
   if (cfg.training.given) in.training = cfg.training;
-  in.baseline_figures = !cfg.save_baseline_path.empty();
+  in.baseline_figures = !cfg.save_baseline_path.empty() || !cfg.learn_baseline_path.empty();
   return in;
 }
 
@@ -103,6 +103,7 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
   }
   const report::Analysed a = report::analyse(std::move(*loaded.report), analyse_inputs(cfg, acc));
   const int judged = print_judgement(cfg, acc, a, out, err);
+  acc.baseline.reset();  // read by nothing after the judgement: freed before the outputs are written
   try {
     report::write_analysed_outputs(a, cfg.output_dir);
   } catch (const std::exception& e) {

@@ -137,7 +137,7 @@ Acceptance acceptance_inputs(const Config& cfg, const MpiContext& mpi) {
 }
 
 int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& sink, const ReportSections& sections,
-                  const std::string& start, const Acceptance& acc, const std::vector<report::SuiteTime>& times) {
+                  const std::string& start, Acceptance acc, const std::vector<report::SuiteTime>& times) {
   report::Report rep;
   rep.provenance = provenance(cfg, mpi, start);
   rep.results = sink.records();
@@ -152,6 +152,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   const report::Analysed a = report::analyse(std::move(rep), analyse_inputs(cfg, acc));
   std::ostringstream tables;  // verdicts and baseline comparison, printed after the summary
   const int judged = print_judgement(cfg, acc, a, tables, std::cerr);
+  acc.baseline.reset();  // read by nothing after the judgement: freed before the outputs are written
   report::write_analysed_outputs(a, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& r : a.report.results) {
@@ -183,7 +184,7 @@ int run_benchmark(const Config& given, SuiteList suites, int& argc, char**& argv
   Output output;
   std::unique_ptr<ResultsSink>& sink = output.sink;
   try {
-    const Acceptance acc = acceptance_inputs(cfg, mpi);
+    Acceptance acc = acceptance_inputs(cfg, mpi);
     output = open_output(cfg, mpi, start);
     const bool print = mpi.is_root() && !cfg.quiet;
     ConsoleWriter console(std::cout, std::cerr,
@@ -232,7 +233,7 @@ int run_benchmark(const Config& given, SuiteList suites, int& argc, char**& argv
     }
     control.finish();
     // The evidence bundle last: it holds every output file as written.
-    if (mpi.is_root()) code = with_evidence(cfg, finish_report(cfg, mpi, *sink, sections, start, acc, times), std::cout, std::cerr);
+    if (mpi.is_root()) code = with_evidence(cfg, finish_report(cfg, mpi, *sink, sections, start, std::move(acc), times), std::cout, std::cerr);
     if (sink && sink->lost() > 0) {
       std::cerr << "gpunet-bench: error: " << save_lost_records(*sink) << "; the report files hold them all\n";
       code = 3;

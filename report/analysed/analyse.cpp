@@ -26,10 +26,11 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
   } else {
     j.verdicts = verdicts_of(rep);
   }
+  std::optional<Baseline> figures;
   if (in.baseline || in.baseline_figures)
-    a.figures = make_baseline(rep, in.baseline ? in.baseline->rule : CompareRule{}, in.baseline);
+    figures = make_baseline(rep, in.baseline ? in.baseline->rule : CompareRule{}, in.baseline);
   if (in.baseline) {
-    auto cmp = compare(*in.baseline, *a.figures);
+    auto cmp = compare(*in.baseline, *figures);
     discount_busy_hosts(cmp, busy_hosts(rep));  // a busy host is not a slower network
     attach_comparison(rep, in.baseline_file, in.baseline->rule, cmp);  // replaces a stored comparison
     j.comparison = std::move(cmp);
@@ -37,6 +38,7 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
     j.comparison = comparison_of(rep);
   }
   j.verdict = run_verdict_of(rep, j.verdicts, j.comparison);  // the typed judgement, not read back
+  if (in.baseline_figures) a.figures = std::move(figures);  // else freed before the outputs are written
   a.report = std::move(rep);
   return a;
 }

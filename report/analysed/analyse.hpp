@@ -31,7 +31,7 @@ struct AnalyseInputs {
   std::optional<gpunet::json> fabric;  // --fabric (topology/fabric.hpp's fabric_json): "What is wrong" reads it
   // The training model's parameters; none: those the report stored (a re-render), else the stated defaults.
   std::optional<training::TrainingParams> training;
-  bool baseline_figures = false;  // also build this run's figures as a baseline (--save-baseline)
+  bool baseline_figures = false;  // keep this run's figures as a baseline (--save-baseline, --learn-baseline)
   AnalysisOptions options;
 };
 
@@ -41,7 +41,7 @@ struct Analysed {
   Report report;  // every record annotated
   Judgement judgement;              // judged now where an input asked for it, else as the report stored it
   std::optional<training::TrainingResult> training;  // none: nothing to model
-  std::optional<Baseline> figures;  // this run's figures (with --baseline or baseline_figures)
+  std::optional<Baseline> figures;  // this run's figures (with baseline_figures)
 };
 
 Analysed analyse(Report rep, const AnalyseInputs& in = {});

@@ -246,7 +246,7 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
       c.unit = b.unit;
       c.hosts = b.hosts;
       c.reason = "not measured in this run";
-      out.rows.push_back(c);
+      out.rows.push_back(std::move(c));
       continue;
     }
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));

@@ -143,10 +143,10 @@ RunVerdictInputs report_inputs(const Report& rep) {
 
 }  // namespace
 
-RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, std::optional<BaselineComparison> baseline) {
+RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, const std::optional<BaselineComparison>& baseline) {
   RunVerdictInputs in = report_inputs(rep);
   in.promises = std::move(promises);
-  in.baseline = std::move(baseline);
+  in.baseline = baseline ? &*baseline : nullptr;
   return decide_run_verdict(in);
 }
 

@@ -34,7 +34,7 @@ struct RunVerdictInputs {
   std::optional<RecordCounts> records;          // absent: the report was not analysed
   std::string contract;                         // the spec's name or file; "" when there is no spec
   std::vector<Verdict> promises;                // the spec's verdicts
-  std::optional<BaselineComparison> baseline;   // absent when there was no --baseline
+  const BaselineComparison* baseline = nullptr; // none when there was no --baseline; read, not copied
   std::string busy_hosts;                       // report/judge/host_load.hpp's busy_hosts_text; "" when none
 };
 
@@ -44,7 +44,7 @@ RunVerdict decide_run_verdict(const RunVerdictInputs& in);
 // With the promises and the comparison at hand (report/analysed/analyse.hpp; a stored report's:
 // report/judge/verdicts_outputs.hpp's stored_judgement), the rest (counts, contract name, busy hosts)
 // from the report.
-RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, std::optional<BaselineComparison> baseline);
+RunVerdict run_verdict_of(const Report& rep, std::vector<Verdict> promises, const std::optional<BaselineComparison>& baseline);
 
 // "# Verdict: FAIL\n#   contract ...: 1 of 5 promises failed (...)\n...": the console's last lines.
 std::string run_verdict_console(const RunVerdict& v);

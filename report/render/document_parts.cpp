@@ -44,9 +44,9 @@ void add_sections(SectionKind k, const Report& rep, const TableRecords& records,
   auto add = [&](DocSection s) { out.push_back(std::move(s)); };
   auto add_all = [&](std::vector<DocSection> all) { for (auto& s : all) out.push_back(std::move(s)); };
   switch (k) {
-    case SectionKind::verdict: return add(verdict_section(parts.judgement.verdict));
+    case SectionKind::verdict: return add(verdict_section(parts.judgement->verdict));
     case SectionKind::problems: return add(problems_section(parts.wrong));
-    case SectionKind::acceptance: return add_all(acceptance_sections(rep, parts.judgement));
+    case SectionKind::acceptance: return add_all(acceptance_sections(rep, *parts.judgement));
     case SectionKind::summary: return add(summary_section(summary_table(rep, records, blamed)));
     case SectionKind::run: return add(run_section(rep));
     case SectionKind::networks: return add(networks_section(rep));
@@ -67,12 +67,15 @@ void collect_csv_tables(const DocSection& s, std::vector<const Table*>& out) {
 
 }  // namespace
 
-DocumentParts document_parts(const Report& rep, const Judgement& j, const std::optional<training::TrainingResult>& training) {
-  WhatIsWrong wrong = what_is_wrong(rep, j);
+namespace {
+
+DocumentParts parts_of(const Report& rep, std::shared_ptr<const Judgement> j,
+                       const std::optional<training::TrainingResult>& training) {
+  WhatIsWrong wrong = what_is_wrong(rep, *j);
   BlamedPairs blamed(rep, wrong.bad_nodes);
   const auto* analysis = jsonx::object_at(rep.extra, "analysis");
   const double threshold = analysis ? jsonx::number(*analysis, "threshold").value_or(0.8) : 0.8;
-  DocumentParts parts{j, std::move(wrong), threshold, std::move(blamed), {}, {}};
+  DocumentParts parts{std::move(j), std::move(wrong), threshold, std::move(blamed), {}, {}};
   // The charts (a heatmap of a million pairs at 1,024 hosts) are drawn on a second thread while the
   // other sections are built; it reads rep and parts.blamed, which nothing changes meanwhile.
   auto charts = std::async(std::launch::async, [&] { return chart_sections(rep, parts.blamed); });
@@ -82,10 +85,16 @@ DocumentParts document_parts(const Report& rep, const Judgement& j, const std::o
   return parts;
 }
 
+}  // namespace
+
+DocumentParts document_parts(const Report& rep, const Judgement& j, const std::optional<training::TrainingResult>& training) {
+  return parts_of(rep, std::shared_ptr<const Judgement>(std::shared_ptr<const Judgement>{}, &j), training);  // borrowed
+}
+
 DocumentParts document_parts(const Analysed& a) { return document_parts(a.report, a.judgement, a.training); }
 
 DocumentParts document_parts(const Report& rep) {
-  return document_parts(rep, stored_judgement(rep), training::training_result_of(rep));
+  return parts_of(rep, std::make_shared<const Judgement>(stored_judgement(rep)), training::training_result_of(rep));
 }
 
 std::vector<const Table*> csv_tables(const DocumentParts& parts) {

@@ -6,6 +6,7 @@
 // builds it once for every format; at 512 hosts the flows table alone is 261,632 rows. Pure.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "report/analysed/analyse.hpp"
@@ -18,7 +19,9 @@
 namespace gpunet::report {
 
 struct DocumentParts {
-  Judgement judgement;  // the verdict, the contract's verdicts and the baseline comparison, typed
+  // The verdict, the contract's verdicts and the baseline comparison, typed: the caller's, not copied
+  // (a comparison at 1,024 hosts is a million rows), or one read back from a stored report, held here.
+  std::shared_ptr<const Judgement> judgement;
   WhatIsWrong wrong;    // worked out once: the documents' "What is wrong", bad-nodes.txt, what tables colour
   double threshold = 0.8;        // the efficiency below which a figure is low (the analysis's)
   BlamedPairs blamed;            // the pairs `wrong` blames: coloured in the tables, kept whole in report.json
@@ -26,8 +29,8 @@ struct DocumentParts {
   std::vector<DocSection> body;  // everything after them, the Ceilings last
 };
 
-// The tables read the report's records as the CSVs are written (Table::every_row): `rep` must outlive
-// the parts.
+// The tables read the report's records as the CSVs are written (Table::every_row): `rep` and `j` must
+// outlive the parts.
 DocumentParts document_parts(const Report& rep, const Judgement& j, const std::optional<training::TrainingResult>& training);
 DocumentParts document_parts(const Analysed& a);
 DocumentParts document_parts(const Report& rep);  // as the report stored its analysis (stored_judgement, training_result_of)

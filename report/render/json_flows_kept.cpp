@@ -28,9 +28,9 @@ struct Cited {
 Cited cited_by(const DocumentParts& parts) {
   Cited c;
   for (const auto& b : parts.wrong.bad_nodes) c.hosts.insert(b.host);
-  for (const auto& v : parts.judgement.verdicts)
+  for (const auto& v : parts.judgement->verdicts)
     if (v.status == VerdictStatus::fail) c.hosts.insert(v.hosts.begin(), v.hosts.end());
-  if (const auto& cmp = parts.judgement.comparison)
+  if (const auto& cmp = parts.judgement->comparison)
     for (const auto& row : cmp->rows) {
       if (row.change != Change::slower) continue;
       if (row.hosts.size() == 2) c.pairs.insert({row.hosts[0], row.hosts[1]});

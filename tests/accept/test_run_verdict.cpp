@@ -124,11 +124,11 @@ TEST(RunVerdict, ASlowerFigureFailsAndUncertainOnesAreOnlyCounted) {
   Comparison unsure;
   unsure.change = Change::uncertain;
   c.rows = {unsure, unsure};
-  in.baseline = c;
+  in.baseline = &c;
   auto v = decide_run_verdict(in);
   EXPECT_EQ(v.outcome, RunOutcome::pass);
   EXPECT_EQ(v.reasons[1], "baseline: no figure of 2 SLOWER, 2 UNCERTAIN");
-  in.baseline->rows.push_back(slower);
+  c.rows.push_back(slower);
   v = decide_run_verdict(in);
   EXPECT_EQ(v.outcome, RunOutcome::fail);
   EXPECT_EQ(v.reasons[0], "baseline: 1 of 3 figures SLOWER (mpi/allreduce 4 KiB p50), 2 UNCERTAIN");

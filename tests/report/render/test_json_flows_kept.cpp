@@ -44,7 +44,7 @@ DocumentParts parts_naming(const Report& rep, const std::string& host) {
   WhatIsWrong wrong;
   if (!host.empty()) wrong.bad_nodes.push_back({host, "slow"});
   BlamedPairs blamed(rep, wrong.bad_nodes);
-  return {{}, std::move(wrong), 0.8, std::move(blamed), {}, {}};
+  return {std::make_shared<const Judgement>(), std::move(wrong), 0.8, std::move(blamed), {}, {}};
 }
 
 const json* side(const json& summary, const std::string& host, const char* way) {
@@ -126,13 +126,15 @@ TEST(JsonFlowsKept, ASlowerPairKeepsItsOwnFlowNotEveryFlowOfItsEnds) {
   // (with h2's low flows and the failed one); before, every flow of the matrix did.
   const Report rep = matrix(6);
   DocumentParts parts = parts_naming(rep, "");
-  parts.judgement.comparison = BaselineComparison{};
+  auto judgement = std::make_shared<Judgement>();
+  judgement->comparison = BaselineComparison{};
   for (int other = 0; other < 5; ++other) {
     Comparison row;
     row.change = Change::slower;
     row.hosts = {"h" + std::to_string(other), "h5"};
-    parts.judgement.comparison->rows.push_back(row);
+    judgement->comparison->rows.push_back(row);
   }
+  parts.judgement = judgement;
   const FlowsKept kept = flows_kept(rep, parts, 29);
   ASSERT_EQ(kept.whole.size(), rep.results.size());
   for (std::size_t i = 0; i < rep.results.size(); ++i) {
