@@ -51,6 +51,47 @@ TEST(HostLoad, OthersAreTheBusyTimeThisRunDidNotSpend) {
   EXPECT_TRUE(is_busy(*l, 30));
   EXPECT_EQ(describe_load(*l, "tcp"), "the hypervisor stole 20 % of its CPU time during tcp (load 1.0 on 2 CPUs)");
   EXPECT_FALSE(host_load(a, a, 0));  // no time passed
+  EXPECT_FALSE(host_load(LoadSnapshot{}, b, 0));
+}
+
+TEST(HostLoad, OtherProcessesCountWhereInterruptsInTheRunsOwnHideThem) {
+  // 200 ticks: 180 busy, 80 of them in softirqs. The kernel counts a tick in a softirq as interrupt
+  // time and as the interrupted process's too: the run's 100 hold 60 of them, a busy loop spent 60.
+  LoadSnapshot a, b;
+  a.ok = b.ok = true;
+  a.cpus = b.cpus = 2;
+  a.cpu = {1000, 500, 0, 0};
+  b.cpu = {1200, 520, 0, 80};
+  a.own_ticks = 100;
+  b.own_ticks = 200;
+  a.others_ticks = {{42, 1000}, {77, 5}};
+  b.others_ticks = {{42, 1060}, {77, 5}};
+  // busy - own - interrupts is 0: the loop's share would be lost.
+  auto l = host_load(a, b, 1);
+  ASSERT_TRUE(l);
+  EXPECT_DOUBLE_EQ(l->others_pct, 30);
+  EXPECT_TRUE(is_busy(*l, 25));
+  // A process that began in the window spent all of its time in it; one that ended is not counted.
+  b.others_ticks = {{77, 5}, {90, 40}};
+  EXPECT_DOUBLE_EQ(host_load(a, b, 1)->others_pct, 20);
+  // A PID reused by a process with fewer ticks than the old one had: all of the new one's.
+  b.others_ticks = {{42, 30}};
+  EXPECT_DOUBLE_EQ(host_load(a, b, 1)->others_pct, 15);
+  // Where the busy time the run did not spend is more, it stands: processes that ended in the window.
+  b.cpu = {1200, 520, 0, 0};
+  b.own_ticks = 160;
+  b.others_ticks = a.others_ticks;
+  EXPECT_DOUBLE_EQ(host_load(a, b, 1)->others_pct, 60);
+  // Never more than the busy time.
+  b.others_ticks = {{42, 1500}};
+  EXPECT_DOUBLE_EQ(host_load(a, b, 1)->others_pct, 90);
+}
+
+TEST(HostLoad, BriefOrMissingSnapshotsAreNotJudged) {
+  LoadSnapshot a, b;
+  a.ok = b.ok = true;
+  a.cpu = {1000, 500, 0, 0};
+  b.cpu = {1200, 520, 0, 0};
   LoadSnapshot brief = a;
   brief.cpu.total += 40;  // a suite of a few hundred ms: too short to judge
   EXPECT_FALSE(host_load(a, brief, 0));
@@ -66,6 +107,22 @@ TEST(HostLoad, SnapshotsOfAFakeAndOfTheRealProc) {
   EXPECT_EQ(s.cpu.total, 100u);
   EXPECT_EQ(s.own_ticks, 0u);  // no process directories here
   EXPECT_DOUBLE_EQ(load_average(t.root()), 3.25);
+  // Processes: this executable's (own), another's (by PID), one without an executable (a kernel thread).
+  t.write("bin/gpunet-bench", "");
+  t.write("bin/bash", "");
+  const auto stat = [](int utime, int stime) {
+    return "12 (a (b) c) R 1 1 1 0 -1 4194304 0 0 0 0 " + std::to_string(utime) + " " + std::to_string(stime) + " 0 0 20\n";
+  };
+  for (const auto& [pid, exe, ticks] : {std::tuple{"self", "gpunet-bench", 0}, std::tuple{"12", "gpunet-bench", 30},
+                                        std::tuple{"13", "gpunet-bench", 12}, std::tuple{"40", "bash", 70}}) {
+    t.mkdir(pid);
+    std::filesystem::create_symlink(t.path(std::string("bin/") + exe), t.path(std::string(pid) + "/exe"));
+    t.write(std::string(pid) + "/stat", stat(ticks / 3, ticks - ticks / 3));
+  }
+  t.write("2/stat", stat(500, 500));  // no exe link
+  const auto p = take_load_snapshot(t.root());
+  EXPECT_EQ(p.own_ticks, 42u);
+  EXPECT_EQ(p.others_ticks, (std::map<int, uint64_t>{{40, 70}}));
   EXPECT_FALSE(take_load_snapshot(t.path("missing")).ok);
   // On this machine this test process is one of its own executable's processes.
   const auto before = take_load_snapshot("/proc");

@@ -16,8 +16,8 @@
 # widened by the figure's own band, and the band check) calls none of that SLOWER (0 of 56 comparisons
 # between 8 quiet runs). But the four fake nodes and their MPI progress share two CPUs, and when other
 # work takes a core, a pair's whole round can sit at ~20-26 us (p5 19 us against 9.8): 19 of 44
-# comparisons of such a run against a quiet one had a latency figure SLOWER, and the host load (6 %
-# "other work": the ranks themselves keep both CPUs busy) does not explain it. No rule on one pair of
+# comparisons of such a run against a quiet one had a latency figure SLOWER, and the host load then
+# read 6 % "other work" (it now reads ~26 % for such a loop: docs/reports.md). No rule on one pair of
 # runs tells that from a real slowdown (ci/SPEC.md, "How often the rule is right"); so in the unchanged
 # run B a latency figure may be SLOWER (exit 1, FAIL), with a warning: no goodput figure may, and no
 # node may be blamed for it (in the CI of stop 54 run B exited non-zero here). The contract asks 0.7 Gb/s per

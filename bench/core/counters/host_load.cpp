@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -57,16 +58,30 @@ uint64_t process_ticks(const fs::path& stat) {
   return utime + stime;
 }
 
-uint64_t own_ticks(const fs::path& proc) {
+// The CPU time of this executable's processes, and of each other process with an executable.
+void process_times(const fs::path& proc, LoadSnapshot& s) {
   std::error_code ec;
   const auto self = fs::read_symlink(proc / "self" / "exe", ec);
-  if (ec) return 0;
-  uint64_t sum = 0;
+  if (ec) return;
   for (const auto& e : fs::directory_iterator(proc, ec)) {
     const std::string name = e.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::error_code link_ec;
-    if (fs::read_symlink(e.path() / "exe", link_ec) == self && !link_ec) sum += process_ticks(e.path() / "stat");
+    const auto exe = fs::read_symlink(e.path() / "exe", link_ec);
+    if (link_ec) continue;  // a kernel thread, or a process this user may not read
+    const uint64_t ticks = process_ticks(e.path() / "stat");
+    if (exe == self) s.own_ticks += ticks;
+    else s.others_ticks[std::stoi(name)] = ticks;
+  }
+}
+
+// The CPU time other processes spent between the snapshots: a process new at the end (or whose PID was
+// reused) spent all of its own.
+double others_between(const LoadSnapshot& before, const LoadSnapshot& after) {
+  double sum = 0;
+  for (const auto& [pid, ticks] : after.others_ticks) {
+    const auto it = before.others_ticks.find(pid);
+    sum += static_cast<double>(it != before.others_ticks.end() && it->second <= ticks ? ticks - it->second : ticks);
   }
   return sum;
 }
@@ -79,7 +94,7 @@ LoadSnapshot take_load_snapshot(const std::string& proc_root) {
   const auto cpu = parse_cpu_times(read_all(proc / "stat"));
   if (!cpu) return s;
   s.cpu = *cpu;
-  s.own_ticks = own_ticks(proc);
+  process_times(proc, s);
   s.cpus = static_cast<int>(std::thread::hardware_concurrency());
   s.ok = true;
   return s;
@@ -104,7 +119,8 @@ std::optional<HostLoad> host_load(const LoadSnapshot& before, const LoadSnapshot
   const double busy = total - idle - steal > 0 ? total - idle - steal : 0;
   HostLoad l;
   l.busy_pct = 100 * busy / total;
-  l.others_pct = busy > own + irq ? 100 * (busy - own - irq) / total : 0;
+  const double unspent = busy > own + irq ? busy - own - irq : 0;
+  l.others_pct = 100 * std::min(busy, std::max(unspent, others_between(before, after))) / total;
   l.steal_pct = 100 * steal / total;
   l.load1 = load1;
   l.cpus = after.cpus;

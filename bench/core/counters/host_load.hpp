@@ -1,10 +1,12 @@
 // How busy a node's CPUs were with other work while a suite ran: /proc/stat's CPU time (busy, steal)
 // less the CPU time of this run's own processes on the node (every process running this executable),
-// and the load average. A figure measured while its hosts were saturated by others, or while the
-// hypervisor stole their time, says more about the hosts than about the network.
+// or the CPU time of the other processes where that is more, and the load average. A figure measured
+// while its hosts were saturated by others, or while the hypervisor stole their time, says more about
+// the hosts than about the network.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -25,6 +27,8 @@ std::optional<CpuTimes> parse_cpu_times(const std::string& proc_stat);
 struct LoadSnapshot {
   CpuTimes cpu;
   uint64_t own_ticks = 0;  // utime + stime of every process whose executable is this one
+  // utime + stime of every other process whose executable can be read (no kernel thread), by PID
+  std::map<int, uint64_t> others_ticks;
   int cpus = 0;
   bool ok = false;
 };
@@ -33,7 +37,12 @@ double load_average(const std::string& proc_root);  // /proc/loadavg's first fie
 
 struct HostLoad {
   double busy_pct = 0;    // of all CPU time: not idle
-  double others_pct = 0;  // of all CPU time: busy with other work than this run's processes and interrupts
+  // Of all CPU time: busy with other work. The busy time neither this run's processes nor interrupts
+  // spent, or the other processes' CPU time where that is more: the kernel counts a clock tick that
+  // lands in a softirq both as interrupt time and as the interrupted process's, so on a host whose
+  // traffic is handled in softirqs in this run's processes the first misses other work (measured: a
+  // busy loop with 30 % of the ticks counted as 2-7 % on the namespace cluster).
+  double others_pct = 0;
   double steal_pct = 0;   // of all CPU time: taken by the hypervisor
   double load1 = 0;       // 1-minute load average at the end
   int cpus = 0;
