@@ -88,7 +88,7 @@ inline constexpr const char* kLatencyMeasure = "half the round trip";
 // Whether a baseline keeps the record's figure: a passed record with a positive figure (with its
 // samples, figure_fact_of). Read one record at a time: a million facts are never held at once.
 bool keeps_baseline_figure(const Record& r);
-// The one figure of a record that baseline_figures keeps (the record's own figure, samples included).
+// The one figure of a record that a baseline keeps (the record's own figure, samples included).
 FigureFact figure_fact_of(const Record& r);
 
 // The spec's name of a figure's value (ci/SPEC.md, "Figures"): extra.goodput_Gbps for tcp.goodput,

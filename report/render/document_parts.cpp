@@ -65,10 +65,6 @@ void collect_csv_tables(const DocSection& s, std::vector<const Table*>& out) {
   for (const auto& sub : s.subsections) collect_csv_tables(sub, out);
 }
 
-}  // namespace
-
-namespace {
-
 DocumentParts parts_of(const Report& rep, std::shared_ptr<const Judgement> j,
                        const std::optional<training::TrainingResult>& training) {
   WhatIsWrong wrong = what_is_wrong(rep, *j);
