@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -360,6 +361,43 @@ TEST(Baseline, AFileReadFigureByFigureSaysWhatTheTreeWould) {
   write_baseline(none, empty);
   EXPECT_EQ(json::parse(none.str()), baseline_to_json(empty));
   std::filesystem::remove_all(dir);
+}
+
+// write_baseline writes each figure as text, not through a JSON tree: byte for byte what the tree's dump
+// writes, for the numbers and strings it formats its own way, and the same error for invalid UTF-8.
+TEST(Baseline, AFigureWrittenAsTextIsWhatItsTreeWrites) {
+  Baseline b = make_base(run(1));
+  BaselineFigure odd;
+  odd.suite = "tcp", odd.test = "bandwidth", odd.kind = "matrix", odd.metric = "goodput", odd.unit = "Gb/s";
+  odd.subject = "h\xc3\xa9te-1 \u2192 \"h2\"\\\t";  // UTF-8, a quote, a backslash, a control character
+  odd.hosts = {"h\xc3\xa9te-1", "h2"};
+  odd.higher_is_better = false;
+  odd.value = std::nan(""), odd.min = -0.0;
+  odd.samples = {3.0, 0.1 + 0.2, 1e300, -1e-7, std::numeric_limits<double>::infinity(), 123456789012345678.0};
+  odd.samples_total = 9000000000LL, odd.samples_from = "timeline";
+  odd.history = {1.0, 2.5};
+  odd.rail = 3;
+  b.figures["odd \xe2\x86\x92 key"] = odd;
+  b.figures["empty"] = BaselineFigure{};
+  const json tree = baseline_to_json(b);
+  json head = tree;
+  head.erase("figures");
+  const std::string head_text = head.dump(1);
+  std::string expected = head_text.substr(0, head_text.size() - 2) + ",\n \"figures\": {";
+  const char* between = "\n  ";
+  for (const auto& [key, f] : tree.at("figures").items()) {
+    expected += between + json(key).dump() + ": " + f.dump();
+    between = ",\n  ";
+  }
+  expected += "\n }\n}\n";
+  std::ostringstream written;
+  write_baseline(written, b);
+  EXPECT_EQ(written.str(), expected);
+
+  b.figures["odd \xe2\x86\x92 key"].subject = "bad \xff byte";
+  std::ostringstream refused;
+  EXPECT_THROW(write_baseline(refused, b), json::type_error);
+  EXPECT_THROW((void)baseline_to_json(b).dump(), json::type_error);
 }
 
 // The run history keeps each run's baseline as the file's text and reads it back figure by figure.
