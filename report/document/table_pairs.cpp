@@ -161,14 +161,6 @@ std::vector<size_t> worst_flows(const std::vector<const Record*>& flows, const B
   return order;
 }
 
-long long retransmits(const Record& r) {
-  long long n = 0;
-  json scratch;
-  if (const json* info = extra_at(r, "tcp_info", scratch); info && info->is_array())
-    for (const auto& s : *info) n += jsonx::integer(s, "retransmits").value_or(0);
-  return n;
-}
-
 std::string test_text(const Record& r) {
   std::string t = r.figure ? r.figure->parameters.count("test") ? r.figure->parameters.at("test") : r.variant : r.variant;
   if (extra_string(r, "direction").value_or("") == "bidirectional") t += " (bidirectional)";
@@ -184,7 +176,7 @@ std::vector<Cell> iperf3_end_cells(const Record& r) {
   };
   const auto sent = extra_number(r, "bytes_sent");
   auto cells = line(sent, extra_number(r, "sender_seconds"));
-  cells.push_back(sent ? int_cell(retransmits(r)) : text_cell(""));
+  cells.push_back(sent ? int_cell(tcp_info_sum(r, "retransmits")) : text_cell(""));
   const auto received = line(static_cast<double>(r.bytes), extra_number(r, "seconds"));
   cells.insert(cells.end(), received.begin(), received.end());
   return cells;
@@ -196,9 +188,6 @@ TableRow flow_row(const Record& r, const EndpointLabels& label, const BlamedPair
   const auto* f = record_figure(r);
   const bool ok = r.status == Status::passed && f;
   const auto c = ceiling_view(r);
-  json scratch;
-  const json* stability = extra_at(r, "stability", scratch);
-  const auto* dips = stability ? jsonx::array_at(*stability, "dips") : nullptr;
   TableRow row;
   row.status = r.status;
   row.cells = {text_cell(label(src)),
@@ -208,7 +197,7 @@ TableRow flow_row(const Record& r, const EndpointLabels& label, const BlamedPair
                ok ? figure_cell(f->value) : text_cell(""),
                ceiling_cell(c),
                efficiency_cell(c),
-               int_cell(dips ? static_cast<long long>(dips->size()) : 0)};
+               int_cell(static_cast<long long>(stability_dips(r)))};
   const auto ends = iperf3_end_cells(r);
   row.cells.insert(row.cells.end(), ends.begin(), ends.end());
   row.cells.push_back(text_cell(flow_cpu_text(r)));

@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "report/model/json_access.hpp"
+
 namespace gpunet::report {
 
 using gpunet::json;
@@ -170,6 +172,16 @@ std::optional<json> FlowFacts::at(std::string_view key) const {
     });
   if (key == kStreamBytes && stream_bytes_) return array_of(*stream_bytes_, [](const HeldScalar& s) { return s.value(); });
   return std::nullopt;
+}
+
+std::optional<long long> FlowFacts::tcp_info_sum(std::string_view key) const {
+  if (!tcp_info_) return std::nullopt;
+  long long sum = 0;
+  for (const auto& stream : *tcp_info_) {
+    const auto v = stream.at(key);
+    sum += jsonx::integer(v ? &*v : nullptr).value_or(0);
+  }
+  return sum;
 }
 
 void FlowFacts::put_into(json& extra) const {

@@ -80,6 +80,11 @@ class FlowFacts {
   const std::string* text(std::string_view key) const;
   // Puts every value it holds into `extra` (an object) at its key.
   void put_into(gpunet::json& extra) const;
+  // Without building extra's JSON (a million flows' table rows): the sum of each held stream's tcp_info
+  // integer at `key`, read as jsonx::integer reads it (a stream without one adds 0); none when it holds
+  // no tcp_info. And whether it holds extra.stability, which it holds only without dips.
+  std::optional<long long> tcp_info_sum(std::string_view key) const;
+  bool holds_stability() const { return stability_.has_value(); }
 
  private:
   ScalarObject<kFlowFactKeys> scalars_;

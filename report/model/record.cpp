@@ -141,6 +141,20 @@ std::optional<std::string> extra_string(const Record& r, std::string_view key) {
   return jsonx::string(extra_at(r, key, scratch));
 }
 
+long long tcp_info_sum(const Record& r, const char* key) {
+  if (const auto held = r.flow.tcp_info_sum(key)) return *held;
+  long long n = 0;
+  if (const json* info = jsonx::array_at(r.extra, "tcp_info"))
+    for (const auto& stream : *info) n += jsonx::integer(stream, key).value_or(0);
+  return n;
+}
+
+size_t stability_dips(const Record& r) {
+  if (r.flow.holds_stability()) return 0;  // held only without dips
+  const auto* dips = jsonx::array_at(jsonx::section(r.extra, "stability"), "dips");
+  return dips ? dips->size() : 0;
+}
+
 bool extra_held_apart(const Record& r) { return r.link || r.dst_link || r.cpu || r.timeline_in_samples || !r.flow.empty(); }
 
 json written_extra(const Record& r) {

@@ -141,6 +141,10 @@ const gpunet::json* extra_at(const Record& r, std::string_view key, gpunet::json
 std::optional<double> extra_number(const Record& r, std::string_view key);
 std::optional<int> extra_integer(const Record& r, std::string_view key);
 std::optional<std::string> extra_string(const Record& r, std::string_view key);
+// What a flow's table row reads of it, without building the JSON of facts held typed: the sum of its
+// streams' extra.tcp_info[].`key` integers (0 without any), and the number of its extra.stability.dips.
+long long tcp_info_sum(const Record& r, const char* key);
+size_t stability_dips(const Record& r);
 // Whether anything of extra is held apart from it (the link facts, the CPU cost, the timeline, the
 // flow's facts).
 bool extra_held_apart(const Record& r);

@@ -63,6 +63,14 @@ TEST(FlowFacts, NumbersAndSetTextsAreHeldAndWriteBackTheSame) {
   EXPECT_EQ(extra_string(held, "direction"), "bidirectional");
   EXPECT_EQ(extra_string(held, "streams"), std::nullopt) << "a number is no text";
   EXPECT_EQ(extra_number(held, "mode"), std::nullopt) << "a text is no number";
+  EXPECT_EQ(tcp_info_sum(held, "retransmits"), 3);
+  EXPECT_EQ(tcp_info_sum(plain, "retransmits"), 3);
+  EXPECT_EQ(tcp_info_sum(held, "rtt_us"), 41);
+  EXPECT_EQ(tcp_info_sum(held, "timestamps"), 0) << "a bool is no integer";
+  EXPECT_EQ(stability_dips(held), 0u);
+  Record dipped = flow_record(R"({"stability": {"dips": [{"start_s": 1}, {"start_s": 3}], "intervals": 5}})");
+  hold_flow_facts_apart(dipped);
+  EXPECT_EQ(stability_dips(dipped), 2u) << "a summary with dips stays in extra";
 }
 
 // What it cannot write back the same stays in extra, whole: another text, null, an array, an object; a stability summary with dips or a key of its own; a stream's
@@ -147,9 +155,13 @@ TEST(FlowFacts, AnyExtraWritesBackTheSameAndReadsTheSame) {
     if (pick(2) != 0) extra["stream_bytes"] = pick(4) == 0 ? json::array({1, "2"}) : json::array({uint64_t{3}, -4, 5.5});
     Record r = flow_record("{}");
     r.extra = extra;
+    const Record plain = r;
     const std::string written = json(r).dump();
     hold_flow_facts_apart(r);
     ASSERT_EQ(json(r).dump(), written) << extra.dump();
+    for (const char* key : {"retransmits", "rtt_us", "timestamps"})
+      ASSERT_EQ(tcp_info_sum(r, key), tcp_info_sum(plain, key)) << key << " in " << extra.dump();
+    ASSERT_EQ(stability_dips(r), stability_dips(plain)) << extra.dump();
     for (const auto& [key, value] : extra.items()) {
       json scratch;
       const json* v = extra_at(r, key, scratch);
