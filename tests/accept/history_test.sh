@@ -75,6 +75,16 @@ python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); assert all(len(f["h
 sed 's/"start_time": *"[^"]*"/"start_time": "2026-12-01T09:00:00Z"/' "$T/run-6-09.json" > "$T/later.json"
 "$BIN" report "$T/later.json" -o "$T/rr" --history "$T/h.sqlite" > "$T/rr.txt" 2>&1 || { cat "$T/rr.txt"; fail "report --history failed"; }
 grep -q "added this run to $T/h.sqlite (15 runs)" "$T/rr.txt" || { cat "$T/rr.txt"; fail "report --history did not add the run"; }
+# The baseline a run stores is its own, as --save-baseline writes it: with --baseline too (whose rule
+# and history the saved one carries), still the default rule and no history.
+python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); b["rule"]["min_samples"]=7; json.dump(b,open(sys.argv[2],"w"))' "$T/base.json" "$T/tuned.json"
+"$BIN" report "$T/later.json" -o "$T/ro" --save-baseline "$T/own.json" > /dev/null 2>&1 || true
+"$BIN" report "$T/later.json" -o "$T/rb" --history "$T/h2.sqlite" --baseline "$T/tuned.json" > /dev/null 2>&1 || true
+for h in h h2; do
+  "$BIN" history "$T/$h.sqlite" --save-baseline "$T/$h-last.json" --since 2026-12-01 --last 1 > /dev/null
+  cmp <(grep -v '"created"' "$T/own.json") <(grep -v '"created"' "$T/$h-last.json") \
+    || fail "the baseline $h.sqlite stored for report --history is not the run's own"
+done
 
 # Refused: random bytes, another program's SQLite file (exit 2, one line naming the file); the run's
 # --history is checked before anything is measured.
