@@ -19,6 +19,7 @@
 #include "report/model/json_access.hpp"
 #include "report/model/json_file.hpp"
 #include "report/model/stats.hpp"
+#include "report/text/escape.hpp"
 
 namespace gpunet::report {
 
@@ -144,8 +145,8 @@ json figure_json(const BaselineFigure& f) {
 
 // figure_json(f).dump(), byte for byte, written without the tree: a saved baseline of 1,024 hosts and
 // each run the history stores write a million figures. Keys in the tree's order (alphabetical); a
-// number as the tree writes it; a string other than plain ASCII through the tree's escaper, which
-// throws on invalid UTF-8 as the tree's dump does.
+// number as the tree writes it; a string as the tree writes it, refusing invalid UTF-8 as the tree's
+// dump does.
 class FigureText {
  public:
   explicit FigureText(std::string& out) : out_(out) {}
@@ -178,15 +179,7 @@ class FigureText {
     return *this;
   }
   void raw(const std::string& text) { out_ += text; }
-  void string(const std::string& s) {
-    if (std::any_of(s.begin(), s.end(), [](char c) { return c < 0x20 || c > 0x7e || c == '"' || c == '\\'; })) {
-      out_ += json(s).dump();
-      return;
-    }
-    out_ += '"';
-    out_ += s;
-    out_ += '"';
-  }
+  void string(const std::string& s) { append_json_string(out_, s, InvalidUtf8::refuse); }
   void number(double v) { out_ += json(v).dump(); }  // the tree's own formatting (1.0, 1e+300, null)
   template <class T, class Put>
   void list(const std::vector<T>& items, Put put) {
@@ -274,7 +267,7 @@ void write_baseline(std::ostream& os, const Baseline& b) {
   std::string line;
   for (const auto& [key, f] : b.figures) {
     line = between;
-    line += json(key).dump();
+    append_json_string(line, key, InvalidUtf8::refuse);
     line += ": ";
     FigureText(line).write(f);
     os << line;

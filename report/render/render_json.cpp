@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "report/render/renderers.hpp"
+#include "report/text/escape.hpp"
 #include "report/judge/verdicts_outputs.hpp"
 
 namespace gpunet::report {
@@ -16,14 +17,7 @@ using gpunet::json;
 
 void put(std::string& out, const json& j) { out += j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-void put_string(std::string& out, const std::string& s) {
-  // Plain printable ASCII needs no escaping; anything else goes through nlohmann's escaper.
-  for (char c : s)
-    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return put(out, json(s));
-  out += '"';
-  out += s;
-  out += '"';
-}
+void put_string(std::string& out, const std::string& s) { append_json_string(out, s, InvalidUtf8::replace); }
 
 template <typename T>
 void put_number(std::string& out, T v) {

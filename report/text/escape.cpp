@@ -1,6 +1,9 @@
 #include "report/text/escape.hpp"
 
+#include <algorithm>
 #include <cctype>
+
+#include "common/json.hpp"
 
 namespace gpunet::report {
 
@@ -18,6 +21,21 @@ std::string html_escape(std::string_view s) {
     }
   }
   return out;
+}
+
+void append_json_string(std::string& out, std::string_view s, InvalidUtf8 invalid) {
+  const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u <= 0x7e && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    const auto handler = invalid == InvalidUtf8::replace ? gpunet::json::error_handler_t::replace : gpunet::json::error_handler_t::strict;
+    out += gpunet::json(std::string(s)).dump(-1, ' ', false, handler);
+    return;
+  }
+  out += '"';
+  out += s;
+  out += '"';
 }
 
 std::string md_escape(std::string_view s) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/json.hpp"
 #include "gpunet/build_config.h"
 #include "report/analysis/analysis.hpp"
 #include "report/text/escape.hpp"
@@ -116,4 +117,23 @@ TEST(Escape, JunitAndCsvAndJson) {
   rep.results[0].host = std::string("bad\xff\xfe utf8");
   const std::string js = render_json(rep);  // invalid UTF-8 is replaced, not fatal
   EXPECT_NE(js.find("bad\xef\xbf\xbd"), std::string::npos);
+}
+
+// A JSON string is the text json(s).dump() writes, whether it takes the plain-ASCII path or the escaper;
+// invalid UTF-8 is refused as a strict dump refuses it, or replaced as a replacing one replaces it.
+TEST(Escape, JsonStringIsWhatTheTreeWrites) {
+  for (const std::string& s : {std::string(""), std::string("gpu-0001 -> gpu-0002"), std::string("a\"b\\c"),
+                              std::string("tab\there"), std::string("h\xc3\xa9te \xe2\x86\x92"), std::string("del\x7f"),
+                              std::string("nul\0byte", 8)}) {
+    for (const auto invalid : {InvalidUtf8::refuse, InvalidUtf8::replace}) {
+      std::string out = "x";
+      append_json_string(out, s, invalid);
+      EXPECT_EQ(out, "x" + gpunet::json(s).dump()) << s;
+    }
+  }
+  std::string out;
+  EXPECT_THROW(append_json_string(out, "bad \xff", InvalidUtf8::refuse), gpunet::json::type_error);
+  out.clear();
+  append_json_string(out, "bad \xff", InvalidUtf8::replace);
+  EXPECT_EQ(out, "\"bad \xef\xbf\xbd\"");
 }
