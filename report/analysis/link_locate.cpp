@@ -127,11 +127,17 @@ struct CoverSearch {
   }
 };
 
-// The covers of the slow pairs by the fewest groups: none, one, or two (then it is not decided).
-std::vector<std::vector<size_t>> smallest_covers(const std::vector<PlacedPair>& placed, const std::vector<LinkCulprit>& groups) {
+// The slow pairs that some group carries: those a set of links can explain.
+std::set<HostPair> carried_slow(const std::vector<LinkCulprit>& groups) {
+  std::set<HostPair> out;
+  for (const auto& g : groups) out.insert(g.pairs.begin(), g.pairs.end());
+  return out;
+}
+
+// The covers of the slow pairs `goal` by the fewest groups: none, one, or two (then it is not decided).
+std::vector<std::vector<size_t>> smallest_covers(const std::set<HostPair>& goal, const std::vector<LinkCulprit>& groups) {
   std::map<HostPair, size_t> bit;
-  for (const auto& q : placed)
-    if (q.slow) bit.emplace(HostPair{q.p->src, q.p->dst}, bit.size());
+  for (const auto& pr : goal) bit.emplace(pr, bit.size());
   const size_t words = (bit.size() + 63) / 64;
   std::vector<Mask> masks;
   for (const auto& g : groups) {
@@ -240,7 +246,8 @@ LinkLocation locate_slow_links(const std::vector<PairGoodput>& pairs, const std:
   if (loc.slow == 0) return loc;
   loc.outcome = LocateOutcome::undecided;
   auto groups = slow_link_groups(placed, candidate_links(placed, leaves), fx);
-  const auto covers = smallest_covers(placed, groups);
+  const auto carried = carried_slow(groups);
+  const auto covers = carried.empty() ? std::vector<std::vector<size_t>>{} : smallest_covers(carried, groups);
   if (covers.empty()) {
     loc.why = "no set of " + std::to_string(kMaxCulprits) + " links or fewer carries exactly the " + std::to_string(loc.slow) +
               " slow pairs";
@@ -265,6 +272,8 @@ LinkLocation locate_slow_links(const std::vector<PairGoodput>& pairs, const std:
     loc.culprits.push_back(std::move(c));
   }
   std::stable_partition(loc.culprits.begin(), loc.culprits.end(), [](const LinkCulprit& c) { return is_fabric(c.links[0]); });
+  for (const auto& q : placed)
+    if (q.slow && !carried.count({q.p->src, q.p->dst})) loc.unexplained.push_back({q.p->src, q.p->dst});
   loc.outcome = LocateOutcome::located;
   return loc;
 }

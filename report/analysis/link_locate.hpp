@@ -4,7 +4,10 @@
 // measured pair through it is slow, and it is named on two pairs or more. Links that carry exactly the
 // same measured pairs cannot be told apart and are named together ("leaf0 ↔ spine or leaf1 ↔ spine");
 // when a NIC and a fabric link carry the same pairs, or two sets of links of the same size explain the
-// slow pairs, nothing is named and the node and pair findings speak. Pure.
+// slow pairs, nothing is named and the node and pair findings speak. A slow pair that no link carries
+// along with other slow pairs (a slow cable between two nodes fine with everyone else, or one pair a
+// busy host slowed) is left to the pair findings: it does not keep the links that explain the other
+// slow pairs from being named. Pure.
 #pragma once
 
 #include <set>
@@ -56,6 +59,7 @@ struct LinkLocation {
   std::vector<LinkCulprit> culprits;  // located: the smallest set, fabric links first
   int slow = 0, fine = 0;             // placed pairs below and at or above the fraction
   double fine_worst = 0;              // the slowest fine pair's fraction: the others are at this or better
+  std::vector<HostPair> unexplained;  // located: the slow pairs no named link carries (left to the pair findings)
   bool against_ceiling = false;       // fractions are of the pairs' ceilings (else of the best pair)
   std::string why;                    // undecided: why nothing is named
 };

@@ -8,6 +8,8 @@ namespace gpunet::report {
 
 namespace {
 
+constexpr std::size_t kPairsNamed = 3;  // the slow pairs no link explains, named at most
+
 std::string locate_gbps(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g Gb/s", v);
@@ -18,10 +20,18 @@ std::string pairs_at(const LinkCulprit& c, const LinkLocation& loc) {
   return locate_gbps(c.gbps) + " (" + format_fixed(c.fraction, 2) + (loc.against_ceiling ? " of their ceiling)" : " of the best pair)");
 }
 
-// How sure: how fast the pairs that no named link carries are.
+// How sure: how fast the pairs that no named link carries are, and how many slow pairs no link explains.
 std::string others_fine(const LinkLocation& loc) {
-  if (loc.fine == 0) return "";
-  return "; the " + std::to_string(loc.fine) + " pairs through no named link at " + format_fixed(loc.fine_worst, 2) + " or better";
+  std::string out;
+  if (loc.fine > 0)
+    out = "; the " + std::to_string(loc.fine) + " pairs through no named link at " + format_fixed(loc.fine_worst, 2) + " or better";
+  if (const auto n = loc.unexplained.size(); n > 0) {
+    out += "; " + std::to_string(n) + (n == 1 ? " slow pair" : " slow pairs") + " that no link explains (";
+    for (std::size_t i = 0; i < n && i < kPairsNamed; ++i)
+      out += (i ? ", " : "") + loc.unexplained[i].first + " → " + loc.unexplained[i].second;
+    out += (n > kPairsNamed ? " and " + std::to_string(n - kPairsNamed) + " more)" : ")");
+  }
+  return out;
 }
 
 std::string leaves_of(const LinkCulprit& c) {

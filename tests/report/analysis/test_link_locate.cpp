@@ -161,6 +161,36 @@ TEST(LinkLocate, TooFewPairsToTell) {
   EXPECT_NE(unseen.why.find("no pair inside leaf0 is measured fine"), std::string::npos) << unseen.why;
 }
 
+TEST(LinkLocate, AStraySlowPairDoesNotHideTheUplink) {
+  // Every pair between the racks is slow, and so is one pair inside leaf0 (a busy host, or a cable):
+  // the uplinks explain the 32, the stray pair is left to the pair findings.
+  const auto rate = [](int a, int b) { return a / 4 != b / 4 ? 0.3 : a == 1 && b == 2 ? 0.4 : 0.95; };
+  const auto loc = locate_slow_links(all_pairs(8, rate), tree(2, 4), 0.8);
+  ASSERT_EQ(loc.outcome, LocateOutcome::located) << loc.why;
+  EXPECT_EQ(named(loc), Names{"leaf0 ↔ spine or leaf1 ↔ spine"});
+  EXPECT_EQ(loc.culprits[0].pairs.size(), 32u);
+  EXPECT_EQ(loc.unexplained, (std::vector<HostPair>{{h(1), h(2)}}));
+  EXPECT_EQ(fabric_explained(loc).count({h(1), h(2)}), 0u) << "the stray pair keeps its own finding";
+  const auto sentence = fabric_culprit_sentence(loc.culprits[0], loc);
+  EXPECT_NE(sentence.find("or better; 1 slow pair that no link explains (n1 → n2): suspect an uplink"), std::string::npos)
+      << sentence;
+  // Past three, the others are counted.
+  const auto five = locate_slow_links(all_pairs(8, [](int a, int b) {
+                                        return a / 4 != b / 4 ? 0.3 : b == a + 1 && a != 3 && a != 5 ? 0.4 : 0.95;
+                                      }),
+                                      tree(2, 4), 0.8);
+  ASSERT_EQ(five.outcome, LocateOutcome::located) << five.why;
+  EXPECT_NE(fabric_culprit_sentence(five.culprits[0], five).find("; 5 slow pairs that no link explains (n0 → n1, n1 → n2, n2 → n3 and 2 more): "),
+            std::string::npos)
+      << fabric_culprit_sentence(five.culprits[0], five);
+  // Without the uplink, the slow cable between n1 and n2 (both ways) is all there is: nothing is named.
+  const auto cable = locate_slow_links(all_pairs(8, [](int a, int b) { return (a == 1 && b == 2) || (a == 2 && b == 1) ? 0.4 : 0.95; }),
+                                       tree(2, 4), 0.8);
+  EXPECT_EQ(cable.outcome, LocateOutcome::undecided);
+  EXPECT_TRUE(cable.culprits.empty());
+  EXPECT_NE(cable.why.find("no set of 4 links or fewer"), std::string::npos) << cable.why;
+}
+
 TEST(LinkLocate, AFastPairAgainstItsOwnCeilingIsNotSlow) {
   // n3 has a 10 Gb/s NIC, the others 25 Gb/s: its pairs at 9.4 are at their ceiling, not slow.
   auto pairs = all_pairs(6, [](int a, int b) { return a == 3 || b == 3 ? 9.4 : 23.5; });
@@ -228,6 +258,24 @@ TEST(LinkLocate, WhatIsWrongNamesTheUplinkAndTheNodeOfASlowNic) {
   const auto nodes = what_is_wrong(rep).bad_nodes;
   ASSERT_EQ(nodes.size(), 1u);
   EXPECT_EQ(nodes[0].host, "n7");
+}
+
+TEST(LinkLocate, WhatIsWrongNamesTheUplinkBesideAStrayPair) {
+  // One pair inside leaf0 slow as well, with its own finding: the uplinks and that pair, no node.
+  auto rep = matrix_report(true, [](int a, int b) { return a == 1 && b == 2 ? 0.04 : racks_slow(a, b); });
+  Record f;
+  f.suite = "tcp";
+  f.name = "finding";
+  f.status = Status::failed;
+  f.reason = "pair n1 → n2 is slow";
+  f.extra["finding"] = {{"subject", "pair"}, {"src_host", h(1)}, {"dst_host", h(2)}};
+  rep.results.push_back(f);
+  const auto wrong = what_is_wrong(rep);
+  ASSERT_EQ(wrong.sentences.size(), 2u) << wrong.sentences.size();
+  EXPECT_EQ(wrong.sentences[0].rfind("leaf0 ↔ spine or leaf1 ↔ spine: 32 of 32 pairs crossing them at 0.05 Gb/s", 0), 0u) << wrong.sentences[0];
+  EXPECT_NE(wrong.sentences[0].find("; 1 slow pair that no link explains (n1 → n2): "), std::string::npos) << wrong.sentences[0];
+  EXPECT_EQ(wrong.sentences[1], "pair n1 → n2 is slow");
+  EXPECT_TRUE(wrong.bad_nodes.empty());
 }
 
 TEST(LinkLocate, WithoutAFabricOneLineSaysWhatItWouldTell) {
