@@ -8,9 +8,13 @@ writes them; about 2.13 KB a record.
 links, direction, streams, times, goodput, CPU use, timeline; keys unsorted; about 1.45 KB), the very
 same file, to reproduce them.
 SLOW hosts send and receive at a quarter of the rate.
+--racks K puts the hosts under K leaf switches of one spine, writes the fabric as Slurm's
+topology.conf to OUT.conf (for --fabric) and ends the file with the matrix record the suite writes
+after its flows (hosts, the N x N goodput, suspects); --slow-uplink L runs every pair crossing leaf
+L's uplink at a quarter of the rate.
 It is the input of the scale benchmark for `gpunet-bench report` (bench/perf/pair_matrix_bench.sh).
 
-usage: gen_pair_matrix.py [--hosts 1024] [--slow 3] [--lean] OUT"""
+usage: gen_pair_matrix.py [--hosts 1024] [--slow 3] [--lean] [--racks K [--slow-uplink L]] OUT"""
 import argparse
 import json
 import random
@@ -42,8 +46,13 @@ def main():
     ap.add_argument("--hosts", type=int, default=1024)
     ap.add_argument("--slow", type=int, default=3)
     ap.add_argument("--lean", action="store_true")
+    ap.add_argument("--racks", type=int, default=0)
+    ap.add_argument("--slow-uplink", type=int, default=-1)
     ap.add_argument("out")
     a = ap.parse_args()
+    per = -(-a.hosts // a.racks) if a.racks else a.hosts + 1  # hosts per leaf
+    crosses_slow = lambda s, d: a.racks and a.slow_uplink >= 0 and (s // per == a.slow_uplink) != (d // per == a.slow_uplink)
+    matrix = [[None] * a.hosts for _ in range(a.hosts)]
     rnd = random.Random(7)
     n = a.hosts
     hosts = [f"gpu-{i:04d}" for i in range(n)]
@@ -62,7 +71,8 @@ def main():
                 if s == d:
                     continue
                 base = 94.0 * rnd.uniform(0.97, 1.0)
-                g = base / 4 if (s in slow or d in slow) else base
+                g = base / 4 if (s in slow or d in slow or crosses_slow(s, d)) else base
+                matrix[s][d] = g
                 tl = [round(g * rnd.uniform(0.95, 1.05), 3) for _ in range(5)]
                 rnd_no = (s + d) % rounds
                 rec = {"suite": "tcp", "name": "bandwidth", "variant": "matrix", "kind": "tcp_flow",
@@ -86,7 +96,30 @@ def main():
                 if not a.lean:
                     suite_keys(rec["extra"], s, d, g, tl, rnd)
                 f.write(json.dumps(rec, separators=(",", ":"), sort_keys=not a.lean) + "\n")
+        if a.racks:
+            f.write(json.dumps(matrix_record(hosts, matrix), separators=(",", ":"), sort_keys=True) + "\n")
+    if a.racks:
+        with open(a.out + ".conf", "w") as conf:
+            for k in range(0, n, per):
+                conf.write(f"SwitchName=leaf{k // per} Nodes=gpu-[{k:04d}-{min(k + per, n) - 1:04d}]\n")
+            conf.write(f"SwitchName=spine Switches=leaf[0-{(n - 1) // per}]\n")
     print(f"{n * (n - 1)} pair records, slow hosts: {', '.join(hosts[i] for i in sorted(slow))}")
+
+
+def matrix_record(hosts, matrix, fraction=0.8):
+    """The matrix record the tcp suite writes after its flows (bench/suites/tcp/matrix_records.cpp)."""
+    best = max(g for row in matrix for g in row if g is not None)
+    suspects = [{"src_host": hosts[s], "dst_host": hosts[d], "goodput_Gbps": g,
+                 "why": f"{g:.3f} Gb/s is below {fraction:.0%} of the best pair"}
+                for s, row in enumerate(matrix) for d, g in enumerate(row) if g is not None and g < fraction * best]
+    return {"suite": "tcp", "name": "matrix", "variant": "all pairs", "kind": "tcp_matrix", "host": hosts[0],
+            "rank": 0, "ranks": len(hosts), "status": "passed", "reason": "", "bytes": 0, "count": 1, "dtype": "",
+            "op": "", "check": "off", "wrong": 0, "algbw_GBps": 0.0, "busbw_GBps": 0.0,
+            "time_us": {"cv": 0.0, "max": 0.0, "mean": 0.0, "min": 0.0, "p50": 0.0, "p99": 0.0, "samples": 0,
+                        "stddev": 0.0},
+            "extra": {"hosts": hosts, "goodput_Gbps": matrix, "rows_are": "senders; columns are receivers",
+                      "rounds": len(hosts) - 1, "best_Gbps": best, "suspect_fraction": fraction,
+                      "suspects": suspects, "retests": []}}
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace gpunet::report {
 
@@ -25,33 +28,19 @@ double locate_median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-bool way_carries(UplinkWay way, bool up, bool down) {
-  return way == UplinkWay::both ? up || down : way == UplinkWay::up ? up : down;
-}
-
 struct FabricIndex {
   std::map<std::string, std::string> leaf_of, parent_of;  // host -> leaf, leaf -> switch above
 };
-
-bool link_carries(const FabricLink& l, const PlacedPair& q, const FabricIndex& fx) {
-  switch (l.kind) {
-    case LinkKind::nic: return way_carries(l.way, q.p->src == l.name, q.p->dst == l.name);
-    case LinkKind::uplink:
-      return q.src_leaf != q.dst_leaf && way_carries(l.way, q.src_leaf == l.name, q.dst_leaf == l.name);
-    case LinkKind::spine:
-      return q.src_leaf != q.dst_leaf && fx.parent_of.at(q.src_leaf) == l.name && fx.parent_of.at(q.dst_leaf) == l.name;
-  }
-  return false;
-}
 
 // Every link a fault could sit on: each placed host's NIC and each leaf's uplink (both ways, and each
 // way alone), and each switch above three leaves or more (with two, it carries the same pairs as
 // either uplink, and the uplinks' sentence says the pair figures cannot tell).
 std::vector<FabricLink> candidate_links(const std::vector<PlacedPair>& placed, const std::vector<FabricLeaf>& leaves) {
-  std::vector<std::string> hosts;
+  std::vector<std::string> hosts;  // in the order the pairs name them
+  std::unordered_set<std::string> seen;
   for (const auto& q : placed)
     for (const auto* h : {&q.p->src, &q.p->dst})
-      if (std::find(hosts.begin(), hosts.end(), *h) == hosts.end()) hosts.push_back(*h);
+      if (seen.insert(*h).second) hosts.push_back(*h);
   std::vector<FabricLink> out;
   for (const UplinkWay way : {UplinkWay::both, UplinkWay::up, UplinkWay::down}) {
     for (const auto& h : hosts) out.push_back({LinkKind::nic, h, "", way});
@@ -64,22 +53,65 @@ std::vector<FabricLink> candidate_links(const std::vector<PlacedPair>& placed, c
   return out;
 }
 
+// The placed pairs each link carries (indices into the placed pairs, ascending), gathered in one pass:
+// a matrix of 1,024 hosts has a million pairs and some 3,000 candidate links.
+class CarriedPairs {
+ public:
+  CarriedPairs(const std::vector<PlacedPair>& placed, const FabricIndex& fx) {
+    for (size_t i = 0; i < placed.size(); ++i) {
+      const auto& q = placed[i];
+      from_[q.p->src].push_back(i);
+      to_[q.p->dst].push_back(i);
+      if (q.src_leaf == q.dst_leaf) continue;
+      leaving_[q.src_leaf].push_back(i);
+      entering_[q.dst_leaf].push_back(i);
+      if (const auto& sw = fx.parent_of.at(q.src_leaf); sw == fx.parent_of.at(q.dst_leaf)) across_[sw].push_back(i);
+    }
+  }
+
+  std::vector<size_t> of(const FabricLink& l) const {
+    switch (l.kind) {
+      case LinkKind::nic: return ways(from_, to_, l);
+      case LinkKind::uplink: return ways(leaving_, entering_, l);
+      case LinkKind::spine: return at(across_, l.name);
+    }
+    return {};
+  }
+
+ private:
+  using Lists = std::unordered_map<std::string, std::vector<size_t>>;
+  Lists from_, to_;            // host -> the pairs it sends, receives
+  Lists leaving_, entering_;   // leaf -> the pairs leaving it, entering it
+  Lists across_;               // switch -> the pairs between two of its leaves
+
+  static std::vector<size_t> at(const Lists& m, const std::string& key) {
+    const auto it = m.find(key);
+    return it == m.end() ? std::vector<size_t>{} : it->second;
+  }
+  // up: the pairs leaving (a NIC: sending), down: entering (receiving), both: either, in order.
+  static std::vector<size_t> ways(const Lists& up, const Lists& down, const FabricLink& l) {
+    if (l.way == UplinkWay::up) return at(up, l.name);
+    if (l.way == UplinkWay::down) return at(down, l.name);
+    const auto a = at(up, l.name), b = at(down, l.name);
+    std::vector<size_t> out;
+    out.reserve(a.size() + b.size());
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+    return out;
+  }
+};
+
 bool is_fabric(const FabricLink& l) { return l.kind != LinkKind::nic; }
 
 // Links whose measured pairs are all slow (two or more), grouped by that set of pairs; a group whose
 // pairs another group's include is dropped (the larger explains as much, on more evidence).
 std::vector<LinkCulprit> slow_link_groups(const std::vector<PlacedPair>& placed, const std::vector<FabricLink>& links,
                                           const FabricIndex& fx) {
+  const CarriedPairs carried(placed, fx);
   std::map<std::vector<size_t>, std::vector<FabricLink>> groups;
   for (const auto& l : links) {
-    std::vector<size_t> through;
-    bool all_slow = true;
-    for (size_t i = 0; i < placed.size() && all_slow; ++i)
-      if (link_carries(l, placed[i], fx)) {
-        through.push_back(i);
-        all_slow = placed[i].slow;
-      }
-    if (all_slow && through.size() >= 2) groups[through].push_back(l);
+    auto through = carried.of(l);
+    if (through.size() >= 2 && std::all_of(through.begin(), through.end(), [&](size_t i) { return placed[i].slow; }))
+      groups[std::move(through)].push_back(l);
   }
   const auto includes = [](const std::vector<size_t>& big, const std::vector<size_t>& small) {
     return big.size() > small.size() && std::includes(big.begin(), big.end(), small.begin(), small.end());

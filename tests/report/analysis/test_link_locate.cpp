@@ -8,6 +8,7 @@
 #include "report/analysis/fabric_view.hpp"
 #include "report/analysis/link_locate.hpp"
 #include "report/analysis/link_sentences.hpp"
+#include "report/analysis/path_ceilings.hpp"
 #include "report/render/section_render.hpp"
 
 namespace gpunet::report {
@@ -238,6 +239,38 @@ Report matrix_report(bool with_fabric, const std::function<double(int, int)>& ra
 }
 
 double racks_slow(int a, int b) { return a / 4 != b / 4 ? 0.05 : 0.095; }
+
+TEST(LinkLocate, EachMatrixPairIsJudgedAgainstItsOwnLinksCeiling) {
+  // n0 and n1 on 25 Gb/s links, n2 on 10 Gb/s, n3's link unknown: the ceilings of the pairs come from
+  // both ends' link facts (one flow each way), worked out once per pair of kinds of link.
+  auto rep = matrix_report(true, [](int, int) { return 1.0; });
+  const auto link = [](int mbps) {
+    return gpunet::json{{"kind", "ethernet"}, {"iface", "eth0"}, {"speed_Mbps", mbps}, {"mtu", 1500}, {"loopback", false}};
+  };
+  const std::vector<gpunet::json> links{link(25000), link(25000), link(10000)};
+  for (int a = 0; a < 3; ++a) {
+    Record f;
+    f.suite = "tcp";
+    f.name = "bandwidth";
+    f.kind = RecordKind::tcp_flow;
+    f.extra = {{"src_host", h(a)}, {"dst_host", h((a + 1) % 3)}, {"link", links[a]}, {"dst_link", links[(a + 1) % 3]}};
+    rep.results.push_back(f);
+  }
+  const auto ceiling = [&](int a, int b) {
+    const Ceiling c = tcp_flow_ceiling(links[a], links[b], 1, 1);
+    EXPECT_TRUE(c.known);
+    return c.value;
+  };
+  EXPECT_GT(ceiling(0, 1), ceiling(0, 2));
+  int checked = 0;
+  for (const auto& p : matrix_goodputs(rep)) {
+    const int a = p.src[1] - '0', b = p.dst[1] - '0';
+    const double want = a == 3 || b == 3 || a > 3 || b > 3 ? 0 : ceiling(a, b);
+    EXPECT_DOUBLE_EQ(p.ceiling_gbps, want) << p.src << " -> " << p.dst;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 56);
+}
 
 TEST(LinkLocate, WhatIsWrongNamesTheUplinkInsteadOfThePairs) {
   const auto lines = what_is_wrong(matrix_report(true, racks_slow)).sentences;
