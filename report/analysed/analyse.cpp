@@ -30,7 +30,8 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
   if (in.baseline || in.baseline_figures)
     figures = make_baseline(rep, in.baseline ? in.baseline->rule : CompareRule{}, in.baseline);
   if (in.baseline) {
-    auto cmp = compare(*in.baseline, *figures);
+    // Unless they are saved, the run's figures are freed as they are judged (a million at 1,024 hosts).
+    auto cmp = in.baseline_figures ? compare(*in.baseline, *figures) : compare(*in.baseline, std::move(*figures));
     discount_busy_hosts(cmp, busy_hosts(rep));  // a busy host is not a slower network
     attach_comparison(rep, in.baseline_file, in.baseline->rule, cmp);  // replaces a stored comparison
     j.comparison = std::move(cmp);

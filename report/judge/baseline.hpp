@@ -164,6 +164,9 @@ std::string one_interface_key(const std::string& key, const BaselineFigure& f);
 // figure on rail 0 of a run on several rails are one figure (whichever side the rails are on): a
 // baseline saved before the rails existed still judges tonight's first rail.
 BaselineComparison compare(const Baseline& base, const Baseline& now);
+// The same, freeing each of now's figures once it is judged: at 1,024 hosts a million figures, whose
+// place the comparison's rows take (now is left without figures).
+BaselineComparison compare(const Baseline& base, Baseline&& now);
 
 // `base` with the value of every figure the comparison found SAME appended to its history (at most
 // kMaxHistory kept); values and every other figure unchanged. A night that failed elsewhere, or whose

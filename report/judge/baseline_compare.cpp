@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string_view>
 #include <tuple>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "report/judge/baseline.hpp"
 #include "report/judge/baseline_stats.hpp"
@@ -213,7 +213,11 @@ std::string one_interface_key(const std::string& key, const BaselineFigure& f) {
   return key.substr(0, key.size() - f.subject.size()) + without_ifaces(f.subject);
 }
 
-BaselineComparison compare(const Baseline& base, const Baseline& now) {
+namespace {
+
+// compare(); with `consume` (the very object `now` is), each of now's figures is erased once its
+// last baseline figure has been judged.
+BaselineComparison compare_freeing(const Baseline& base, const Baseline& now, Baseline* consume) {
   BaselineComparison out;
   const auto rail0 = rail0_aliases(now);
   using Entry = std::pair<const std::string, BaselineFigure>;
@@ -228,16 +232,21 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
   }
   std::vector<std::pair<const Entry*, Found>> order;  // each baseline figure and the figure of now it stands for
   order.reserve(base.figures.size());
+  std::unordered_map<const BaselineFigure*, std::size_t> last_use;  // now's figures that a baseline figure found
   std::size_t tests = 0;
   for (const auto& [group, entries] : groups)
     for (const Entry* entry : entries) {
       const auto it = find_now(now, entry->first, entry->second, rail0);
-      if (it != now.figures.end() && testable(entry->second, it->second, base.rule)) ++tests;
+      if (it != now.figures.end()) {
+        if (testable(entry->second, it->second, base.rule)) ++tests;
+        last_use[&it->second] = order.size();
+      }
       order.emplace_back(entry, it);
     }
+  out.new_figures = now.figures.size() - last_use.size();
   out.rows.reserve(order.size());
-  std::unordered_set<const BaselineFigure*> matched;  // now's figures that a baseline figure found
-  for (const auto& [entry, it] : order) {
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const auto& [entry, it] = order[k];
     const auto& [key, b] = *entry;
     if (it == now.figures.end()) {
       Comparison c;
@@ -252,9 +261,18 @@ BaselineComparison compare(const Baseline& base, const Baseline& now) {
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));
     if (!it->second.judged_on.empty()) out.rows.back().reason = "judged on " + it->second.judged_on + ": " + out.rows.back().reason;
     if (it->first != key) out.rows.back().reason += (out.rows.back().reason.empty() ? "" : "; ") + ("compared with " + it->first);
-    matched.insert(&it->second);
+    if (consume && last_use.at(&it->second) == k) consume->figures.erase(it);
   }
-  out.new_figures = now.figures.size() - matched.size();
+  return out;
+}
+
+}  // namespace
+
+BaselineComparison compare(const Baseline& base, const Baseline& now) { return compare_freeing(base, now, nullptr); }
+
+BaselineComparison compare(const Baseline& base, Baseline&& now) {
+  BaselineComparison out = compare_freeing(base, now, &now);
+  now.figures.clear();  // the figures no baseline figure stands for
   return out;
 }
 

@@ -199,6 +199,28 @@ TEST(RailBaseline, OneInterfaceBaselineMatchesRailZero) {
     EXPECT_EQ(missing, base == &one ? 0 : 6) << "rail 1 of the baseline is not in a one-interface run";
     EXPECT_EQ(c.new_figures, base == &one ? 6u : 0u);
   }
+  // Freeing now's figures as they are judged changes no row, also where two baseline figures (one
+  // keyed without interfaces, one of rail 0) stand for the same figure of now.
+  Baseline both = one;
+  both.figures.insert(rails.figures.begin(), rails.figures.end());
+  for (const auto& [base, now] : {std::pair{&one, &rails}, {&rails, &one}, {&both, &one}, {&both, &rails}}) {
+    const auto kept = compare(*base, *now);
+    Baseline moved = *now;
+    const auto freed = compare(*base, std::move(moved));
+    EXPECT_TRUE(moved.figures.empty());
+    EXPECT_EQ(freed.new_figures, kept.new_figures);
+    ASSERT_EQ(freed.rows.size(), kept.rows.size());
+    for (std::size_t i = 0; i < kept.rows.size(); ++i) {
+      EXPECT_EQ(freed.rows[i].key, kept.rows[i].key);
+      EXPECT_EQ(freed.rows[i].change, kept.rows[i].change) << kept.rows[i].key;
+      EXPECT_EQ(freed.rows[i].reason, kept.rows[i].reason) << kept.rows[i].key;
+      EXPECT_EQ(freed.rows[i].now_value, kept.rows[i].now_value) << kept.rows[i].key;
+    }
+  }
+  const auto twice = compare(both, one);
+  EXPECT_EQ(twice.rows.size(), 18u);
+  EXPECT_EQ(std::count_if(twice.rows.begin(), twice.rows.end(), [](const Comparison& r) { return r.change == Change::same; }), 12)
+      << "each figure of the one-interface run stands for two baseline figures";
   // The rail survives the file, so a saved rail baseline still matches.
   const Baseline reread = baseline_from_json(baseline_to_json(rails), "rails.json");
   EXPECT_EQ(reread.figures.at(rail0).rail, 0);
