@@ -56,6 +56,7 @@ MatrixByLink matrix_by_link(const std::vector<FabricLeaf>& leaves, const std::ve
     for (const size_t i : b)
       if (!in(a, i)) m.crossing[i].push_back(p.gbps);
     for (const auto* h : {&p.src, &p.dst}) {
+      if (h == &p.dst && p.dst == p.src) break;  // a pair counts once for its host
       auto& [top, n] = m.node.try_emplace(*h, -1.0, 0).first->second;
       top = std::max(top, p.gbps);
       ++n;
