@@ -192,6 +192,22 @@ TEST(LinkLocate, AStraySlowPairDoesNotHideTheUplink) {
   EXPECT_NE(cable.why.find("no set of 4 links or fewer"), std::string::npos) << cable.why;
 }
 
+TEST(LinkLocate, FourLinksAreNamedAndFiveAreTooMany) {
+  // Slow NICs in three racks of four: four are named; with a fifth, no four links carry the slow pairs.
+  const auto slow_nics = [](std::vector<int> slow) {
+    return all_pairs(12, [slow](int a, int b) {
+      const auto in = [&](int x) { return std::find(slow.begin(), slow.end(), x) != slow.end(); };
+      return in(a) || in(b) ? 0.3 : 0.95;
+    });
+  };
+  const auto four = locate_slow_links(slow_nics({0, 1, 4, 8}), tree(3, 4), 0.8);
+  ASSERT_EQ(four.outcome, LocateOutcome::located) << four.why;
+  EXPECT_EQ(named(four), (Names{"n0's NIC", "n1's NIC", "n4's NIC", "n8's NIC"}));
+  const auto five = locate_slow_links(slow_nics({0, 1, 4, 5, 8}), tree(3, 4), 0.8);
+  EXPECT_EQ(five.outcome, LocateOutcome::undecided);
+  EXPECT_EQ(five.why, "no set of 4 links or fewer carries exactly the 90 slow pairs");
+}
+
 TEST(LinkLocate, AFastPairAgainstItsOwnCeilingIsNotSlow) {
   // n3 has a 10 Gb/s NIC, the others 25 Gb/s: its pairs at 9.4 are at their ceiling, not slow.
   auto pairs = all_pairs(6, [](int a, int b) { return a == 3 || b == 3 ? 9.4 : 23.5; });
