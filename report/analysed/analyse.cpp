@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "report/analysis/fabric_view.hpp"
 #include "report/judge/host_load.hpp"
 #include "report/judge/verdicts_outputs.hpp"
 #include "report/model/json_access.hpp"
@@ -14,6 +15,7 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
   Judgement& j = a.judgement;
   if (in.fabric) rep.extra["fabric"] = *in.fabric;  // as a stored report carries it
   analyze(rep, in.options);  // ceilings and efficiencies first: the training model and the verdicts read them
+  j.fabric = fabric_location(rep);
   a.training = training::training_answer(rep, in.training.value_or(training::stored_params(rep)));
   if (a.training) {
     rep.extra["training"] = *a.training;  // for report.json

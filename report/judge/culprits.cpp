@@ -202,8 +202,7 @@ void from_failures(const Report& rep, Problems& p) {
 // The smallest set of links that explains every slow pair (report/analysis/link_locate.hpp): an uplink or a
 // spine is named instead of the nodes; a NIC is kept for the node (named after the node findings, when
 // they have not named the node already). Without a fabric file, one line says what it would have told.
-void from_fabric(const Report& rep, Problems& p) {
-  const auto loc = fabric_location(rep);
+void from_fabric(const Report& rep, const LinkLocation& loc, Problems& p) {
   if (loc.outcome == LocateOutcome::located) {
     for (const auto& c : loc.culprits) {
       p.located.insert(c.pairs.begin(), c.pairs.end());
@@ -259,7 +258,7 @@ Problems problems_of(const Report& rep, const Judgement& j) {
   Problems p;
   from_verdicts(rep, j.verdicts, p);
   from_failures(rep, p);
-  from_fabric(rep, p);
+  from_fabric(rep, j.fabric, p);
   from_findings(rep, p);
   from_located_nics(p);
   from_baseline(j.comparison, p);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "report/analysis/link_locate.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/judge/run_verdict.hpp"
 #include "report/judge/verdicts.hpp"
@@ -17,6 +18,10 @@ struct Judgement {
   std::vector<Verdict> verdicts;                 // the contract's; none without a spec
   std::optional<BaselineComparison> comparison;  // none without a baseline
   RunVerdict verdict;                            // the one verdict: exit code, banner, first line
+  // The fewest fabric links that explain the matrix's slow pairs (report/analysis/fabric_view.hpp's
+  // fabric_location; nothing slow without a fabric): worked out once, read by "What is wrong" and the
+  // fabric picture.
+  LinkLocation fabric;
 };
 
 }  // namespace gpunet::report

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "report/analysis/fabric_view.hpp"
 #include "report/model/json_access.hpp"
 #include "report/text/escape.hpp"
 #include "report/judge/verdicts_facts.hpp"
@@ -93,6 +94,7 @@ Judgement stored_judgement(const Report& rep) {
   j.verdicts = verdicts_of(rep);
   if (jsonx::object_at(rep.extra, "baseline")) j.comparison = comparison_of(rep);
   j.verdict = run_verdict_of(rep, j.verdicts, j.comparison);
+  j.fabric = fabric_location(rep);
   return j;
 }
 

@@ -21,7 +21,7 @@ std::string note(const std::string& text) { return "<p class=\"chart-note\">" + 
 
 }  // namespace
 
-ChartSections chart_sections(const Report& rep, const BlamedPairs& blamed) {
+ChartSections chart_sections(const Report& rep, const BlamedPairs& blamed, const LinkLocation& location) {
   ChartSections out;
   auto add = [&](const char* id, const char* title, std::string html, size_t drawings) {
     if (drawings) out.sections.push_back({id, title, std::move(html), drawings});
@@ -42,7 +42,7 @@ ChartSections chart_sections(const Report& rep, const BlamedPairs& blamed) {
   for (const auto& h : pairs.charts) v.push_back(svg_heatmap(h));
   keep_omitted(pairs.omitted);
   add("pair-matrix", "Host pair matrix", row(v), v.size());
-  if (const auto fabric = fabric_drawing(rep)) add("fabric-picture", "The fabric", row({svg_fabric(*fabric)}), 1);
+  if (const auto fabric = fabric_drawing(rep, location)) add("fabric-picture", "The fabric", row({svg_fabric(*fabric)}), 1);
   const auto timelines = timeline_charts(rep);
   std::string groups;
   size_t panels = 0;

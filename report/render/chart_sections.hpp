@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/model/record.hpp"
+#include "report/analysis/link_locate.hpp"
 #include "report/judge/culprits.hpp"
 
 namespace gpunet::report {
@@ -23,6 +24,7 @@ struct ChartSections {
   std::vector<std::string> omitted;    // one line per chart left out, and why
 };
 
-ChartSections chart_sections(const Report& rep, const BlamedPairs& blamed);
+// location: the report's fabric_location (Judgement::fabric), for the fabric picture.
+ChartSections chart_sections(const Report& rep, const BlamedPairs& blamed, const LinkLocation& location);
 
 }  // namespace gpunet::report

@@ -74,7 +74,7 @@ DocumentParts parts_of(const Report& rep, std::shared_ptr<const Judgement> j,
   DocumentParts parts{std::move(j), std::move(wrong), threshold, std::move(blamed), {}, {}};
   // The charts (a heatmap of a million pairs at 1,024 hosts) are drawn on a second thread while the
   // other sections are built; it reads rep and parts.blamed, which nothing changes meanwhile.
-  auto charts = std::async(std::launch::async, [&] { return chart_sections(rep, parts.blamed); });
+  auto charts = std::async(std::launch::async, [&] { return chart_sections(rep, parts.blamed, parts.judgement->fabric); });
   const TableRecords records(rep);
   for (const auto k : kDocumentHead) add_sections(k, rep, records, training, parts, charts, parts.head);
   for (const auto k : kDocumentBody) add_sections(k, rep, records, training, parts, charts, parts.body);

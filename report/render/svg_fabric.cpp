@@ -120,7 +120,7 @@ std::string link_class(const std::optional<double>& efficiency, double threshold
   return *efficiency <= 0.5 ? "link-bad" : "link-low";
 }
 
-std::optional<FabricDrawing> fabric_drawing(const Report& rep) {
+std::optional<FabricDrawing> fabric_drawing(const Report& rep, const LinkLocation& location) {
   if (!has_fabric(rep)) return std::nullopt;
   const auto leaves = fabric_leaves(rep);
   if (leaves.empty()) return std::nullopt;
@@ -130,7 +130,6 @@ std::optional<FabricDrawing> fabric_drawing(const Report& rep) {
   double best = 0;
   for (const auto& p : pairs) best = std::max(best, p.gbps);
   const auto figures = uplink_figures(rep);
-  const auto location = fabric_location(rep);
   const MatrixByLink by_link = matrix_by_link(leaves, pairs);
   for (size_t i = 0; i < leaves.size(); ++i) {
     const auto& l = leaves[i];

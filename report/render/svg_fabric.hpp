@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "report/analysis/link_locate.hpp"
 #include "report/model/record.hpp"
 
 namespace gpunet::report {
@@ -34,7 +35,8 @@ struct FabricDrawing {
 };
 
 // Nothing when the report has no fabric (extra.fabric) or the fabric has no leaf with an uplink.
-std::optional<FabricDrawing> fabric_drawing(const Report& rep);
+// `location`: the report's fabric_location (Judgement::fabric), whose uplinks are marked suspect.
+std::optional<FabricDrawing> fabric_drawing(const Report& rep, const LinkLocation& location);
 
 // "link-good" (at or above the threshold), "link-low" (below it), "link-bad" (at or below half),
 // "link-unknown" (not measured): the class of a link's line, which also sets its colour.

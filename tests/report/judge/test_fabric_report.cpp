@@ -4,6 +4,7 @@
 
 #include "tests/support/occurrences.hpp"
 #include "tests/support/spec_names.hpp"
+#include "report/analysis/fabric_view.hpp"
 #include "report/analysis/oversubscription.hpp"
 #include "report/render/renderers.hpp"
 #include "report/render/svg_fabric.hpp"
@@ -205,7 +206,8 @@ Report racked(bool slow_node) {
 }  // namespace
 
 TEST(FabricPicture, OneLinePerLinkColouredByEfficiencyWithTheSuspectMarked) {
-  const auto d = fabric_drawing(racked(false));
+  const Report rep = racked(false);
+  const auto d = fabric_drawing(rep, fabric_location(rep));
   ASSERT_TRUE(d);
   ASSERT_EQ(d->uplinks.size(), 4u);
   ASSERT_EQ(d->node_links.size(), 8u);
@@ -228,7 +230,7 @@ TEST(FabricPicture, OneLinePerLinkColouredByEfficiencyWithTheSuspectMarked) {
 TEST(FabricPicture, FabricFigureBeatsTheMatrixAndASlowNodeIsItsOwnLink) {
   Report rep = racked(true);
   rep.results.push_back(uplink("leaf0", 0.95, 1.9));  // 2:1 measured by the fabric test
-  const auto d = fabric_drawing(rep);
+  const auto d = fabric_drawing(rep, fabric_location(rep));
   ASSERT_TRUE(d);
   EXPECT_NEAR(*d->uplinks[0].efficiency, 0.5, 1e-9);
   EXPECT_EQ(d->uplinks[0].evidence, "leaf0 ↔ spine: 2.00:1, 0.95 of 1.9 Gb/s");
@@ -240,6 +242,6 @@ TEST(FabricPicture, FabricFigureBeatsTheMatrixAndASlowNodeIsItsOwnLink) {
   // Without a fabric there is no picture.
   Report bare = racked(false);
   bare.extra.erase("fabric");
-  EXPECT_FALSE(fabric_drawing(bare));
+  EXPECT_FALSE(fabric_drawing(bare, fabric_location(bare)));
   EXPECT_EQ(render_html(bare).find("class=\"chart fabric\""), std::string::npos);
 }
