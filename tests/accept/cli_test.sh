@@ -96,6 +96,13 @@ echo '{"gpunet_baseline": 2, "figures": []}' > "$T/badbase.json"
 rc=0; "${RUN[@]}" -o "$T/o5" --baseline "$T/badbase.json" > /dev/null 2> "$T/o5.err" || rc=$?
 [[ $rc == 2 ]] || fail "malformed baseline: exit $rc, expected 2"
 grep -qF "gpunet-bench: error: $T/badbase.json: figures: expected an object, got an array" "$T/o5.err" || { cat "$T/o5.err"; fail "baseline error text"; }
+# gpunet-bench report reads the baseline while it reads the results: the same line and exit code; a
+# results file it cannot read is the one line then (nothing is judged against a baseline without it).
+rc=0; "$BIN" report "$T/o1/report.json" -o "$T/o5r" --baseline "$T/badbase.json" > /dev/null 2> "$T/o5r.err" || rc=$?
+[[ $rc == 2 ]] || fail "report, malformed baseline: exit $rc, expected 2"
+grep -qF "gpunet-bench: error: $T/badbase.json: figures: expected an object, got an array" "$T/o5r.err" || { cat "$T/o5r.err"; fail "report: baseline error text"; }
+rc=0; "$BIN" report "$T/no-such-results.jsonl" -o "$T/o5n" --baseline "$T/badbase.json" > /dev/null 2> "$T/o5n.err" || rc=$?
+[[ $rc == 2 && $(wc -l < "$T/o5n.err") == 1 ]] && grep -qF "no-such-results.jsonl" "$T/o5n.err" || { cat "$T/o5n.err"; fail "report, missing results and a malformed baseline: exit $rc"; }
 rc=0; "${RUN[@]}" -o "$T/o6" --save-baseline "$T/no/such/dir/b.json" > /dev/null 2> "$T/o6.err" || rc=$?
 [[ $rc == 2 ]] || fail "unwritable --save-baseline: exit $rc, expected 2"
 [[ $(grep -c "gpunet-bench: error" "$T/o6.err") == 1 ]] || { cat "$T/o6.err"; fail "expected one error line"; }
