@@ -28,12 +28,10 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
   } else {
     j.verdicts = verdicts_of(rep);
   }
-  std::optional<Baseline> figures;
-  if (in.baseline || in.baseline_figures)
-    figures = make_baseline(rep, in.baseline ? in.baseline->rule : CompareRule{}, in.baseline);
+  if (in.baseline_figures) a.figures = make_baseline(rep, in.baseline ? in.baseline->rule : CompareRule{}, in.baseline);
   if (in.baseline) {
-    // Unless they are saved, the run's figures are freed as they are judged (a million at 1,024 hosts).
-    auto cmp = in.baseline_figures ? compare(*in.baseline, *figures) : compare(*in.baseline, std::move(*figures));
+    // What the comparison reads of the run's figures, freed as they are judged (a million at 1,024 hosts).
+    auto cmp = compare(*in.baseline, now_figures(rep));
     discount_busy_hosts(cmp, busy_hosts(rep));  // a busy host is not a slower network
     attach_comparison(rep, in.baseline_file, in.baseline->rule, cmp);  // replaces a stored comparison
     j.comparison = std::move(cmp);
@@ -41,7 +39,6 @@ Analysed analyse(Report rep, const AnalyseInputs& in) {
     j.comparison = comparison_of(rep);
   }
   j.verdict = run_verdict_of(rep, j.verdicts, j.comparison);  // the typed judgement, not read back
-  if (in.baseline_figures) a.figures = std::move(figures);  // else freed before the outputs are written
   a.report = std::move(rep);
   return a;
 }

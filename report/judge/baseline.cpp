@@ -98,16 +98,11 @@ std::string retest_note(const FigureFact& retest, const FigureFact& matrix) {
          fmt_num(*matrix.value) + " " + matrix.unit + " measured beside other flows";
 }
 
-}  // namespace
-
-Baseline make_baseline(const Report& report, const CompareRule& rule, const Baseline* previous) {
-  Baseline b;
-  b.created = utc_now_iso8601();
-  b.git_commit = report.provenance.git_commit;
-  b.hosts = report.provenance.hosts;
-  b.rule = rule;
-  // Figures with equal keys become "KEY #2", "KEY #3", ...: each key remembers how many it numbered, so
-  // 20,000 equal figures cost 20,000 look-ups rather than 200 million.
+// Puts each figure of the run a baseline keeps into `out` under its key, as `make(key, figure)` turns
+// it. Figures with equal keys become "KEY #2", "KEY #3", ...: each key remembers how many it numbered,
+// so 20,000 equal figures cost 20,000 look-ups rather than 200 million.
+template <class Figure, class Make>
+void put_run_figures(const Report& report, std::map<std::string, Figure>& out, Make&& make) {
   std::unordered_map<std::string, int> numbered;
   const auto retests = clean_retests(report);
   for (const auto& r : report.results) {
@@ -116,19 +111,50 @@ Baseline make_baseline(const Report& report, const CompareRule& rule, const Base
     const std::string base = figure_key(f);
     int& n = numbered[base];
     std::string key = base;
-    while (b.figures.count(key)) key = base + " #" + std::to_string(++n + 1);
+    while (out.count(key)) key = base + " #" + std::to_string(++n + 1);
     const auto clean = f.kind == "matrix" ? retests.find(key) : retests.end();
     BaselineFigure fig = from_fact(clean == retests.end() ? f : clean->second);
     if (clean != retests.end()) fig.judged_on = retest_note(clean->second, f);
+    Figure made = make(key, std::move(fig));
+    out.emplace(std::move(key), std::move(made));
+  }
+}
+
+NowFigure now_figure(const std::string& key, BaselineFigure fig) {
+  std::string plain = one_interface_key(key, fig);
+  return {fig.value, fig.min, std::move(fig.samples), fig.samples_total, std::move(fig.judged_on), fig.rail, std::move(plain)};
+}
+
+}  // namespace
+
+Baseline make_baseline(const Report& report, const CompareRule& rule, const Baseline* previous) {
+  Baseline b;
+  b.created = utc_now_iso8601();
+  b.git_commit = report.provenance.git_commit;
+  b.hosts = report.provenance.hosts;
+  b.rule = rule;
+  put_run_figures(report, b.figures, [&](const std::string& key, BaselineFigure&& fig) {
     if (previous)
       if (const auto it = previous->figures.find(key); it != previous->figures.end()) {
         fig.history = it->second.history;
         fig.history.push_back(it->second.value);
         if (fig.history.size() > kMaxHistory) fig.history.erase(fig.history.begin(), fig.history.end() - static_cast<long>(kMaxHistory));
       }
-    b.figures[key] = std::move(fig);
-  }
+    return std::move(fig);
+  });
   return b;
+}
+
+NowFigures now_figures(const Report& report) {
+  NowFigures out;
+  put_run_figures(report, out, now_figure);
+  return out;
+}
+
+NowFigures now_figures(const Baseline& now) {
+  NowFigures out;
+  for (const auto& [key, fig] : now.figures) out.emplace_hint(out.end(), key, now_figure(key, fig));
+  return out;
 }
 
 namespace {

@@ -164,9 +164,26 @@ std::string one_interface_key(const std::string& key, const BaselineFigure& f);
 // figure on rail 0 of a run on several rails are one figure (whichever side the rails are on): a
 // baseline saved before the rails existed still judges tonight's first rail.
 BaselineComparison compare(const Baseline& base, const Baseline& now);
-// The same, freeing each of now's figures once it is judged: at 1,024 hosts a million figures, whose
-// place the comparison's rows take (now is left without figures).
-BaselineComparison compare(const Baseline& base, Baseline&& now);
+
+// What a comparison reads of a figure of tonight's run: its values, and the keys it answers to. The
+// baseline's figure describes it (suite, subject, unit, hosts). A million take some 0.3 GB, where as
+// BaselineFigures they take 0.7.
+struct NowFigure {
+  double value = 0, min = 0;        // as BaselineFigure's
+  std::vector<double> samples;      // as BaselineFigure's
+  int64_t samples_total = 0;
+  std::string judged_on;            // as BaselineFigure's
+  int rail = -1;
+  std::string one_interface_key;    // one_interface_key of its key ("" but on rail 0)
+};
+using NowFigures = std::map<std::string, NowFigure>;
+// The figures make_baseline makes of a run (the same keys, a passed re-test's figure for its pair), as
+// a comparison reads them.
+NowFigures now_figures(const Report& report);
+NowFigures now_figures(const Baseline& now);
+// compare(), freeing each of now's figures once it is judged: at 1,024 hosts a million figures, whose
+// place the comparison's rows take (now is left empty).
+BaselineComparison compare(const Baseline& base, NowFigures&& now);
 
 // `base` with the value of every figure the comparison found SAME appended to its history (at most
 // kMaxHistory kept); values and every other figure unchanged. A night that failed elsewhere, or whose

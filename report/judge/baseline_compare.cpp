@@ -43,13 +43,13 @@ std::string p_str(double p) {
   return buf;
 }
 
-bool testable(const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule) {
+bool testable(const BaselineFigure& b, const NowFigure& n, const CompareRule& rule) {
   return static_cast<int>(b.samples.size()) >= rule.min_samples && static_cast<int>(n.samples.size()) >= rule.min_samples;
 }
 
 // `tests` is the number of figures compared with the U test: the significance level is divided by it
 // (Bonferroni), so that a night with hundreds of figures does not raise false alarms at rate alpha each.
-Comparison judge(const std::string& key, const BaselineFigure& b, const BaselineFigure& n, const CompareRule& rule,
+Comparison judge(const std::string& key, const BaselineFigure& b, const NowFigure& n, const CompareRule& rule,
                  std::size_t tests) {
   Comparison c;
   c.key = key;
@@ -177,23 +177,23 @@ std::string without_ifaces(const std::string& subject) {
 // The figure of `now` that the baseline figure `b` (keyed `key`) stands for: the same key, else the
 // same figure across a one-interface run and rail 0 of a rail run (`rail0`: one_interface_key of now's
 // rail-0 figures -> their key).
-std::map<std::string, BaselineFigure>::const_iterator find_now(const Baseline& now, const std::string& key, const BaselineFigure& b,
-                                                               const std::map<std::string, std::string>& rail0) {
-  if (const auto it = now.figures.find(key); it != now.figures.end()) return it;
+NowFigures::const_iterator find_now(const NowFigures& now, const std::string& key, const BaselineFigure& b,
+                                    const std::map<std::string, std::string>& rail0) {
+  if (const auto it = now.find(key); it != now.end()) return it;
   if (b.rail < 0) {
     const auto a = rail0.find(key);
-    return a == rail0.end() ? now.figures.end() : now.figures.find(a->second);
+    return a == rail0.end() ? now.end() : now.find(a->second);
   }
   const std::string plain = one_interface_key(key, b);
-  if (plain.empty()) return now.figures.end();
-  const auto it = now.figures.find(plain);
-  return it != now.figures.end() && it->second.rail < 0 ? it : now.figures.end();
+  if (plain.empty()) return now.end();
+  const auto it = now.find(plain);
+  return it != now.end() && it->second.rail < 0 ? it : now.end();
 }
 
-std::map<std::string, std::string> rail0_aliases(const Baseline& now) {
+std::map<std::string, std::string> rail0_aliases(const NowFigures& now) {
   std::map<std::string, std::string> out;
-  for (const auto& [key, f] : now.figures)
-    if (const std::string plain = one_interface_key(key, f); !plain.empty()) out.emplace(plain, key);
+  for (const auto& [key, f] : now)
+    if (!f.one_interface_key.empty()) out.emplace(f.one_interface_key, key);
   return out;
 }
 
@@ -217,11 +217,11 @@ namespace {
 
 // compare(); with `consume` (the very object `now` is), each of now's figures is erased once its
 // last baseline figure has been judged.
-BaselineComparison compare_freeing(const Baseline& base, const Baseline& now, Baseline* consume) {
+BaselineComparison compare_freeing(const Baseline& base, const NowFigures& now, NowFigures* consume) {
   BaselineComparison out;
   const auto rail0 = rail0_aliases(now);
   using Entry = std::pair<const std::string, BaselineFigure>;
-  using Found = std::map<std::string, BaselineFigure>::const_iterator;
+  using Found = NowFigures::const_iterator;
   // Rows in reading order: suite, name, variant, dtype, op, then sizes by number, ranks and host: the
   // figures grouped by suite, test, kind and metric, in key order within a group (a million figures
   // of an all-pairs matrix of 1,024 nodes sort no key against another).
@@ -232,23 +232,23 @@ BaselineComparison compare_freeing(const Baseline& base, const Baseline& now, Ba
   }
   std::vector<std::pair<const Entry*, Found>> order;  // each baseline figure and the figure of now it stands for
   order.reserve(base.figures.size());
-  std::unordered_map<const BaselineFigure*, std::size_t> last_use;  // now's figures that a baseline figure found
+  std::unordered_map<const NowFigure*, std::size_t> last_use;  // now's figures that a baseline figure found
   std::size_t tests = 0;
   for (const auto& [group, entries] : groups)
     for (const Entry* entry : entries) {
       const auto it = find_now(now, entry->first, entry->second, rail0);
-      if (it != now.figures.end()) {
+      if (it != now.end()) {
         if (testable(entry->second, it->second, base.rule)) ++tests;
         last_use[&it->second] = order.size();
       }
       order.emplace_back(entry, it);
     }
-  out.new_figures = now.figures.size() - last_use.size();
+  out.new_figures = now.size() - last_use.size();
   out.rows.reserve(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
     const auto& [entry, it] = order[k];
     const auto& [key, b] = *entry;
-    if (it == now.figures.end()) {
+    if (it == now.end()) {
       Comparison c;
       c.key = key;
       c.base_value = b.value;
@@ -261,23 +261,27 @@ BaselineComparison compare_freeing(const Baseline& base, const Baseline& now, Ba
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));
     if (!it->second.judged_on.empty()) out.rows.back().reason = "judged on " + it->second.judged_on + ": " + out.rows.back().reason;
     if (it->first != key) out.rows.back().reason += (out.rows.back().reason.empty() ? "" : "; ") + ("compared with " + it->first);
-    if (consume && last_use.at(&it->second) == k) consume->figures.erase(it);
+    if (consume && last_use.at(&it->second) == k) consume->erase(it);
   }
   return out;
 }
 
 }  // namespace
 
-BaselineComparison compare(const Baseline& base, const Baseline& now) { return compare_freeing(base, now, nullptr); }
+BaselineComparison compare(const Baseline& base, const Baseline& now) {
+  const NowFigures figures = now_figures(now);
+  return compare_freeing(base, figures, nullptr);
+}
 
-BaselineComparison compare(const Baseline& base, Baseline&& now) {
+BaselineComparison compare(const Baseline& base, NowFigures&& now) {
   BaselineComparison out = compare_freeing(base, now, &now);
-  now.figures.clear();  // the figures no baseline figure stands for
+  now.clear();  // the figures no baseline figure stands for
   return out;
 }
 
-Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineComparison& c) {
+Baseline learn_noise(const Baseline& base, const Baseline& now_baseline, const BaselineComparison& c) {
   Baseline out = base;
+  const NowFigures now = now_figures(now_baseline);
   const auto rail0 = rail0_aliases(now);
   for (const auto& row : c.rows) {
     if (row.change != Change::same) continue;
@@ -285,7 +289,7 @@ Baseline learn_noise(const Baseline& base, const Baseline& now, const BaselineCo
     if (in_base == base.figures.end()) continue;
     const auto from = find_now(now, row.key, in_base->second, rail0);
     const auto to = out.figures.find(row.key);
-    if (from == now.figures.end() || to == out.figures.end()) continue;
+    if (from == now.end() || to == out.figures.end()) continue;
     auto& h = to->second.history;
     h.push_back(from->second.value);
     if (h.size() > kMaxHistory) h.erase(h.begin(), h.end() - static_cast<long>(kMaxHistory));

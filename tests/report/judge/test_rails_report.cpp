@@ -205,9 +205,9 @@ TEST(RailBaseline, OneInterfaceBaselineMatchesRailZero) {
   both.figures.insert(rails.figures.begin(), rails.figures.end());
   for (const auto& [base, now] : {std::pair{&one, &rails}, {&rails, &one}, {&both, &one}, {&both, &rails}}) {
     const auto kept = compare(*base, *now);
-    Baseline moved = *now;
+    NowFigures moved = now_figures(*now);
     const auto freed = compare(*base, std::move(moved));
-    EXPECT_TRUE(moved.figures.empty());
+    EXPECT_TRUE(moved.empty());
     EXPECT_EQ(freed.new_figures, kept.new_figures);
     ASSERT_EQ(freed.rows.size(), kept.rows.size());
     for (std::size_t i = 0; i < kept.rows.size(); ++i) {
