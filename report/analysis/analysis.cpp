@@ -292,12 +292,17 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
     if (!fresh && *eff > it->second.efficiency) it->second = SweepPeak{*eff, r.bytes};
   }
 
-  // A figure whose gap needs no explanation holds its path's one ceiling.
-  std::map<std::pair<const Ceiling*, PathModel>, std::shared_ptr<const FigureCeiling>> unexplained;
-  const auto unexplained_ceiling = [&](const Ceiling& c, PathModel m) {
-    auto& held = unexplained[{&c, m}];
-    if (!held) held = std::make_shared<const FigureCeiling>(to_figure_ceiling(c, m, ""));
-    return held;
+  // The figures of one path with the same explanation of their gap (most have none; the slow pairs of
+  // a matrix share a few dozen, by their rounded efficiency) hold one ceiling.
+  std::map<std::pair<const Ceiling*, PathModel>, std::map<std::string, std::shared_ptr<const FigureCeiling>, std::less<>>> held;
+  const auto shared_ceiling = [&](const Ceiling& c, PathModel m, std::string explanation) {
+    auto& of_path = held[{&c, m}];
+    auto it = of_path.find(explanation);
+    if (it == of_path.end()) {
+      auto made = std::make_shared<const FigureCeiling>(to_figure_ceiling(c, m, explanation));
+      it = of_path.emplace(std::move(explanation), std::move(made)).first;
+    }
+    return it->second;
   };
   int passed = 0, failed = 0, skipped = 0, timed_out = 0, wrong = 0, below = 0, above = 0, none = 0;
   std::set<std::string> below_sweeps;
@@ -335,9 +340,7 @@ void analyze(Report& rep, const AnalysisOptions& opt) {
       }
     }
     if (r.figure) {
-      r.figure->ceiling = explanation.empty() ? unexplained_ceiling(ceiling, r.figure->path)
-                                              : std::make_shared<const FigureCeiling>(
-                                                    to_figure_ceiling(ceiling, r.figure->path, explanation));
+      r.figure->ceiling = shared_ceiling(ceiling, r.figure->path, std::move(explanation));
       r.figure->efficiency = eff;
     }
   }

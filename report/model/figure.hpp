@@ -75,7 +75,7 @@ struct Figure {
   int sending_share = 1;    // flows leaving the source host at once (one-to-many: N)
   int receiving_share = 1;  // flows arriving at the destination host at once (many-to-one: N)
   // Set by the analysis (report::analyze), nowhere else. Immutable and shared: the figures of one path
-  // whose gap needs no explanation of their own hold one ceiling (a million flows, a few thousand paths).
+  // with the same explanation of their gap, or none, hold one ceiling (a million flows, a few thousand paths).
   std::shared_ptr<const FigureCeiling> ceiling;
   std::optional<double> efficiency;  // value / ceiling, for a passed record with a known ceiling
 };

@@ -159,10 +159,11 @@ TEST(DirectionVerdict, AFindingNamesTheDirectionsItCovers) {
 }
 
 // The figures of one path hold one ceiling (a million flows, a few thousand paths); a figure whose gap
-// is explained holds its own, and a flow into another host another.
-TEST(DirectionCeiling, FlowsOfOnePathHoldOneCeilingUnlessTheirGapIsExplained) {
+// is explained holds the one of its path and explanation, and a flow into another host another.
+TEST(DirectionCeiling, FlowsOfOnePathHoldOneCeilingPerExplanationOfTheirGap) {
   Report rep;
-  rep.results = {matrix_flow(0, 2, 0.947), matrix_flow(3, 2, 0.947), matrix_flow(4, 2, 0.3), matrix_flow(0, 3, 0.947)};
+  rep.results = {matrix_flow(0, 2, 0.947), matrix_flow(3, 2, 0.947), matrix_flow(4, 2, 0.3), matrix_flow(0, 3, 0.947),
+                 matrix_flow(5, 2, 0.3), matrix_flow(6, 2, 0.2)};
   analyze(rep, AnalysisOptions{});
   const auto ceiling = [&](std::size_t i) { return rep.results[i].figure->ceiling; };
   ASSERT_TRUE(ceiling(0) && ceiling(0)->known);
@@ -175,6 +176,12 @@ TEST(DirectionCeiling, FlowsOfOnePathHoldOneCeilingUnlessTheirGapIsExplained) {
   ASSERT_TRUE(ceiling(3));
   EXPECT_NE(ceiling(3).get(), ceiling(0).get());
   EXPECT_DOUBLE_EQ(ceiling(3)->value, ceiling(0)->value);
+  // Two flows into node-2 as slow as each other share the one explained ceiling; a slower one has its own.
+  EXPECT_EQ(ceiling(4).get(), ceiling(2).get());
+  ASSERT_TRUE(ceiling(5));
+  EXPECT_NE(ceiling(5).get(), ceiling(2).get());
+  EXPECT_NE(ceiling(5)->explanation, ceiling(2)->explanation);
+  EXPECT_FALSE(ceiling(5)->explanation.empty());
 }
 
 // A results.jsonl's reader holds a flow's two hosts apart from extra (report/model/flow_facts.hpp): the
