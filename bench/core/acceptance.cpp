@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <future>
 #include <optional>
 #include <ostream>
@@ -91,6 +94,13 @@ int print_judgement(const Config& cfg, const Acceptance& acc, const report::Anal
   return code;
 }
 
+void release_baseline(Acceptance& acc) {
+  acc.baseline.reset();
+#ifdef __GLIBC__
+  malloc_trim(0);  // the outputs' threads allocate from malloc arenas of their own, which would not reuse it
+#endif
+}
+
 int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& err) {
   // The acceptance files (a baseline of a million figures at 1,024 hosts) are read while the results are;
   // their error lines follow the results' lines, as when one was read after the other.
@@ -114,7 +124,7 @@ int rejudge_stored_report(const Config& cfg, std::ostream& out, std::ostream& er
   Acceptance acc = *std::move(read);
   const report::Analysed a = report::analyse(std::move(*loaded.report), analyse_inputs(cfg, acc));
   const int judged = print_judgement(cfg, acc, a, out, err);
-  acc.baseline.reset();  // read by nothing after the judgement: freed before the outputs are written
+  release_baseline(acc);
   try {
     report::write_analysed_outputs(a, cfg.output_dir);
   } catch (const std::exception& e) {

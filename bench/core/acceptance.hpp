@@ -25,6 +25,10 @@ struct Acceptance {
 // one line to `err` and throws std::invalid_argument (exit code 2).
 Acceptance load_acceptance(const Config& cfg, std::ostream& err);
 
+// Frees the loaded baseline, read by nothing after the judgement, and gives the memory back before the
+// outputs are written (at 1,024 hosts a million figures, 0.7 GB).
+void release_baseline(Acceptance& acc);
+
 // What report::analyse takes from the options and the loaded acceptance files (a run's and `report`'s).
 report::AnalyseInputs analyse_inputs(const Config& cfg, const Acceptance& acc);
 

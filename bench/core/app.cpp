@@ -152,7 +152,7 @@ int finish_report(const Config& cfg, const MpiContext& mpi, const ResultsSink& s
   const report::Analysed a = report::analyse(std::move(rep), analyse_inputs(cfg, acc));
   std::ostringstream tables;  // verdicts and baseline comparison, printed after the summary
   const int judged = print_judgement(cfg, acc, a, tables, std::cerr);
-  acc.baseline.reset();  // read by nothing after the judgement: freed before the outputs are written
+  release_baseline(acc);
   report::write_analysed_outputs(a, cfg.output_dir);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& r : a.report.results) {
