@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <filesystem>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <future>
 #include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 
 #include "bench/core/output_probe.hpp"
 #include "report/history/history_command.hpp"
