@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <unordered_map>
 
 #include "report/judge/figure_select.hpp"
 #include "report/judge/verdict_subjects.hpp"
@@ -212,15 +214,15 @@ Verdict judge_spread(const Report& report, const SpreadPromise& s, std::size_t i
   // outlier named is the host whose pairs are slow, not one of its pairs.
   std::vector<SubjectValue> per;
   std::vector<std::vector<double>> samples;
+  // Each subject's place in per, by its label: a matrix of 1,024 hosts adds two million values.
+  std::unordered_map<std::string, std::size_t> place;
   const auto add = [&](const FactSubject& subject, double value) {
-    const auto label = subject_label(subject);
-    auto it = std::find_if(per.begin(), per.end(), [&](const SubjectValue& v) { return subject_label(v.subject) == label; });
-    if (it == per.end()) {
+    const auto [it, fresh] = place.try_emplace(subject_label(subject), per.size());
+    if (fresh) {
       per.push_back({subject, 0, std::nullopt});
       samples.emplace_back();
-      it = per.end() - 1;
     }
-    samples[static_cast<std::size_t>(it - per.begin())].push_back(value);
+    samples[it->second].push_back(value);
   };
   for (const auto& f : p.ok) {
     if (f.subject.kind == FactSubjectKind::pair || f.subject.kind == FactSubjectKind::link) {
