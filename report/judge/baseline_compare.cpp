@@ -213,11 +213,7 @@ std::string one_interface_key(const std::string& key, const BaselineFigure& f) {
   return key.substr(0, key.size() - f.subject.size()) + without_ifaces(f.subject);
 }
 
-namespace {
-
-// compare(); with `consume` (the very object `now` is), each of now's figures is erased once its
-// last baseline figure has been judged.
-BaselineComparison compare_freeing(const Baseline& base, const NowFigures& now, NowFigures* consume) {
+BaselineComparison compare(const Baseline& base, NowFigures&& now) {
   BaselineComparison out;
   const auto rail0 = rail0_aliases(now);
   using Entry = std::pair<const std::string, BaselineFigure>;
@@ -261,23 +257,13 @@ BaselineComparison compare_freeing(const Baseline& base, const NowFigures& now, 
     out.rows.push_back(judge(key, b, it->second, base.rule, tests));
     if (!it->second.judged_on.empty()) out.rows.back().reason = "judged on " + it->second.judged_on + ": " + out.rows.back().reason;
     if (it->first != key) out.rows.back().reason += (out.rows.back().reason.empty() ? "" : "; ") + ("compared with " + it->first);
-    if (consume && last_use.at(&it->second) == k) consume->erase(it);
+    if (last_use.at(&it->second) == k) now.erase(it);  // its last use: free it
   }
-  return out;
-}
-
-}  // namespace
-
-BaselineComparison compare(const Baseline& base, const Baseline& now) {
-  const NowFigures figures = now_figures(now);
-  return compare_freeing(base, figures, nullptr);
-}
-
-BaselineComparison compare(const Baseline& base, NowFigures&& now) {
-  BaselineComparison out = compare_freeing(base, now, &now);
   now.clear();  // the figures no baseline figure stands for
   return out;
 }
+
+BaselineComparison compare(const Baseline& base, const Baseline& now) { return compare(base, now_figures(now)); }
 
 Baseline learn_noise(const Baseline& base, const Baseline& now_baseline, const BaselineComparison& c) {
   Baseline out = base;
