@@ -13,6 +13,7 @@
 
 #include "tests/support/spec_names.hpp"
 #include "report/judge/baseline.hpp"
+#include "report/model/json_member_lines.hpp"
 #include "report/model/json_lines_parser.hpp"
 #include "report/render/outputs.hpp"
 #include "report/judge/verdicts_outputs.hpp"
@@ -252,6 +253,53 @@ TEST(FuzzInputs, JsonLinesParserAgreesWithTheCarefulParser) {
             << " link facts held apart\n";
   EXPECT_GT(refused, 0u);
   EXPECT_GT(holding_apart, 0u);
+  EXPECT_LT(refused, cases);
+}
+
+// `written` (a baseline as write_baseline writes it) with one figure's value mutated, on its one line.
+std::string with_one_figure_mutated(const std::string& written, Rng& rng) {
+  std::vector<std::size_t> starts;  // of each figure's line, at its line break
+  for (auto at = written.find("\n  \"", written.find("\"figures\": {")); at != std::string::npos; at = written.find("\n  \"", at + 1))
+    starts.push_back(at);
+  if (starts.empty()) return written;
+  const std::size_t begin = starts[rng.below(starts.size())], end = written.find('\n', begin + 1);
+  const std::string line = written.substr(begin, end - begin);
+  const bool comma = line.back() == ',';
+  const std::size_t value_at = line.find("\": ") + 3;
+  std::string value = mutate_json(line.substr(value_at, line.size() - value_at - (comma ? 1 : 0)), rng);
+  std::replace(value.begin(), value.end(), '\n', ' ');
+  return written.substr(0, begin) + line.substr(0, value_at) + value + (comma ? "," : "") + written.substr(end);
+}
+
+// A baseline laid out as write_baseline writes it is read a figure a line by the JSON lines parser
+// (report/model/json_member_lines.hpp), and whatever that way does not take by the whole-text parser:
+// mutated, it reads as the same baseline, or says the same words, as the whole text read by the
+// careful parser alone (a space after the first brace: the layout the line reader leaves alone).
+TEST(FuzzInputs, BaselineReadALineAtATimeAgreesWithTheWholeText) {
+  report::Report rep = fixture_report();
+  const std::string written = report::baseline_text(report::make_baseline(rep, {}));
+  const auto read = [](const std::string& text) {
+    try {
+      return report::baseline_text(report::baseline_from_text(text, "b.json"));
+    } catch (const report::BaselineError& e) {
+      return std::string("refused: ") + e.what();
+    }
+  };
+  Rng rng(base_seed() + 8);
+  const std::size_t cases = case_count(500);
+  std::size_t by_lines = 0, refused = 0;
+  for (std::size_t i = 0; i < cases; ++i) {
+    const std::string text = i % 2 ? mutate_json(written, rng) : with_one_figure_mutated(written, rng);
+    if (text.rfind("{\n", 0) != 0) continue;
+    const std::string said = read(text);
+    ASSERT_EQ(said, read("{ " + text.substr(1))) << "case " << i << " (GPUNET_FUZZ_SEED=" << base_seed() << ")";
+    by_lines += report::read_member_lines(text, "figures", [](std::string&&, json&&) { return true; }).has_value();
+    refused += said.rfind("refused: ", 0) == 0;
+  }
+  std::cout << "baseline lines: " << cases << " mutated, " << by_lines << " laid out to be read a line at a time, "
+            << refused << " refused\n";
+  EXPECT_GT(by_lines, 0u);
+  EXPECT_GT(refused, 0u);
   EXPECT_LT(refused, cases);
 }
 
