@@ -13,6 +13,7 @@
 #include "report/document/document_section.hpp"
 #include "report/render/outputs.hpp"
 #include "report/render/results_jsonl.hpp"
+#include "report/render/results_memory.hpp"
 #include "report/model/report_reader.hpp"
 
 namespace gpunet::report {
@@ -44,7 +45,11 @@ struct ResultsFileError : std::runtime_error {
 
 LoadedResults load_results(const std::string& path, std::size_t whole_up_to) {
   // Only a results.jsonl may be larger than a report file: it is read line by line.
-  if (const auto size = input_file_size(path); size && *size > whole_up_to) return read_large_results_jsonl(path, *size);
+  if (const auto size = input_file_size(path)) {
+    if (const auto room = memory_room())
+      if (auto why = results_beyond_memory(path, *size, *room)) return results_refused(*why);
+    if (*size > whole_up_to) return read_large_results_jsonl(path, *size);
+  }
   std::string text;
   try {
     text = read_input_file<ResultsFileError>(path, kResultsInput);

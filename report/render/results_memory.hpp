@@ -1,0 +1,35 @@
+// Whether the records of a results file can be held in the memory this process may still take. A
+// report.json or results.jsonl is read whole into records before it is analysed (`gpunet-bench
+// report`, and rank 0 at a run's end); its records take about as much memory as the file (2.2 GB for
+// the 2.2 GB results.jsonl of 1,024 hosts), never less than half of it (the fullest records measured
+// take 0.99 times their file, the leanest 1.45). A file whose half does not fit is refused with one
+// line before reading starts, rather than the process being killed for memory with nothing said.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpunet::report {
+
+struct MemoryRoom {
+  std::uint64_t bytes = 0;  // what this process may still take
+  std::string from;         // where that comes from, for the refusal's words
+};
+
+// The room that /proc/meminfo's text gives (MemAvailable and SwapFree) and, where a cgroup's
+// memory limit is smaller, what that limit leaves above its usage. nullopt where meminfo does not
+// say. Pure.
+std::optional<MemoryRoom> memory_room_of(std::string_view meminfo, std::optional<std::uint64_t> cgroup_limit,
+                                         std::optional<std::uint64_t> cgroup_usage);
+
+// memory_room_of this machine's /proc/meminfo and this process's cgroup (v2 memory.max and
+// memory.current, or v1 memory.limit_in_bytes and memory.usage_in_bytes).
+std::optional<MemoryRoom> memory_room();
+
+// The line that refuses `path`, a results file of `file_bytes`, when half of it is more than `room`;
+// nullopt when it may fit. Pure.
+std::optional<std::string> results_beyond_memory(const std::string& path, std::uint64_t file_bytes, const MemoryRoom& room);
+
+}  // namespace gpunet::report
