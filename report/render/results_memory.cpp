@@ -9,21 +9,30 @@ namespace gpunet::report {
 
 namespace {
 
-// The number of kB on meminfo's line `key` ("MemAvailable:   24194408 kB"), in bytes.
-std::optional<std::uint64_t> meminfo_bytes(std::string_view meminfo, std::string_view key) {
-  for (std::size_t at = 0; at < meminfo.size();) {
-    const auto end = std::min(meminfo.find('\n', at), meminfo.size());
-    std::string_view line = meminfo.substr(at, end - at);
+// The number after `key` on its own line of `text` ("MemAvailable:   24194408 kB", "file 3206938624").
+std::optional<std::uint64_t> value_after(std::string_view text, std::string_view key) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
     at = end + 1;
-    if (line.substr(0, key.size()) != key || line.size() <= key.size() || line[key.size()] != ':') continue;
-    line.remove_prefix(key.size() + 1);
+    if (line.substr(0, key.size()) != key || line.size() <= key.size()) continue;
+    line.remove_prefix(key.size());
+    if (line.front() == ':') line.remove_prefix(1);
+    if (line.empty() || line.front() != ' ') continue;
     line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
-    std::uint64_t kb = 0;
-    const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), kb);
-    if (ec != std::errc() || kb > UINT64_MAX / 1024) return std::nullopt;
-    return kb * 1024;
+    std::uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
+    if (ec != std::errc()) return std::nullopt;
+    return v;
   }
   return std::nullopt;
+}
+
+// meminfo's `key` line, in bytes (it says kB).
+std::optional<std::uint64_t> meminfo_kb(std::string_view meminfo, std::string_view key) {
+  const auto kb = value_after(meminfo, key);
+  if (!kb || *kb > UINT64_MAX / 1024) return std::nullopt;
+  return *kb * 1024;
 }
 
 std::string text_of(const std::string& path) {
@@ -49,34 +58,35 @@ std::string gigabytes(std::uint64_t bytes) {
 
 }  // namespace
 
-std::optional<MemoryRoom> memory_room_of(std::string_view meminfo, std::optional<std::uint64_t> cgroup_limit,
-                                         std::optional<std::uint64_t> cgroup_usage) {
-  const auto available = meminfo_bytes(meminfo, "MemAvailable");
+std::optional<MemoryRoom> memory_room_of(std::string_view meminfo, const std::optional<CgroupMemory>& cgroup) {
+  const auto available = meminfo_kb(meminfo, "MemAvailable");
   if (!available) return std::nullopt;
-  MemoryRoom room{*available + meminfo_bytes(meminfo, "SwapFree").value_or(0), "MemAvailable and SwapFree of /proc/meminfo"};
-  if (cgroup_limit) {
-    const std::uint64_t used = cgroup_usage.value_or(0);
-    const std::uint64_t left = *cgroup_limit > used ? *cgroup_limit - used : 0;
-    if (left < room.bytes) room = {left, "the memory limit of this process's cgroup, " + gigabytes(*cgroup_limit)};
+  MemoryRoom room{*available + meminfo_kb(meminfo, "SwapFree").value_or(0), "MemAvailable and SwapFree of /proc/meminfo"};
+  if (cgroup) {
+    const std::uint64_t held = cgroup->usage > cgroup->file ? cgroup->usage - cgroup->file : 0;
+    const std::uint64_t left = cgroup->limit > held ? cgroup->limit - held : 0;
+    if (left < room.bytes) room = {left, "the memory limit of this process's cgroup, " + gigabytes(cgroup->limit)};
   }
   return room;
 }
 
 std::optional<MemoryRoom> memory_room() {
-  std::optional<std::uint64_t> limit, usage;
+  std::optional<CgroupMemory> cgroup;
   std::istringstream groups(text_of("/proc/self/cgroup"));
   for (std::string line; std::getline(groups, line);) {
     const auto colon = line.find(':'), second = line.find(':', colon + 1);
     if (colon == std::string::npos || second == std::string::npos) continue;
     const std::string controllers = line.substr(colon + 1, second - colon - 1), path = line.substr(second + 1);
-    if (line.substr(0, colon) == "0" && controllers.empty()) {  // v2
-      if (const auto l = number_in("/sys/fs/cgroup" + path + "/memory.max")) limit = l, usage = number_in("/sys/fs/cgroup" + path + "/memory.current");
-    } else if (controllers == "memory") {  // v1
-      if (const auto l = number_in("/sys/fs/cgroup/memory" + path + "/memory.limit_in_bytes"))
-        limit = l, usage = number_in("/sys/fs/cgroup/memory" + path + "/memory.usage_in_bytes");
-    }
+    const bool v2 = line.substr(0, colon) == "0" && controllers.empty();
+    if (!v2 && controllers != "memory") continue;
+    const std::string dir = (v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory") + path + "/memory.";
+    const auto limit = number_in(dir + (v2 ? "max" : "limit_in_bytes"));  // v2 "max": no limit
+    if (!limit) continue;
+    const std::string stat = text_of(dir + "stat");
+    cgroup = CgroupMemory{*limit, number_in(dir + (v2 ? "current" : "usage_in_bytes")).value_or(0),
+                          value_after(stat, v2 ? "file" : "total_cache").value_or(0)};
   }
-  return memory_room_of(text_of("/proc/meminfo"), limit, usage);
+  return memory_room_of(text_of("/proc/meminfo"), cgroup);
 }
 
 std::optional<std::string> results_beyond_memory(const std::string& path, std::uint64_t file_bytes, const MemoryRoom& room) {

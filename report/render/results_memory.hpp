@@ -18,14 +18,19 @@ struct MemoryRoom {
   std::string from;         // where that comes from, for the refusal's words
 };
 
-// The room that /proc/meminfo's text gives (MemAvailable and SwapFree) and, where a cgroup's
-// memory limit is smaller, what that limit leaves above its usage. nullopt where meminfo does not
-// say. Pure.
-std::optional<MemoryRoom> memory_room_of(std::string_view meminfo, std::optional<std::uint64_t> cgroup_limit,
-                                         std::optional<std::uint64_t> cgroup_usage);
+// A cgroup's memory limit and what it is charged with: its usage holds the page cache of the files it
+// read, which the kernel gives back before it kills for memory.
+struct CgroupMemory {
+  std::uint64_t limit = 0, usage = 0, file = 0;
+};
 
-// memory_room_of this machine's /proc/meminfo and this process's cgroup (v2 memory.max and
-// memory.current, or v1 memory.limit_in_bytes and memory.usage_in_bytes).
+// The room that /proc/meminfo's text gives (MemAvailable and SwapFree) and, where a cgroup's memory
+// limit is smaller, what that limit leaves above its usage but its page cache. nullopt where meminfo
+// does not say. Pure.
+std::optional<MemoryRoom> memory_room_of(std::string_view meminfo, const std::optional<CgroupMemory>& cgroup);
+
+// memory_room_of this machine's /proc/meminfo and this process's cgroup (v2 memory.max, memory.current
+// and memory.stat's file; v1 memory.limit_in_bytes, memory.usage_in_bytes and memory.stat's total_cache).
 std::optional<MemoryRoom> memory_room();
 
 // The line that refuses `path`, a results file of `file_bytes`, when half of it is more than `room`;

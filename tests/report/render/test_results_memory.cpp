@@ -1,5 +1,6 @@
 // Whether a results file's records fit the memory this process may still take: the room read from
-// /proc/meminfo and a cgroup's limit, and the one line that refuses a file whose half does not fit.
+// /proc/meminfo and a cgroup's limit (its page cache given back), and the one line that refuses a file
+// whose half does not fit.
 #include <gtest/gtest.h>
 
 #include "report/render/results_memory.hpp"
@@ -18,20 +19,22 @@ constexpr const char* kMeminfo =
 }  // namespace
 
 TEST(ResultsMemory, TheRoomIsWhatMeminfoLeavesOrWhatACgroupLimitLeavesWhereThatIsLess) {
-  const auto room = memory_room_of(kMeminfo, std::nullopt, std::nullopt);
+  const auto room = memory_room_of(kMeminfo, std::nullopt);
   ASSERT_TRUE(room);
   EXPECT_EQ(room->bytes, (22000000ull + 1000000ull) * 1024);
   EXPECT_EQ(room->from, "MemAvailable and SwapFree of /proc/meminfo");
-  const auto limited = memory_room_of(kMeminfo, 4000000000ull, 1000000000ull);
+  const auto limited = memory_room_of(kMeminfo, CgroupMemory{4000000000ull, 1500000000ull, 500000000ull});
   ASSERT_TRUE(limited);
   EXPECT_EQ(limited->bytes, 3000000000ull);
-  EXPECT_EQ(limited->from, "the memory limit of this process's cgroup, 4.0 GB");
-  EXPECT_EQ(memory_room_of(kMeminfo, 1000ull, 5000ull)->bytes, 0u);              // over its limit already
-  EXPECT_EQ(memory_room_of(kMeminfo, 1ull << 62, 0)->bytes, room->bytes);         // a limit that limits nothing
-  EXPECT_EQ(memory_room_of("MemTotal: 5 kB\n", std::nullopt, std::nullopt), std::nullopt);
-  EXPECT_EQ(memory_room_of("MemAvailable: lots\n", std::nullopt, std::nullopt), std::nullopt);
-  EXPECT_EQ(memory_room_of("MemAvailableX: 5 kB\nMemAvailable: 7 kB\n", std::nullopt, std::nullopt)->bytes, 7u * 1024);
-  EXPECT_EQ(memory_room_of("", std::nullopt, std::nullopt), std::nullopt);
+  EXPECT_EQ(limited->from, "the memory limit of this process's cgroup, 4.0 GB");  // its page cache given back
+  EXPECT_EQ(memory_room_of(kMeminfo, CgroupMemory{4000000000ull, 1500000000ull, 0})->bytes, 2500000000ull);
+  EXPECT_EQ(memory_room_of(kMeminfo, CgroupMemory{1000, 5000, 0})->bytes, 0u);       // over its limit already
+  EXPECT_EQ(memory_room_of(kMeminfo, CgroupMemory{1000, 500, 900})->bytes, 1000u);   // all of it page cache
+  EXPECT_EQ(memory_room_of(kMeminfo, CgroupMemory{1ull << 62, 0, 0})->bytes, room->bytes);  // a limit that limits nothing
+  EXPECT_EQ(memory_room_of("MemTotal: 5 kB\n", std::nullopt), std::nullopt);
+  EXPECT_EQ(memory_room_of("MemAvailable: lots\n", std::nullopt), std::nullopt);
+  EXPECT_EQ(memory_room_of("MemAvailableX: 5 kB\nMemAvailable: 7 kB\n", std::nullopt)->bytes, 7u * 1024);
+  EXPECT_EQ(memory_room_of("", std::nullopt), std::nullopt);
 }
 
 TEST(ResultsMemory, AFileWhoseHalfDoesNotFitIsRefusedWithOneLine) {
