@@ -264,15 +264,12 @@ Baseline baseline_of_text(std::string_view text, const std::string& source, Pars
       return false;
     }
   });
-  if (rest) {
-    const JsonParsed doc = parse_json_text(*rest);
+  const JsonParsed doc = rest ? parse_json_text(*rest) : JsonParsed{};
+  if (rest && doc.ok()) {
     try {
-      if (doc.ok()) {
-        Baseline b = header_from_json(rd, doc.value, source);
-        figures_from_json(rd, *json_field(doc.value, "figures"), b);  // {}: they were read a line each
-        b.figures = std::move(figures);
-        return b;
-      }
+      Baseline b = header_from_json(rd, doc.value, source);  // its "figures" is {}: they were read a line each
+      b.figures = std::move(figures);
+      return b;
     } catch (const BaselineError&) {
     }
   }
