@@ -46,8 +46,7 @@ struct ResultsFileError : std::runtime_error {
 LoadedResults load_results(const std::string& path, std::size_t whole_up_to) {
   // Only a results.jsonl may be larger than a report file: it is read line by line.
   if (const auto size = input_file_size(path)) {
-    if (const auto room = memory_room())
-      if (auto why = results_beyond_memory(path, *size, *room)) return results_refused(*why);
+    if (auto why = results_beyond_memory(path, *size)) return results_refused(*why);
     if (*size > whole_up_to) return read_large_results_jsonl(path, *size);
   }
   std::string text;

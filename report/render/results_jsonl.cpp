@@ -360,8 +360,7 @@ LoadedResults read_large_results_jsonl(const std::string& path, std::size_t byte
 
 LoadedResults read_own_results_jsonl(const std::string& path) {
   const std::size_t bytes = input_file_size(path).value_or(0);
-  if (const auto room = memory_room())
-    if (auto why = results_beyond_memory(path, bytes, *room)) return results_refused(*why);
+  if (auto why = results_beyond_memory(path, bytes)) return results_refused(*why);
   JsonlLines lines(path, bytes, JsonlLines::Source::own);
   const auto read_error = read_file_lines(path, lines);
   if (read_error && !lines.stopped()) return results_refused(*read_error);

@@ -97,4 +97,9 @@ std::optional<std::string> results_beyond_memory(const std::string& path, std::u
          " -o DIR), or measure fewer pairs (--tcp-pairs random:K)";
 }
 
+std::optional<std::string> results_beyond_memory(const std::string& path, std::uint64_t file_bytes) {
+  const auto room = memory_room();
+  return room ? results_beyond_memory(path, file_bytes, *room) : std::nullopt;
+}
+
 }  // namespace gpunet::report

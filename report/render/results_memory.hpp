@@ -36,5 +36,8 @@ std::optional<MemoryRoom> memory_room();
 // The line that refuses `path`, a results file of `file_bytes`, when half of it is more than `room`;
 // nullopt when it may fit. Pure.
 std::optional<std::string> results_beyond_memory(const std::string& path, std::uint64_t file_bytes, const MemoryRoom& room);
+// The same against this process's memory_room(); nullopt where that cannot be read. What both readers
+// of a results file (load_results, and rank 0's read_own_results_jsonl) ask before they read.
+std::optional<std::string> results_beyond_memory(const std::string& path, std::uint64_t file_bytes);
 
 }  // namespace gpunet::report
