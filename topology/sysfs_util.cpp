@@ -2,22 +2,15 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
+#include "common/small_file.hpp"
 #include "topology/model.hpp"
 
 namespace gpunet::topo::fsutil {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> read_text(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return ss.str();
-}
+std::optional<std::string> read_text(const fs::path& p) { return read_small_file(p); }
 
 std::optional<std::string> read_line(const fs::path& p) {
   std::ifstream in(p);

@@ -2,8 +2,9 @@
 
 #include <charconv>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
+
+#include "common/small_file.hpp"
 
 namespace gpunet::report {
 
@@ -35,12 +36,7 @@ std::optional<std::uint64_t> meminfo_kb(std::string_view meminfo, std::string_vi
   return *kb * 1024;
 }
 
-std::string text_of(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
+std::string text_of(const std::string& path) { return read_small_file(path).value_or(""); }
 
 std::optional<std::uint64_t> number_in(const std::string& path) {
   const std::string t = text_of(path);

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <thread>
 
+#include "common/small_file.hpp"
+
 namespace gpunet::bench::counters {
 
 namespace fs = std::filesystem;
@@ -36,16 +38,9 @@ std::optional<CpuTimes> parse_cpu_times(const std::string& proc_stat) {
 
 namespace {
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // utime + stime of /proc/PID/stat, 0 when unreadable (a process that just ended).
 uint64_t process_ticks(const fs::path& stat) {
-  const std::string text = read_all(stat);
+  const std::string text = read_small_file(stat).value_or("");
   const auto close = text.rfind(')');  // the command name may hold spaces and parentheses
   if (close == std::string::npos) return 0;
   std::istringstream f(text.substr(close + 1));
@@ -91,7 +86,7 @@ double others_between(const LoadSnapshot& before, const LoadSnapshot& after) {
 LoadSnapshot take_load_snapshot(const std::string& proc_root) {
   LoadSnapshot s;
   const fs::path proc(proc_root);
-  const auto cpu = parse_cpu_times(read_all(proc / "stat"));
+  const auto cpu = parse_cpu_times(read_small_file(proc / "stat").value_or(""));
   if (!cpu) return s;
   s.cpu = *cpu;
   process_times(proc, s);
