@@ -103,7 +103,9 @@ void fill_from_figure(FigureFact& f, const Record& r, const Figure& fig) {
   if (!f.dip && r.time_us.samples >= 2 && r.time_us.p99 > 0) f.dip = std::max(0.0, 1 - r.time_us.p50 / r.time_us.p99);
 }
 
-FigureFact fact(const Record& r, const std::string& metric) {
+}  // namespace
+
+FigureFact figure_fact(const Record& r, const std::string& metric) {
   FigureFact f;
   f.suite = r.suite, f.test = r.name, f.kind = kind_of(r), f.metric = metric;
   f.subject = fact_subject_of(r);
@@ -132,6 +134,8 @@ FigureFact fact(const Record& r, const std::string& metric) {
   if (r.figure) fill_ceiling(f, *r.figure);
   return f;
 }
+
+namespace {
 
 bool on_rail(const Record& r, const FigureQuery& q) {
   if (q.rail && jsonx::integer(r.extra, "rail") != q.rail) return false;
@@ -185,14 +189,20 @@ std::string subject_noun(FactSubjectKind k, bool plural) {
 
 std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& q) {
   std::vector<FigureFact> out;
+  for (const Record* r : select_records(report, q)) out.push_back(figure_fact(*r, q.metric));
+  return out;
+}
+
+std::vector<const Record*> select_records(const Report& report, const FigureQuery& q) {
+  std::vector<const Record*> out;
   for (const auto& r : report.results)
-    if (selected(r, q)) out.push_back(fact(r, q.metric));
+    if (selected(r, q)) out.push_back(&r);
   return out;
 }
 
 bool keeps_baseline_figure(const Record& r) { return r.status == Status::passed && r.figure && r.figure->value > 0; }
 
-FigureFact figure_fact_of(const Record& r) { return r.figure ? fact(r, figure_path(*r.figure)) : fact(r, ""); }
+FigureFact figure_fact_of(const Record& r) { return figure_fact(r, r.figure ? figure_path(*r.figure) : ""); }
 
 std::string figure_path(const Figure& f) {
   if (f.better == Better::lower) return "time_us.p50";

@@ -80,6 +80,11 @@ struct FigureQuery {
 // bandwidth query takes the flows that had their path to themselves (not one-to-many, many-to-one or
 // the re-tests of suspects).
 std::vector<FigureFact> select_figures(const Report& report, const FigureQuery& q);
+// The records select_figures reads, in the same order: a caller that judges a million flows makes
+// their facts one at a time (figure_fact) instead of holding them all.
+std::vector<const Record*> select_records(const Report& report, const FigureQuery& q);
+// The fact select_figures makes of a selected record, for the query's figure path `metric`.
+FigureFact figure_fact(const Record& r, const std::string& metric);
 
 // What a latency test's times are (the tcp and rdma ping-pongs' time_us, their tables, the latency
 // promises), in the words every output uses.

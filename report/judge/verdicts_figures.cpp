@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -19,10 +20,10 @@ double median(std::vector<double> v) {
   return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// The figures one promise judges, or the verdict when it is settled without a measurement.
+// The promise's label and, when it is settled without a measurement, its verdict. The figures it
+// judges went to the caller's `judge`, one at a time as they are made.
 struct Picked {
   std::string label;               // "bandwidth[0] tcp/matrix goodput_Gbps"
-  std::vector<FigureFact> ok;      // passed, at the chosen size, carrying the figure
   std::optional<Verdict> verdict;
   std::string note;                // said in the reason (a selector that does not apply)
 };
@@ -40,16 +41,23 @@ std::string suites_hint(const Report& report, const std::string& suite) {
   return "the " + suite + " suite was not run (add it: --suites " + list + suite + ")";
 }
 
-std::optional<int64_t> chosen_size(const std::vector<FigureFact>& figs, const FigureSelector& sel, bool largest) {
+// A selected record's bytes as its fact states them: its message size, or 0 (a TCP flow's).
+int64_t size_of(const Record& r) { return bytes_is_message_size(r) ? r.bytes : 0; }
+
+std::optional<int64_t> chosen_size(const std::vector<const Record*>& recs, const FigureSelector& sel, bool largest) {
   if (sel.bytes) return sel.bytes;
   std::optional<int64_t> bytes;
-  for (const auto& f : figs)
-    if (f.status != Status::skipped && (!bytes || (largest ? f.bytes > *bytes : f.bytes < *bytes))) bytes = f.bytes;
+  for (const Record* r : recs)
+    if (r->status != Status::skipped && (!bytes || (largest ? size_of(*r) > *bytes : size_of(*r) < *bytes))) bytes = size_of(*r);
   return bytes;
 }
 
-Picked pick(const Report& report, const FigureSelector& sel, bool largest, const std::string& promise, const std::string& limit) {
-  auto figs = select_figures(report, FigureQuery{sel.suite, sel.name, sel.variant, sel.figure, sel.bytes, sel.rail, sel.iface, sel.stands_for, sel.left_out});
+// Selects the promise's records, settles the promise when they leave nothing to judge, and hands
+// `judge` the fact of each figure to judge: passed, at the chosen size, carrying the figure. At 1,024
+// hosts they are a million; none is held after `judge` has seen it.
+Picked pick(const Report& report, const FigureSelector& sel, bool largest, const std::string& promise,
+            const std::string& limit, const std::function<void(const FigureFact&)>& judge) {
+  auto recs = select_records(report, FigureQuery{sel.suite, sel.name, sel.variant, sel.figure, sel.bytes, sel.rail, sel.iface, sel.stands_for, sel.left_out});
   const std::string what = sel.suite + "/" + sel.name + (sel.variant.empty() ? "" : " " + sel.variant);
   Picked p;
   p.label = promise + " " + what;
@@ -57,41 +65,44 @@ Picked pick(const Report& report, const FigureSelector& sel, bool largest, const
     p.verdict = Verdict{p.label, s, "-", limit, std::move(reason), {}, {}};
     return p;
   };
-  if (figs.empty())
+  if (recs.empty())
     return settle(VerdictStatus::skip, suite_ran(report, sel.suite) ? "the run has no " + what + " records"
                                                                     : "not judged: " + suites_hint(report, sel.suite));
-  const bool sized = std::any_of(figs.begin(), figs.end(), [](const FigureFact& f) { return f.bytes_is_size; });
+  const bool sized = std::any_of(recs.begin(), recs.end(), [](const Record* r) { return bytes_is_message_size(*r); });
   if (!sized && sel.bytes) p.note = "bytes is ignored: the bytes of a TCP flow are what it received, not a message size";
   if (sized) {
-    const auto bytes = chosen_size(figs, sel, largest);
-    if (!bytes) return settle(VerdictStatus::skip, what + " was skipped: " + figs.front().reason);
+    const auto bytes = chosen_size(recs, sel, largest);
+    if (!bytes) return settle(VerdictStatus::skip, what + " was skipped: " + recs.front()->reason);
     std::vector<std::string> sizes;
-    for (const auto& f : figs)
-      if (f.status != Status::skipped && std::find(sizes.begin(), sizes.end(), human_bytes(f.bytes)) == sizes.end())
-        sizes.push_back(human_bytes(f.bytes));
-    figs.erase(std::remove_if(figs.begin(), figs.end(), [&](const FigureFact& f) { return f.bytes != *bytes; }), figs.end());
+    for (const Record* r : recs)
+      if (r->status != Status::skipped && std::find(sizes.begin(), sizes.end(), human_bytes(size_of(*r))) == sizes.end())
+        sizes.push_back(human_bytes(size_of(*r)));
+    recs.erase(std::remove_if(recs.begin(), recs.end(), [&](const Record* r) { return size_of(*r) != *bytes; }), recs.end());
     p.label += " " + human_bytes(*bytes);
-    if (figs.empty()) {
+    if (recs.empty()) {
       std::string list;
       for (std::size_t i = 0; i < sizes.size() && i < 6; ++i) list += (i ? ", " : "") + sizes[i];
       return settle(VerdictStatus::skip, "no " + what + " record at " + human_bytes(*bytes) +
                                              (list.empty() ? "" : " (measured: " + list + (sizes.size() > 6 ? ", ..." : "") + ")"));
     }
   }
-  for (const auto& f : figs)
-    if (f.status == Status::failed || f.status == Status::timed_out)
-      return settle(VerdictStatus::fail, "the measurement " + to_string(f.status) + " on " + subject_label(f.subject) +
-                                             (f.reason.empty() ? "" : ": " + f.reason));
-  const bool passed = std::any_of(figs.begin(), figs.end(), [](const FigureFact& f) { return f.status == Status::passed; });
-  const std::string first_reason = figs.front().reason;
-  // The judged figures are moved out, not copied: at 1,024 hosts they are a million.
-  figs.erase(std::remove_if(figs.begin(), figs.end(),
-                            [&](const FigureFact& f) { return f.status != Status::passed || (!sel.figure.empty() && !f.value); }),
-             figs.end());
-  p.ok = std::move(figs);
-  if (!p.ok.empty()) return p;
+  for (const Record* r : recs)
+    if (r->status == Status::failed || r->status == Status::timed_out)
+      return settle(VerdictStatus::fail, "the measurement " + to_string(r->status) + " on " +
+                                             subject_label(figure_fact(*r, sel.figure).subject) +
+                                             (r->reason.empty() ? "" : ": " + r->reason));
+  std::size_t judged = 0;
+  for (const Record* r : recs) {
+    if (r->status != Status::passed) continue;
+    const FigureFact f = figure_fact(*r, sel.figure);
+    if (!sel.figure.empty() && !f.value) continue;
+    judge(f);
+    ++judged;
+  }
+  if (judged > 0) return p;
+  const bool passed = std::any_of(recs.begin(), recs.end(), [](const Record* r) { return r->status == Status::passed; });
   if (passed) return settle(VerdictStatus::skip, "the " + what + " records carry no " + sel.figure);
-  return settle(VerdictStatus::skip, what + " was skipped: " + first_reason);
+  return settle(VerdictStatus::skip, what + " was skipped: " + recs.front()->reason);
 }
 
 std::string short_metric(const std::string& figure) { return figure.rfind("extra.", 0) == 0 ? figure.substr(6) : figure; }
@@ -131,22 +142,24 @@ Verdict judge_bandwidth(const Report& report, const BandwidthPromise& b, std::si
   const double rate = promised_opt.value_or(0);
   const std::string against = promised ? "of the promised " + fmt_num(rate) + " " + unit : "of the ceiling";
   const std::string limit = b.min ? ">= " + fmt_num(*b.min) + " " + unit : ">= " + fmt_num(*b.min_efficiency_pct) + " % " + against;
-  auto p = pick(report, b.sel, true, "bandwidth[" + std::to_string(i) + "]", limit);
-  if (p.verdict) return *p.verdict;
-  p.label += " " + short_metric(b.sel.figure);
   std::vector<SubjectValue> values;
+  // Against a promise: each value's figure and efficiency, for the worst subject's own words.
+  std::vector<std::pair<double, std::optional<double>>> figures;
   std::string explanation;
-  for (const auto& f : p.ok) {
+  auto p = pick(report, b.sel, true, "bandwidth[" + std::to_string(i) + "]", limit, [&](const FigureFact& f) {
     if (b.min) {
       values.push_back({f.subject, *f.value, f.ceiling});
     } else if (promised) {
       values.push_back({f.subject, *f.value / rate * 100, f.ceiling ? std::optional<double>(*f.ceiling / rate * 100) : std::nullopt});
+      figures.emplace_back(*f.value, f.efficiency);
     } else if (f.efficiency) {
       values.push_back({f.subject, *f.efficiency * 100, 100.0});
     } else if (explanation.empty()) {
       explanation = f.ceiling_note;
     }
-  }
+  });
+  if (p.verdict) return *p.verdict;
+  p.label += " " + short_metric(b.sel.figure);
   if (values.empty())
     return {p.label, VerdictStatus::skip, "-", limit,
             "not judged: no ceiling is known for these records" + (explanation.empty() ? std::string{} : ": " + explanation), {}, {}};
@@ -157,12 +170,13 @@ Verdict judge_bandwidth(const Report& report, const BandwidthPromise& b, std::si
   std::string measured = at(*o.worst, vunit);
   if (promised) {
     // Both: against the promise, and the figure against its own path's ceiling.
-    const auto* w = &p.ok.front();
-    for (const auto& f : p.ok)
-      if (subject_label(f.subject) == subject_label(o.worst->subject)) w = &f;
+    std::size_t w = 0;
+    for (std::size_t k = 0; k < values.size(); ++k)
+      if (subject_label(values[k].subject) == subject_label(o.worst->subject)) w = k;
+    const auto& [value, efficiency] = figures[w];
     measured = fmt_num(o.worst->value) + " % of the promised " + fmt_num(rate) + " " + unit + " (" +
-               subject_label(o.worst->subject) + ": " + fmt_num(*w->value) + " " + unit +
-               (w->efficiency ? ", " + fmt_num(*w->efficiency * 100) + " % of its path's ceiling" : "") + ")";
+               subject_label(o.worst->subject) + ": " + fmt_num(value) + " " + unit +
+               (efficiency ? ", " + fmt_num(*efficiency * 100) + " % of its path's ceiling" : "") + ")";
   }
   return finish(p, limit, o, "below " + limit.substr(3), "lowest", vunit, measured);
 }
@@ -176,12 +190,12 @@ Verdict judge_latency(const Report& report, const LatencyPromise& l, std::size_t
   const std::string unit = figure_unit(l.sel.figure);
   const std::string measure = latency_measure_words(l);
   const std::string limit = "<= " + fmt_num(l.max_us) + " " + unit + (measure.empty() ? "" : ", " + measure);
-  auto p = pick(report, l.sel, false, "latency[" + std::to_string(i) + "]", limit);
-  if (p.verdict) return *p.verdict;
-  p.label += " " + l.sel.figure;
   std::vector<SubjectValue> values;
   const double factor = l.round_trip ? 2 : 1;  // the records hold half the round trip
-  for (const auto& f : p.ok) values.push_back({f.subject, *f.value * factor, std::nullopt});
+  auto p = pick(report, l.sel, false, "latency[" + std::to_string(i) + "]", limit,
+                [&](const FigureFact& f) { values.push_back({f.subject, *f.value * factor, std::nullopt}); });
+  if (p.verdict) return *p.verdict;
+  p.label += " " + l.sel.figure;
   const auto per = worst_per_subject(values, false);
   const auto o = judge_subjects(per, false, [&](double v) { return v > l.max_us; });
   const std::string measured = measure.empty() ? at(*o.worst, unit)
@@ -191,11 +205,11 @@ Verdict judge_latency(const Report& report, const LatencyPromise& l, std::size_t
 
 Verdict judge_stability(const Report& report, const StabilityPromise& s, std::size_t i) {
   const std::string limit = "dip <= " + fmt_num(s.max_dip_pct) + " %";
-  auto p = pick(report, s.sel, true, "stability[" + std::to_string(i) + "]", limit);
-  if (p.verdict) return *p.verdict;
   std::vector<SubjectValue> values;
-  for (const auto& f : p.ok)
+  auto p = pick(report, s.sel, true, "stability[" + std::to_string(i) + "]", limit, [&](const FigureFact& f) {
     if (f.dip) values.push_back({f.subject, *f.dip * 100, std::nullopt});
+  });
+  if (p.verdict) return *p.verdict;
   if (values.empty())
     return {p.label, VerdictStatus::skip, "-", limit, "not judged: no record has repetitions (a timeline or 2+ timed iterations)", {}, {}};
   const auto per = worst_per_subject(values, false);
@@ -205,10 +219,6 @@ Verdict judge_stability(const Report& report, const StabilityPromise& s, std::si
 
 Verdict judge_spread(const Report& report, const SpreadPromise& s, std::size_t i) {
   const std::string limit = "every subject within " + fmt_num(s.max_spread_pct) + " % of the median";
-  auto p = pick(report, s.sel, true, "homogeneity.figures[" + std::to_string(i) + "]", limit);
-  if (p.verdict) return *p.verdict;
-  p.label += " " + short_metric(s.sel.figure);
-  const std::string unit = figure_unit(s.sel.figure);
   // One value per subject (the median of its figures), then each subject against the median of all.
   // Pairwise figures are compared per host (the median of every pair with the host), so that the
   // outlier named is the host whose pairs are slow, not one of its pairs.
@@ -224,13 +234,16 @@ Verdict judge_spread(const Report& report, const SpreadPromise& s, std::size_t i
     }
     samples[it->second].push_back(value);
   };
-  for (const auto& f : p.ok) {
+  auto p = pick(report, s.sel, true, "homogeneity.figures[" + std::to_string(i) + "]", limit, [&](const FigureFact& f) {
     if (f.subject.kind == FactSubjectKind::pair || f.subject.kind == FactSubjectKind::link) {
       for (const auto& h : subject_hosts(f.subject)) add(FactSubject{FactSubjectKind::host, "", "", h, ""}, *f.value);
     } else {
       add(f.subject, *f.value);
     }
-  }
+  });
+  if (p.verdict) return *p.verdict;
+  p.label += " " + short_metric(s.sel.figure);
+  const std::string unit = figure_unit(s.sel.figure);
   if (per.size() < 2)
     return {p.label, VerdictStatus::skip, "-", limit,
             "not judged: needs figures of at least 2 subjects (the run has " + std::to_string(per.size()) + ")", {}, {}};
