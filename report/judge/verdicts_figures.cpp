@@ -137,13 +137,14 @@ std::string at(const SubjectValue& v, const std::string& unit) {
 
 Verdict judge_bandwidth(const Report& report, const BandwidthPromise& b, std::size_t i, std::optional<double> promised_Gbps) {
   const std::string unit = figure_unit(b.sel.figure);
-  const auto promised_opt = b.min_efficiency_pct ? promised_in(unit, promised_Gbps) : std::nullopt;
+  // A spec gives one of min and min_efficiency_pct (spec.cpp); a promise made with both is judged on min.
+  const auto promised_opt = b.min_efficiency_pct && !b.min ? promised_in(unit, promised_Gbps) : std::nullopt;
   const bool promised = promised_opt.has_value();
   const double rate = promised_opt.value_or(0);
   const std::string against = promised ? "of the promised " + fmt_num(rate) + " " + unit : "of the ceiling";
   const std::string limit = b.min ? ">= " + fmt_num(*b.min) + " " + unit : ">= " + fmt_num(*b.min_efficiency_pct) + " % " + against;
   std::vector<SubjectValue> values;
-  // Against a promise: each value's figure and efficiency, for the worst subject's own words.
+  // Against a promise: each value's figure and efficiency (figures[k] is values[k]'s), for the worst subject's words.
   std::vector<std::pair<double, std::optional<double>>> figures;
   std::string explanation;
   auto p = pick(report, b.sel, true, "bandwidth[" + std::to_string(i) + "]", limit, [&](const FigureFact& f) {

@@ -240,6 +240,19 @@ TEST(Subjects, EfficiencyAgainstThePromisedRateShowsBoth) {
   EXPECT_EQ(v.measured, "23.7 % of the promised 1.00 Gb/s (fc-node0 -> fc-node3: 0.237 Gb/s, 99.0 % of its path's ceiling)");
 }
 
+TEST(Subjects, APromiseMadeWithBothMinimaIsJudgedOnTheRate) {
+  // A spec gives one of min and min_efficiency_pct; a promise made in code with both, beside a
+  // promised link rate, is judged on min alone (and words no efficiency it did not keep).
+  auto spec = parse_spec(json::parse(R"({"spec_version": 2, "link": {"rate_Gbps": 1},
+      "bandwidth": [{"suite": "tcp", "name": "matrix", "min": 0.9}]})"), "t.json", gpunet::test_support::suite_spec_names());
+  spec.bandwidth.at(0).min_efficiency_pct = 90;
+  const auto v = evaluate(matrix_run(3), spec);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::fail);
+  EXPECT_EQ(v[0].limit, ">= 0.9 Gb/s");
+  EXPECT_EQ(v[0].measured.find("promised"), std::string::npos) << v[0].measured;
+}
+
 TEST(Subjects, HomogeneityPerHostNamesTheOutlier) {
   const auto v = judged_one(matrix_run(3), R"("homogeneity": {"figures": [{"suite": "tcp", "name": "matrix", "max_spread_pct": 20}]})");
   EXPECT_EQ(v.status, VerdictStatus::fail);
