@@ -111,7 +111,7 @@ FigureFact figure_fact(const Record& r, const std::string& metric) {
   f.subject = fact_subject_of(r);
   f.dtype = r.dtype, f.op = r.op, f.ranks = r.ranks;
   f.bytes_is_size = bytes_is_message_size(r);
-  f.bytes = f.bytes_is_size ? r.bytes : 0;
+  f.bytes = message_size(r);
   f.status = r.status, f.reason = r.reason;
   f.fastest = r.time_us.min;
   if (r.figure)
@@ -157,6 +157,8 @@ bool bytes_is_message_size(const Record& r) {
   const RecordKind kind = record_kind(r);
   return kind != RecordKind::tcp_flow && kind != RecordKind::tcp_group;
 }
+
+int64_t message_size(const Record& r) { return bytes_is_message_size(r) ? r.bytes : 0; }
 
 std::string subject_label(const FactSubject& s) {
   switch (s.kind) {

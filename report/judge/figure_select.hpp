@@ -103,6 +103,8 @@ std::string figure_path(const Figure& f);
 
 // Whether a record's bytes is a message size (false for TCP flows: what the flow received).
 bool bytes_is_message_size(const Record& r);
+// The record's message size (a FigureFact's bytes): its bytes when they are one, else 0.
+int64_t message_size(const Record& r);
 
 // Stable identity: metric, subject, parameters; no measured quantity in it.
 std::string figure_key(const FigureFact& f);

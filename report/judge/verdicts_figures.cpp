@@ -41,14 +41,11 @@ std::string suites_hint(const Report& report, const std::string& suite) {
   return "the " + suite + " suite was not run (add it: --suites " + list + suite + ")";
 }
 
-// A selected record's bytes as its fact states them: its message size, or 0 (a TCP flow's).
-int64_t size_of(const Record& r) { return bytes_is_message_size(r) ? r.bytes : 0; }
-
 std::optional<int64_t> chosen_size(const std::vector<const Record*>& recs, const FigureSelector& sel, bool largest) {
   if (sel.bytes) return sel.bytes;
   std::optional<int64_t> bytes;
   for (const Record* r : recs)
-    if (r->status != Status::skipped && (!bytes || (largest ? size_of(*r) > *bytes : size_of(*r) < *bytes))) bytes = size_of(*r);
+    if (r->status != Status::skipped && (!bytes || (largest ? message_size(*r) > *bytes : message_size(*r) < *bytes))) bytes = message_size(*r);
   return bytes;
 }
 
@@ -75,9 +72,9 @@ Picked pick(const Report& report, const FigureSelector& sel, bool largest, const
     if (!bytes) return settle(VerdictStatus::skip, what + " was skipped: " + recs.front()->reason);
     std::vector<std::string> sizes;
     for (const Record* r : recs)
-      if (r->status != Status::skipped && std::find(sizes.begin(), sizes.end(), human_bytes(size_of(*r))) == sizes.end())
-        sizes.push_back(human_bytes(size_of(*r)));
-    recs.erase(std::remove_if(recs.begin(), recs.end(), [&](const Record* r) { return size_of(*r) != *bytes; }), recs.end());
+      if (r->status != Status::skipped && std::find(sizes.begin(), sizes.end(), human_bytes(message_size(*r))) == sizes.end())
+        sizes.push_back(human_bytes(message_size(*r)));
+    recs.erase(std::remove_if(recs.begin(), recs.end(), [&](const Record* r) { return message_size(*r) != *bytes; }), recs.end());
     p.label += " " + human_bytes(*bytes);
     if (recs.empty()) {
       std::string list;
