@@ -132,6 +132,22 @@ Fabric load_fabric(const std::string& path) {
   return parse_fabric(read_input_file<InputError>(path, kFabricInput), path);
 }
 
+std::vector<int> leaf_of_hosts(const Fabric& f, const std::vector<std::string>& hosts) {
+  std::map<std::string, int, std::less<>> leaf_of;
+  int leaf = 0;
+  for (const auto& sw : f.switches) {
+    if (sw.nodes.empty()) continue;
+    for (const auto& h : sw.nodes) leaf_of.emplace(h, leaf);
+    ++leaf;
+  }
+  std::vector<int> out;
+  for (const auto& h : hosts) {
+    const auto it = leaf_of.find(h);
+    out.push_back(it == leaf_of.end() ? -1 : it->second);
+  }
+  return out;
+}
+
 gpunet::json fabric_json(const Fabric& f) {
   gpunet::json sws = gpunet::json::array();
   for (const auto& sw : f.switches) {

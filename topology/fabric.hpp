@@ -38,6 +38,10 @@ Fabric parse_fabric(const std::string& text, const std::string& path);
 // parses it; InputError("FILE: ...") when it is missing, not a regular file, too large or empty.
 Fabric load_fabric(const std::string& path);
 
+// Each host's leaf: the index of the switch that lists it among the switches with Nodes= (in file
+// order), or -1 when none does. Names are compared as written.
+std::vector<int> leaf_of_hosts(const Fabric& f, const std::vector<std::string>& hosts);
+
 // {"file": PATH, "switches": [{"name", "nodes": [...], "switches": [...], "link_speed"?}]}: what a
 // report keeps (Report::extra.fabric) and report/analysis/fabric_view.hpp reads.
 gpunet::json fabric_json(const Fabric& f);

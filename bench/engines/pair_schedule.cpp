@@ -1,6 +1,8 @@
 #include "bench/engines/pair_schedule.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <utility>
 
 namespace gpunet::bench {
 
@@ -93,19 +95,90 @@ struct PairSet {
   int least() const { return *std::min_element(degree.begin(), degree.end()); }
 };
 
+// Whether x and y are known to sit in one group (group < 0: not known, beside anyone).
+bool same_group(const std::vector<int>& group, int x, int y) {
+  if (group.empty()) return false;
+  const int g = group[static_cast<size_t>(x)];
+  return g >= 0 && g == group[static_cast<size_t>(y)];
+}
+
+// Whether group names at least two different groups.
+bool groups_differ(const std::vector<int>& group) {
+  for (const int g : group)
+    if (g >= 0 && g != group.front()) return true;
+  return false;
+}
+
+// The random order v reordered so that neighbours sit in different groups wherever the groups' sizes
+// allow: each next node is the first one left, in v's order, outside the previous node's group, or from
+// the largest group left when that group would otherwise have to sit beside itself.
+std::vector<int> crossing_order(std::vector<int> v, const std::vector<int>& group) {
+  const int groups = *std::max_element(group.begin(), group.end()) + 1;
+  std::vector<int> left(static_cast<size_t>(std::max(groups, 1)));
+  for (const int g : group)
+    if (g >= 0) ++left[static_cast<size_t>(g)];
+  const size_t n = v.size();
+  for (size_t i = 0; i < n; ++i) {
+    const int largest = static_cast<int>(std::max_element(left.begin(), left.end()) - left.begin());
+    const bool forced = 2 * static_cast<size_t>(left[static_cast<size_t>(largest)]) > n - i;
+    const auto fits = [&](int x) {
+      if (forced) return group[static_cast<size_t>(x)] == largest;
+      return i == 0 || !same_group(group, v[i - 1], x);
+    };
+    size_t j = i;
+    while (j < n && !fits(v[j])) ++j;
+    if (j < n) std::swap(v[i], v[j]);
+    if (const int g = group[static_cast<size_t>(v[i])]; g >= 0) --left[static_cast<size_t>(g)];
+  }
+  return v;
+}
+
+// A ring whose every other edge crosses two groups and whose other edges stay inside one, wherever the
+// groups allow: the pairs (v[0], v[1]), (v[2], v[3]), ... of crossing_order(v) are chained, each turned
+// around when that helps, so that a pair's second node shares a group with the next pair's first (the
+// first pair left in order that fits, else the first left). An odd node out stays last; the ring's
+// first node is its partner. No draws: the same v and groups give the same ring on every machine.
+std::vector<int> across_and_within_ring(const std::vector<int>& v, const std::vector<int>& group) {
+  const auto crossing = crossing_order(v, group);
+  std::vector<std::pair<int, int>> left;
+  for (size_t i = 0; i + 1 < crossing.size(); i += 2) left.push_back({crossing[i], crossing[i + 1]});
+  // The odd node out is matched with the ring's first node: the first pair is turned to cross to it.
+  const bool odd = crossing.size() % 2 == 1;
+  std::vector<int> ring;
+  while (!left.empty()) {
+    size_t j = 0;
+    bool turn = ring.empty() && odd && same_group(group, crossing.back(), left[0].first);
+    for (size_t c = 0; !ring.empty() && c < left.size(); ++c) {
+      if (same_group(group, ring.back(), left[c].first)) { j = c; break; }
+      if (same_group(group, ring.back(), left[c].second)) {
+        j = c;
+        turn = true;
+        break;
+      }
+    }
+    const auto [x, y] = left[j];
+    ring.push_back(turn ? y : x);
+    ring.push_back(turn ? x : y);
+    left.erase(left.begin() + static_cast<std::ptrdiff_t>(j));
+  }
+  if (odd) ring.push_back(crossing.back());
+  return ring;
+}
+
 }  // namespace
 
-std::vector<Pair> random_pairs(int n, int k, uint64_t seed) {
+std::vector<Pair> random_pairs(int n, int k, uint64_t seed, const std::vector<int>& groups) {
   if (n < 2 || k < 1) return {};
   if (k >= n - 1) {
     std::vector<Pair> all;
     for (const auto& round : all_pairs_rounds(n)) all.insert(all.end(), round.begin(), round.end());
     return all;
   }
+  const std::vector<int> group = static_cast<int>(groups.size()) == n && groups_differ(groups) ? groups : std::vector<int>{};
   SeededDraw draw{seed};
   PairSet set(n);
   for (int ring = 0; ring < (k + 1) / 2; ++ring) {
-    const auto v = draw.order(n);
+    const auto v = group.empty() ? draw.order(n) : across_and_within_ring(draw.order(n), group);
     const auto at = [&](int i) { return v[static_cast<size_t>(i % n)]; };
     const bool matching_only = k % 2 == 1 && ring == k / 2;
     // Every other edge of the ring first (a matching), so that the rounds pack well.
@@ -123,10 +196,20 @@ std::vector<Pair> random_pairs(int n, int k, uint64_t seed) {
   return set.pairs;
 }
 
-std::vector<Round> strategy_rounds(int n, const std::string& strategy, int k, uint64_t seed) {
+std::vector<Round> strategy_rounds(int n, const std::string& strategy, int k, uint64_t seed, const std::vector<int>& groups) {
   if (strategy == "ring") return disjoint_rounds(neighbour_pairs(n));
-  if (strategy == "random") return disjoint_rounds(random_pairs(n, k, seed));
+  if (strategy == "random") return disjoint_rounds(random_pairs(n, k, seed, groups));
   return all_pairs_rounds(n);
+}
+
+int pairs_between_groups(const std::vector<Round>& rounds, const std::vector<int>& groups) {
+  int between = 0;
+  for (const auto& round : rounds)
+    for (const auto& p : round) {
+      const int a = groups[static_cast<size_t>(p.a)], b = groups[static_cast<size_t>(p.b)];
+      between += a >= 0 && b >= 0 && a != b;
+    }
+  return between;
 }
 
 int pair_count(const std::vector<Round>& rounds) {

@@ -27,14 +27,23 @@ std::vector<Round> disjoint_rounds(const std::vector<Pair>& pairs);
 // Each participant against at least k random partners (every pair when k >= n − 1), the same for the
 // same seed on every machine: random rings (each adds two partners to everyone), a random matching for
 // an odd k, then partners for whoever the rings' repeats left short. Pairs as (smaller, larger), no repeats,
-// in an order that disjoint_rounds packs into about k + 1 rounds.
-std::vector<Pair> random_pairs(int n, int k, uint64_t seed);
+// in an order that disjoint_rounds packs into about k + 1 rounds. With `groups` (each participant's
+// group, e.g. its leaf switch; < 0 when not known) naming two groups or more, each ring alternates: one
+// edge between two groups, the next inside one, wherever the groups allow. So about half of each node's
+// partners are in other groups (all of them for k = 1: the odd matching crosses) and half in its own,
+// and a slow link between groups shows beside the same nodes' pairs inside them. Without, the same
+// pairs as before.
+std::vector<Pair> random_pairs(int n, int k, uint64_t seed, const std::vector<int>& groups = {});
 
 // The matrix's rounds for a pair strategy: "all" (all_pairs_rounds), "ring" (neighbour_pairs) or
-// "random" (random_pairs with k and seed), each in rounds of disjoint pairs.
-std::vector<Round> strategy_rounds(int n, const std::string& strategy, int k, uint64_t seed);
+// "random" (random_pairs with k, seed and groups), each in rounds of disjoint pairs.
+std::vector<Round> strategy_rounds(int n, const std::string& strategy, int k, uint64_t seed,
+                                   const std::vector<int>& groups = {});
 
 // The number of distinct pairs in rounds.
 int pair_count(const std::vector<Round>& rounds);
+
+// The pairs of rounds whose ends sit in two different known groups (group < 0: not known).
+int pairs_between_groups(const std::vector<Round>& rounds, const std::vector<int>& groups);
 
 }  // namespace gpunet::bench

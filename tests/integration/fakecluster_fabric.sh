@@ -7,7 +7,8 @@
 # (alone among the uplinks) and node 7 are named and nothing else (but for a pair that a loaded host
 # slowed in the matrix and in its re-test: a pair finding of its own, named in the uplink's sentence, blaming
 # no node). The same cluster with
-# healthy uplinks names nothing and exits 0. The fabric test (--tcp-tests fabric) on that cluster, its
+# healthy uplinks names nothing and exits 0, and sampled (--tcp-pairs random:2) its pairs are drawn by
+# leaf: every node meets the other rack, some pairs stay inside one. The fabric test (--tcp-tests fabric) on that cluster, its
 # nodes at 50 Mbit/s and uplinks at 200 Mbit/s (4 nodes x 50 Mbit/s), reads about 1 per uplink and
 # keeps a max_oversubscription 1.2 promise; with the uplinks at 100 Mbit/s (2:1) it reads about 2 and
 # the promise FAILs naming both uplinks. (At 100 Mbit/s per node the 1:1 case read 1.3-1.4 on this
@@ -132,6 +133,35 @@ wrong = md.split("## What is wrong", 1)[1].split("\n## ", 1)[0] if "## What is w
 assert "spine" not in wrong and "node" not in wrong, f"a healthy racked cluster has findings: {wrong}"
 PY
 echo "ok: healthy racked cluster: nothing named"
+# A sampled matrix on the same racked cluster: with --fabric, random partners are drawn by leaf switch,
+# one ring edge between the two racks, the next inside one (two racks of 4: each node meets the other
+# rack, and nearly every node its own).
+rc=0
+fc_mpirun 60 -np 8 "$bin" "${args[@]}" --tcp-pairs random:2 --tcp-pairs-seed 5 --fabric "$OUT/topology.conf" \
+  -o "$OUT/sampled" >"$OUT/sampled.log" 2>&1 || rc=$?
+[[ $rc == 0 ]] || { cat "$OUT/sampled.log"; fail "sampled matrix by rack: exit code $rc, expected 0"; }
+grep -q '^# plan: .*matrix pairs random:2 seed 5 across and within leaf switches' "$OUT/sampled.log" ||
+  { head -3 "$OUT/sampled.log"; fail "sampled matrix by rack: the plan line does not say so"; }
+python3 - "$OUT/sampled" "$PFX" <<'PY'
+import json, sys
+out, pfx = sys.argv[1], sys.argv[2]
+recs = [json.loads(l) for l in open(f"{out}/results.jsonl")]
+rack = lambda host: int(host.rsplit("node", 1)[1]) // 4
+cells = [r for r in recs if r["name"] == "bandwidth" and r["variant"] == "matrix"]
+pairs = {frozenset((r["extra"]["src_host"], r["extra"]["dst_host"])) for r in cells}
+assert len(pairs) >= 8, pairs  # each of 8 nodes with at least 2 partners
+between = [p for p in pairs if len({rack(h) for h in p}) == 2]
+hosts = {h for p in pairs for h in p}
+alone = [h for h in hosts if not any(h in p for p in between)]
+assert not alone, f"nodes that met no node of the other rack: {alone}"
+assert 4 <= len(between) < len(pairs), f"{len(between)} of {len(pairs)} pairs between the racks"
+(m,) = [r for r in recs if r["name"] == "matrix"]
+assert m["extra"]["pairs_across_leaves"] == len(between), (m["extra"]["pairs_across_leaves"], len(between))
+want = f"partners drawn across and within leaf switches: {len(between)} of {len(pairs)} pairs between two"
+assert want in m["extra"]["coverage"], m["extra"]["coverage"]
+assert want in open(f"{out}/report.md").read(), "report.md does not state the coverage by rack"
+print(f"ok: {len(pairs)} sampled pairs, {len(between)} of them between the racks, every node across")
+PY
 
 # The fabric test: every node of a leaf sends across its uplink at once, both ways.
 echo '{"spec_version": 2, "fabric": {"max_oversubscription": 1.2}}' >"$OUT/fabric-spec.json"

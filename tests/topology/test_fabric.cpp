@@ -78,6 +78,12 @@ TEST(Fabric, ParsesATwoLevelTree) {
   EXPECT_EQ(j["switches"][2]["switches"][1], "leaf1");
 }
 
+TEST(Fabric, EachHostsLeafIsItsPlaceAmongTheLeaves) {
+  // The spine lists no nodes: leaf0 is leaf 0, leaf1 is leaf 1; a host no leaf lists is -1.
+  const auto f = parse_fabric(kTwoRacks, "t.conf");
+  EXPECT_EQ(leaf_of_hosts(f, {"node05", "node01", "elsewhere", "node08"}), (std::vector<int>{1, 0, -1, 1}));
+}
+
 std::string error_of(const std::string& text) {
   try {
     parse_fabric(text, "t.conf");

@@ -106,10 +106,15 @@ report::Record matrix_record(const std::vector<Cell>& cells, const std::vector<N
   return rec;
 }
 
-std::string coverage_sentence(int directed_measured, int participants, const std::string& pairs, uint64_t seed) {
+std::string coverage_sentence(int directed_measured, int participants, const std::string& pairs, uint64_t seed,
+                              int across_leaves) {
   const int all = participants * (participants - 1);
   std::string s = std::to_string(directed_measured) + " of " + std::to_string(all) + " directed pairs measured (" + pairs +
-                  (pairs.rfind("random", 0) == 0 ? ", seed " + std::to_string(seed) : "") + ")";
+                  (pairs.rfind("random", 0) == 0 ? ", seed " + std::to_string(seed) : "") +
+                  (across_leaves >= 0 ? ", partners drawn across and within leaf switches: " + std::to_string(across_leaves) +
+                                            " of " + std::to_string(directed_measured / 2) + " pairs between two"
+                                      : "") +
+                  ")";
   if (directed_measured < all)
     s += "; a pair not measured may be slow unseen: a slow cable or port between two nodes that are fine with their "
          "other partners shows only in their own pair (--tcp-pairs all, or another --tcp-pairs-seed, measures it)";
@@ -122,7 +127,8 @@ void add_coverage(report::Record& m, const MatrixCoverage& c, double best_bps, d
   if (c.pairs.rfind("random", 0) == 0) m.extra["pairs_seed"] = c.seed;
   m.extra["directed_pairs_measured"] = 2 * c.pairs_measured;
   m.extra["directed_pairs"] = n * (n - 1);
-  m.extra["coverage"] = coverage_sentence(2 * c.pairs_measured, n, c.pairs, c.seed);
+  if (c.across_leaves >= 0) m.extra["pairs_across_leaves"] = c.across_leaves;
+  m.extra["coverage"] = coverage_sentence(2 * c.pairs_measured, n, c.pairs, c.seed, c.across_leaves);
   m.extra["retest_rounds"] = c.retest_rounds;
   json left = json::array();
   for (const auto& x : c.not_retested)

@@ -104,7 +104,7 @@ void add_options(CLI::App& app, Config& c, OptionText& text) {
       ->group(g);
   app.add_option("--tcp-pairs", text.at("--tcp-pairs"),
                  "The matrix's pairs: all (every pair, N-1 rounds), ring (each node with its two neighbours) or "
-                 "random:K (each node with at least K random partners; the seed is printed, see --tcp-pairs-seed)")
+                 "random:K (each node with at least K random partners, half across leaf switches and half within with --fabric; the seed is printed, see --tcp-pairs-seed)")
       ->type_name("all|ring|random:K")->default_str("all")->group(g);
   app.add_option("--tcp-pairs-seed", t.pairs_seed, "Seed of --tcp-pairs random:K (default: drawn at start-up and printed)")
       ->type_name("N")->group(g);

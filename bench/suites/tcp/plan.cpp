@@ -64,7 +64,8 @@ PlanPart tcp_plan(const Config& cfg, int nodes, int ranks) {
   if (matrix) {
     if (cfg.tcp.pairs != "all")
       p.what += ", matrix pairs " + pairs_text(cfg.tcp) +
-                (cfg.tcp.pairs == "random" ? " seed " + std::to_string(cfg.tcp.pairs_seed) : "");
+                (cfg.tcp.pairs == "random" ? " seed " + std::to_string(cfg.tcp.pairs_seed) : "") +
+                (cfg.tcp.pairs == "random" && !cfg.fabric_path.empty() ? " across and within leaf switches" : "");
     p.left_out = "re-tests of matrix suspects (at most " + std::to_string(cfg.tcp.retest_rounds) + " rounds)";
     // Each re-test round one direction and then the other, rail after rail.
     const int rails = std::max<int>(1, static_cast<int>(cfg.tcp.ifaces.size()));

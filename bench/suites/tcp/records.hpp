@@ -111,12 +111,14 @@ struct MatrixCoverage {
   int pairs_measured = 0;          // unordered pairs the matrix measured (both directions each)
   int retest_rounds = 0;           // rounds of re-tests that ran
   std::vector<Cell> not_retested;  // suspect directions past --tcp-retest-rounds
+  int across_leaves = -1;          // pairs between two leaf switches when random:K drew by leaf (--fabric); -1: it did not
 };
 
 // "48 of 240 directed pairs measured (random:3, seed 7); ..." (pure), and that sentence, the counts and
 // what was not re-tested into the matrix record's extra (coverage, pairs, pairs_seed, directed_pairs_measured,
 // directed_pairs, retest_rounds, not_retested, not_retested_note).
-std::string coverage_sentence(int directed_measured, int participants, const std::string& pairs, uint64_t seed);
+std::string coverage_sentence(int directed_measured, int participants, const std::string& pairs, uint64_t seed,
+                              int across_leaves = -1);
 void add_coverage(report::Record& matrix, const MatrixCoverage& c, double best_bps, double fraction);
 
 // Confirmed slow directions → findings: a host when it is slow with 2+ partners and fine with none

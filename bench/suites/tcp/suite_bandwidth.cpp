@@ -216,9 +216,12 @@ std::vector<std::vector<Cell>> TcpSuite::matrix_cells(const std::vector<Round>& 
 }
 
 void TcpSuite::matrix() {
-  // Rank 0's seed for every rank, so that all draw the same pairs.
-  const uint64_t seed = bcast_json(json(cfg_.pairs_seed), ctx_.mpi.world, 0).get<uint64_t>();
-  const auto rounds = strategy_rounds(size(), cfg_.pairs, cfg_.pairs_k, seed);
+  // Rank 0's seed and leaf switches for every rank, so that all draw the same pairs.
+  const json drawn = bcast_json(root() ? json{{"seed", cfg_.pairs_seed}, {"groups", partner_groups()}} : json(), ctx_.mpi.world, 0);
+  const uint64_t seed = drawn.at("seed").get<uint64_t>();
+  const auto groups = drawn.at("groups").get<std::vector<int>>();
+  const auto rounds = strategy_rounds(size(), cfg_.pairs, cfg_.pairs_k, seed, groups);
+  const int across_leaves = groups.empty() ? -1 : pairs_between_groups(rounds, groups);
   const auto cells = matrix_cells(rounds);
   const size_t rails = s_.rails.size();
   // Rank 0 plans the re-tests of every rail; everyone runs them.
@@ -254,8 +257,8 @@ void TcpSuite::matrix() {
     measured.insert(measured.end(), retests.begin(), retests.end());
     const auto& nodes = s_.rails[r].nodes;
     auto m = matrix_record(cells[r], nodes, static_cast<int>(rounds.size()), suspects, retests, cfg_.suspect);
-    add_coverage(m, {pairs_text(cfg_), seed,
-                     pair_count(rounds), static_cast<int>(plan.rounds.size()), left_out}, best[r], cfg_.suspect);
+    add_coverage(m, {pairs_text(cfg_), seed, pair_count(rounds), static_cast<int>(plan.rounds.size()), left_out, across_leaves},
+                 best[r], cfg_.suspect);
     if (s_.run.single_node) m.extra["suspects_skipped"] = "all ranks share one node: there are no links to judge";
     ctx_.emit(m);
     per_rail[r] = findings(confirmed, nodes, best[r], cfg_.suspect, measured);

@@ -52,6 +52,20 @@ UplinkRun uplink_run_of(const json& j) {
 
 }  // namespace
 
+std::vector<int> TcpSuite::partner_groups() const {
+  if (cfg_.pairs != "random" || ctx_.cfg.fabric_path.empty() || s_.run.single_node) return {};
+  std::vector<std::string> hosts;
+  for (const auto& n : s_.nodes()) hosts.push_back(n.host);
+  std::vector<int> leaf;
+  try {
+    leaf = topo::leaf_of_hosts(topo::load_fabric(ctx_.cfg.fabric_path), hosts);
+  } catch (const std::exception&) {
+    return {};  // the start-up refused a file it could not read (bench/core/acceptance.cpp); one changed since draws plainly
+  }
+  const bool two_leaves = std::any_of(leaf.begin(), leaf.end(), [&](int l) { return l >= 0 && l != leaf.front(); });
+  return two_leaves ? leaf : std::vector<int>{};
+}
+
 void TcpSuite::fabric() {
   const auto skip = [&](const std::string& variant, const std::string& why) {
     if (!root()) return;

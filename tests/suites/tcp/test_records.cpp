@@ -311,6 +311,9 @@ TEST(TcpRecords, CoverageSaysWhatASampleCannotRuleOut) {
   EXPECT_EQ(coverage_sentence(240, 16, "all", 0), "240 of 240 directed pairs measured (all)");
   const auto s = coverage_sentence(48, 16, "random:3", 7);
   EXPECT_EQ(s.rfind("48 of 240 directed pairs measured (random:3, seed 7); a pair not measured may be slow unseen", 0), 0u) << s;
+  const auto racked = coverage_sentence(48, 16, "random:3", 7, 24);
+  EXPECT_EQ(racked.rfind("48 of 240 directed pairs measured (random:3, seed 7, partners drawn across and within leaf switches: "
+                         "24 of 24 pairs between two); a pair not measured", 0), 0u) << racked;
   gpunet::report::Record m;
   m.ranks = 4;
   m.variant = "all pairs";

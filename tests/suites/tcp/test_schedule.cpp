@@ -119,3 +119,78 @@ TEST(PairSchedule, StrategiesAllAndRing) {
   expect_random_pairs(ring, 8, 2);
   EXPECT_EQ(strategy_rounds(7, "ring", 0, 0).size(), 3u);  // an odd ring needs a third round
 }
+
+namespace {
+std::vector<int> racks_of(int n, int racks) {
+  std::vector<int> g;
+  for (int i = 0; i < n; ++i) g.push_back(i * racks / n);  // racks of consecutive nodes
+  return g;
+}
+// For each node: how many of its partners are in its own group, and how many in another.
+struct Partners {
+  std::vector<int> inside, across;
+};
+Partners partners_of(const std::vector<Round>& rounds, const std::vector<int>& groups) {
+  Partners p{std::vector<int>(groups.size()), std::vector<int>(groups.size())};
+  for (const auto& r : rounds)
+    for (const auto& x : r) {
+      auto& count = groups[static_cast<size_t>(x.a)] == groups[static_cast<size_t>(x.b)] ? p.inside : p.across;
+      ++count[static_cast<size_t>(x.a)];
+      ++count[static_cast<size_t>(x.b)];
+    }
+  return p;
+}
+int zeros(const std::vector<int>& v) { return static_cast<int>(std::count(v.begin(), v.end(), 0)); }
+}  // namespace
+
+TEST(PairSchedule, WithLeafSwitchesRandomPartnersAreHalfAcrossAndHalfWithin) {
+  for (int n : {8, 16, 17, 64})
+    for (int racks : {2, 4})
+      for (int k : {1, 2, 3, 4})
+        for (uint64_t seed : {0ULL, 7ULL, 99ULL}) {
+          const auto groups = racks_of(n, racks);
+          const auto rounds = strategy_rounds(n, "random", k, seed, groups);
+          const std::string what = std::to_string(n) + " nodes, " + std::to_string(racks) + " racks, k " +
+                                   std::to_string(k) + ", seed " + std::to_string(seed);
+          expect_random_pairs(rounds, n, k);
+          EXPECT_LE(static_cast<int>(rounds.size()), 2 * k + 3) << what;
+          const auto p = partners_of(rounds, groups);
+          // Every node meets another rack; for k = 1 (one matching) only across.
+          EXPECT_EQ(zeros(p.across), 0) << what;
+          if (k == 1) {
+            EXPECT_EQ(pairs_between_groups(rounds, groups), pair_count(rounds)) << what;
+          }
+          // From k = 2, a fifth or more of the pairs stay inside a rack (racks of 2 hold one pair each), and all but a few nodes (the
+          // last pairs a ring's chain could not turn inside, at most two per rack) meet their own rack
+          // too. Measured, 20 seeds at 8 to 1,024 nodes in 2 to 32 racks: at most 10 such nodes, none
+          // in two racks of an even count; a fifth to a half of the pairs inside.
+          if (k >= 2) {
+            EXPECT_GE(5 * (pair_count(rounds) - pairs_between_groups(rounds, groups)), pair_count(rounds)) << what;
+            EXPECT_LE(zeros(p.inside), 2 * racks) << what;
+          }
+        }
+  // Drawn without the racks, the same seed gives many nodes no partner across (the test can fail).
+  const auto plain = partners_of(strategy_rounds(64, "random", 1, 7), racks_of(64, 2));
+  EXPECT_GT(zeros(plain.across), 8);
+}
+
+TEST(PairSchedule, RacksOfUnequalSizeOrUnknownHostsStillGiveEveryoneKPartners) {
+  // One rack of 12 and one of 4: every small-rack node meets the big rack.
+  std::vector<int> groups(16, 0);
+  for (int i = 12; i < 16; ++i) groups[static_cast<size_t>(i)] = 1;
+  for (uint64_t seed : {1ULL, 2ULL, 3ULL})
+    for (int k : {1, 2, 3}) {
+      const auto rounds = strategy_rounds(16, "random", k, seed, groups);
+      expect_random_pairs(rounds, 16, k);
+      const auto p = partners_of(rounds, groups);
+      for (int i = 12; i < 16; ++i) EXPECT_GE(p.across[static_cast<size_t>(i)], 1) << "seed " << seed << " k " << k;
+    }
+  // Hosts the fabric does not list (-1) are partners like any other; all unknown, or one rack: the
+  // pairs drawn without racks.
+  std::vector<int> some_unknown = racks_of(16, 2);
+  some_unknown[3] = some_unknown[12] = -1;
+  expect_random_pairs(strategy_rounds(16, "random", 3, 5, some_unknown), 16, 3);
+  EXPECT_EQ(random_pairs(16, 3, 5, std::vector<int>(16, -1)), random_pairs(16, 3, 5));
+  EXPECT_EQ(random_pairs(16, 3, 5, std::vector<int>(16, 2)), random_pairs(16, 3, 5));
+  EXPECT_EQ(random_pairs(16, 3, 5, racks_of(16, 2)), random_pairs(16, 3, 5, racks_of(16, 2)));
+}
