@@ -165,6 +165,20 @@ std::vector<int> across_and_within_ring(const std::vector<int>& v, const std::ve
   return ring;
 }
 
+// How many rings to draw by group: one edge in two inside a group is new while the group holds
+// partners not yet met, so (mean group size − 1) / 2 rings, at least one; none when most nodes are alone
+// in their group (each such ring also costs a pass over the groups for each node).
+int rings_by_group(const std::vector<int>& group) {
+  if (group.empty()) return 0;
+  std::vector<int> known;
+  for (const int g : group)
+    if (g >= 0) known.push_back(g);
+  std::sort(known.begin(), known.end());
+  const auto groups = std::unique(known.begin(), known.end()) - known.begin();
+  const auto mean = static_cast<long>(known.size()) / std::max<long>(1, groups);
+  return mean < 2 ? 0 : std::max<int>(1, static_cast<int>((mean - 1) / 2));
+}
+
 }  // namespace
 
 std::vector<Pair> random_pairs(int n, int k, uint64_t seed, const std::vector<int>& groups) {
@@ -175,10 +189,11 @@ std::vector<Pair> random_pairs(int n, int k, uint64_t seed, const std::vector<in
     return all;
   }
   const std::vector<int> group = static_cast<int>(groups.size()) == n && groups_differ(groups) ? groups : std::vector<int>{};
+  const int by_group = rings_by_group(group);
   SeededDraw draw{seed};
   PairSet set(n);
   for (int ring = 0; ring < (k + 1) / 2; ++ring) {
-    const auto v = group.empty() ? draw.order(n) : across_and_within_ring(draw.order(n), group);
+    const auto v = ring < by_group ? across_and_within_ring(draw.order(n), group) : draw.order(n);
     const auto at = [&](int i) { return v[static_cast<size_t>(i % n)]; };
     const bool matching_only = k % 2 == 1 && ring == k / 2;
     // Every other edge of the ring first (a matching), so that the rounds pack well.

@@ -28,11 +28,12 @@ std::vector<Round> disjoint_rounds(const std::vector<Pair>& pairs);
 // same seed on every machine: random rings (each adds two partners to everyone), a random matching for
 // an odd k, then partners for whoever the rings' repeats left short. Pairs as (smaller, larger), no repeats,
 // in an order that disjoint_rounds packs into about k + 1 rounds. With `groups` (each participant's
-// group, e.g. its leaf switch; < 0 when not known) naming two groups or more, each ring alternates: one
-// edge between two groups, the next inside one, wherever the groups allow. So about half of each node's
-// partners are in other groups (all of them for k = 1: the odd matching crosses) and half in its own,
-// and a slow link between groups shows beside the same nodes' pairs inside them. Without, the same
-// pairs as before.
+// group, e.g. its leaf switch; < 0 when not known) naming two groups or more, the first rings alternate:
+// one edge between two groups, the next inside one, wherever the groups allow; so about half of each
+// node's partners are in other groups (all of them for k = 1: the odd matching crosses) and half in its
+// own, and a slow link between groups shows beside the same nodes' pairs inside them. Only as many
+// rings as a group holds new partners for ((mean group size − 1) / 2, at least one) are drawn so; the
+// rest, plainly random, mostly cross. Without groups, the same pairs as before.
 std::vector<Pair> random_pairs(int n, int k, uint64_t seed, const std::vector<int>& groups = {});
 
 // The matrix's rounds for a pair strategy: "all" (all_pairs_rounds), "ring" (neighbour_pairs) or
