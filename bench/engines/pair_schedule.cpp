@@ -102,13 +102,6 @@ bool same_group(const std::vector<int>& group, int x, int y) {
   return g >= 0 && g == group[static_cast<size_t>(y)];
 }
 
-// Whether group names at least two different groups.
-bool groups_differ(const std::vector<int>& group) {
-  for (const int g : group)
-    if (g >= 0 && g != group.front()) return true;
-  return false;
-}
-
 // The random order v reordered so that neighbours sit in different groups wherever the groups' sizes
 // allow: each next node is the first one left, in v's order, outside the previous node's group, or from
 // the largest group left when that group would otherwise have to sit beside itself.
@@ -188,7 +181,7 @@ std::vector<Pair> random_pairs(int n, int k, uint64_t seed, const std::vector<in
     for (const auto& round : all_pairs_rounds(n)) all.insert(all.end(), round.begin(), round.end());
     return all;
   }
-  const std::vector<int> group = static_cast<int>(groups.size()) == n && groups_differ(groups) ? groups : std::vector<int>{};
+  const std::vector<int> group = static_cast<int>(groups.size()) == n && names_two_groups(groups) ? groups : std::vector<int>{};
   const int by_group = rings_by_group(group);
   SeededDraw draw{seed};
   PairSet set(n);
@@ -215,6 +208,11 @@ std::vector<Round> strategy_rounds(int n, const std::string& strategy, int k, ui
   if (strategy == "ring") return disjoint_rounds(neighbour_pairs(n));
   if (strategy == "random") return disjoint_rounds(random_pairs(n, k, seed, groups));
   return all_pairs_rounds(n);
+}
+
+bool names_two_groups(const std::vector<int>& groups) {
+  const auto known = std::find_if(groups.begin(), groups.end(), [](int g) { return g >= 0; });
+  return std::any_of(known, groups.end(), [&](int g) { return g >= 0 && g != *known; });
 }
 
 int pairs_between_groups(const std::vector<Round>& rounds, const std::vector<int>& groups) {

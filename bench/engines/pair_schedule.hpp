@@ -44,6 +44,10 @@ std::vector<Round> strategy_rounds(int n, const std::string& strategy, int k, ui
 // The number of distinct pairs in rounds.
 int pair_count(const std::vector<Round>& rounds);
 
+// Whether groups names two different known groups or more (group < 0: not known): what random_pairs
+// needs to draw by group.
+bool names_two_groups(const std::vector<int>& groups);
+
 // The pairs of rounds whose ends sit in two different known groups (group < 0: not known).
 int pairs_between_groups(const std::vector<Round>& rounds, const std::vector<int>& groups);
 

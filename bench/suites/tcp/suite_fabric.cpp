@@ -62,8 +62,7 @@ std::vector<int> TcpSuite::partner_groups() const {
   } catch (const std::exception&) {
     return {};  // the start-up refused a file it could not read (bench/core/acceptance.cpp); one changed since draws plainly
   }
-  const bool two_leaves = std::any_of(leaf.begin(), leaf.end(), [&](int l) { return l >= 0 && l != leaf.front(); });
-  return two_leaves ? leaf : std::vector<int>{};
+  return names_two_groups(leaf) ? leaf : std::vector<int>{};
 }
 
 void TcpSuite::fabric() {

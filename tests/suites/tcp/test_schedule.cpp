@@ -192,6 +192,12 @@ TEST(PairSchedule, RacksOfUnequalSizeOrUnknownHostsStillGiveEveryoneKPartners) {
   expect_random_pairs(strategy_rounds(16, "random", 3, 5, some_unknown), 16, 3);
   EXPECT_EQ(random_pairs(16, 3, 5, std::vector<int>(16, -1)), random_pairs(16, 3, 5));
   EXPECT_EQ(random_pairs(16, 3, 5, std::vector<int>(16, 2)), random_pairs(16, 3, 5));
+  // One known leaf beside hosts no leaf lists is still one leaf.
+  std::vector<int> one_known(16, -1);
+  for (int i = 4; i < 16; ++i) one_known[static_cast<size_t>(i)] = 0;
+  EXPECT_FALSE(names_two_groups(one_known));
+  EXPECT_EQ(random_pairs(16, 3, 5, one_known), random_pairs(16, 3, 5));
+  EXPECT_TRUE(names_two_groups(some_unknown));
   EXPECT_EQ(random_pairs(16, 3, 5, racks_of(16, 2)), random_pairs(16, 3, 5, racks_of(16, 2)));
 }
 
