@@ -71,30 +71,21 @@ json HeldScalar::value() const {
 }
 
 template <const auto& Keys>
-void ScalarObject<Keys>::take_from(json& object) {
-  for (size_t i = 0; i < Keys.size(); ++i) {
-    const auto it = object.find(Keys[i]);
-    if (it == object.end()) continue;
-    const auto held = HeldScalar::of(*it);
-    if (!held) continue;
-    type_[i] = held->type;
-    bits_[i] = held->bits;
-    object.erase(it);
-  }
+bool ScalarObject<Keys>::take(std::string_view key, const json& value) {
+  const auto i = place_of(Keys, key);
+  const auto held = i ? HeldScalar::of(value) : std::nullopt;
+  if (!held) return false;
+  type_[*i] = held->type;
+  bits_[*i] = held->bits;
+  return true;
 }
 
 template <const auto& Keys>
 std::optional<ScalarObject<Keys>> ScalarObject<Keys>::of_whole(const json& object, std::string_view skip) {
   if (!object.is_object()) return std::nullopt;
   ScalarObject held;
-  for (const auto& [key, value] : object.items()) {
-    if (key == skip) continue;
-    const auto i = place_of(Keys, key);
-    const auto scalar = i ? HeldScalar::of(value) : std::nullopt;
-    if (!scalar) return std::nullopt;
-    held.type_[*i] = scalar->type;
-    held.bits_[*i] = scalar->bits;
-  }
+  for (const auto& [key, value] : object.items())
+    if (key != skip && !held.take(key, value)) return std::nullopt;
   return held;
 }
 
@@ -122,28 +113,33 @@ template class ScalarObject<kTcpInfoKeys>;
 
 void FlowFacts::take_from(json& extra) {
   if (!extra.is_object()) return;
-  scalars_.take_from(extra);
-  for (size_t i = 0; i < kFlowTextKeys.size(); ++i) {
-    const auto it = extra.find(kFlowTextKeys[i]);
-    if (it == extra.end() || !it->is_string()) continue;
-    texts_[i] = std::move(it->get_ref<std::string&>());
-    extra.erase(it);
+  for (auto it = extra.begin(); it != extra.end();) it = take(it.key(), *it) ? extra.erase(it) : std::next(it);
+}
+
+bool FlowFacts::take(std::string_view key, json& value) {
+  if (scalars_.take(key, value)) return true;
+  if (const auto i = place_of(kFlowTextKeys, key)) {
+    if (!value.is_string()) return false;
+    texts_[*i] = std::move(value.get_ref<std::string&>());
+    return true;
   }
-  if (const auto it = extra.find(kStability); it != extra.end() && it->is_object()) {
-    const auto dips = it->find(kDips);
-    if (dips != it->end() && dips->is_array() && dips->empty())
-      if ((stability_ = ScalarObject<kStabilityKeys>::of_whole(*it, kDips))) extra.erase(it);
+  if (key == kStability) {
+    const auto dips = value.is_object() ? value.find(kDips) : value.end();
+    if (!value.is_object() || dips == value.end() || !dips->is_array() || !dips->empty()) return false;
+    stability_ = ScalarObject<kStabilityKeys>::of_whole(value, kDips);
+    return stability_.has_value();
   }
-  if (const auto it = extra.find(kTcpInfo); it != extra.end()) {
+  if (key == kTcpInfo) {
     tcp_info_ = held_array<ScalarObject<kTcpInfoKeys>>(
-        *it, [](const json& v) { return ScalarObject<kTcpInfoKeys>::of_whole(v); });
-    if (tcp_info_) extra.erase(it);
+        value, [](const json& v) { return ScalarObject<kTcpInfoKeys>::of_whole(v); });
+    return tcp_info_.has_value();
   }
-  if (const auto it = extra.find(kStreamBytes); it != extra.end()) {
+  if (key == kStreamBytes) {
     stream_bytes_ =
-        held_array<HeldScalar>(*it, [](const json& v) { return v.is_number() ? HeldScalar::of(v) : std::nullopt; });
-    if (stream_bytes_) extra.erase(it);
+        held_array<HeldScalar>(value, [](const json& v) { return v.is_number() ? HeldScalar::of(v) : std::nullopt; });
+    return stream_bytes_.has_value();
   }
+  return false;
 }
 
 bool FlowFacts::empty() const {

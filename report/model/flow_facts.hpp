@@ -54,8 +54,8 @@ struct HeldScalar {
 template <const auto& Keys>
 class ScalarObject {
  public:
-  // Moves out of `object` each of Keys whose value it can hold.
-  void take_from(gpunet::json& object);
+  // Holds `value` at `key` when key is one of Keys and it can hold the value; false otherwise.
+  bool take(std::string_view key, const gpunet::json& value);
   // All of `object` but its key `skip`, when each of its other keys is one of Keys with a value it can
   // hold; none otherwise.
   static std::optional<ScalarObject> of_whole(const gpunet::json& object, std::string_view skip = {});
@@ -73,6 +73,9 @@ class FlowFacts {
  public:
   // Moves out of `extra` (an object) what it can hold.
   void take_from(gpunet::json& extra);
+  // Holds extra's top-level `value` at `key` when it can (moving it out of `value`); false otherwise,
+  // `value` then unchanged. take_from is this for each of extra's keys.
+  bool take(std::string_view key, gpunet::json& value);
   bool empty() const;
   // The value held for extra's top-level `key`; none when it holds none.
   std::optional<gpunet::json> at(std::string_view key) const;

@@ -6,75 +6,12 @@
 #include <string>
 #include <unordered_map>
 
-#include <simdjson.h>
-
-#include "report/model/json_unique_keys.hpp"
+#include "report/model/json_dom.hpp"
+#include "report/model/record_dom.hpp"
 
 namespace gpunet::report {
 
 using gpunet::json;
-
-namespace {
-
-bool in_file_range(double v) {
-  const double size = std::fabs(v);
-  return v == 0 || (size >= kSmallestFileNumber && size <= kLargestFileNumber);
-}
-
-// Adds key: value to an object's fields, at the end in one comparison where the keys come sorted (as
-// gpunet-bench writes them), else where it sorts. False for a repeated key: parse_json_text words it.
-bool add_field(json::object_t& fields, std::string_view key, json&& value) {
-  const std::size_t before = fields.size();
-  fields.emplace_hint(fields.end(), std::string(key), std::move(value));
-  return fields.size() != before;
-}
-
-// The tree of a well-formed element, as nlohmann's parser builds it (a non-negative integer is
-// unsigned); nullopt where parse_json_text must decide: a repeated key, a number out of range, too deep.
-std::optional<json> tree_of(simdjson::dom::element e, std::size_t depth, std::size_t max_depth) {
-  using Type = simdjson::dom::element_type;
-  switch (e.type()) {
-    case Type::OBJECT: {
-      if (depth + 1 >= max_depth) return std::nullopt;
-      json out = json::object();
-      auto& fields = out.get_ref<json::object_t&>();
-      const simdjson::dom::object object = e.get_object().value_unsafe();
-      for (const auto field : object) {
-        auto value = tree_of(field.value, depth + 1, max_depth);
-        if (!value || !add_field(fields, field.key, std::move(*value))) return std::nullopt;
-      }
-      return out;
-    }
-    case Type::ARRAY: {
-      if (depth + 1 >= max_depth) return std::nullopt;
-      json out = json::array();
-      auto& items = out.get_ref<json::array_t&>();
-      const simdjson::dom::array array = e.get_array().value_unsafe();
-      for (const auto item : array) {
-        auto value = tree_of(item, depth + 1, max_depth);
-        if (!value) return std::nullopt;
-        items.push_back(std::move(*value));
-      }
-      return out;
-    }
-    case Type::INT64: {
-      const int64_t v = e.get_int64().value_unsafe();
-      return v >= 0 ? json(static_cast<uint64_t>(v)) : json(v);
-    }
-    case Type::UINT64: return json(e.get_uint64().value_unsafe());
-    case Type::DOUBLE: {
-      const double v = e.get_double().value_unsafe();
-      if (!in_file_range(v)) return std::nullopt;
-      return json(v);
-    }
-    case Type::STRING: return json(std::string(e.get_string().value_unsafe()));
-    case Type::BOOL: return json(e.get_bool().value_unsafe());
-    case Type::NULL_VALUE: return json(nullptr);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 // Held objects a parser keeps for the texts that come again: a link's facts, two a host.
 constexpr std::size_t kHeldTexts = 1 << 14;
@@ -98,17 +35,17 @@ struct JsonLinesParser::Reader {
 
   // The top-level object's tree with the held objects out of it, into `held`; nullopt as tree_of.
   std::optional<json> tree_holding_apart(simdjson::dom::element e, std::size_t max_depth, std::vector<HeldObject>& held) {
-    if (e.type() != simdjson::dom::element_type::OBJECT) return tree_of(e, 0, max_depth);
+    if (e.type() != simdjson::dom::element_type::OBJECT) return json_tree_of(e, 0, max_depth);
     if (1 >= max_depth) return std::nullopt;
-    if (held_max_depth != max_depth) held_by_text.clear(), held_max_depth = max_depth;
+    held_under(max_depth);
     json out = json::object();
     auto& fields = out.get_ref<json::object_t&>();
     const simdjson::dom::object object = e.get_object().value_unsafe();
     for (const auto field : object) {
       const bool parent = std::any_of(held_paths.begin(), held_paths.end(), [&](const HeldPath& p) { return p.parent == field.key; });
       auto value = parent && field.value.is_object() ? parent_holding_apart(field.key, field.value, max_depth, held)
-                                                     : tree_of(field.value, 1, max_depth);
-      if (!value || !add_field(fields, field.key, std::move(*value))) return std::nullopt;
+                                                     : json_tree_of(field.value, 1, max_depth);
+      if (!value || !add_json_field(fields, field.key, std::move(*value))) return std::nullopt;
     }
     return out;
   }
@@ -129,11 +66,16 @@ struct JsonLinesParser::Reader {
         if (!hold(field.value, max_depth, slot)) return std::nullopt;
         continue;
       }
-      auto value = tree_of(field.value, 2, max_depth);
+      auto value = json_tree_of(field.value, 2, max_depth);
       const bool held_there = path != held_paths.end() && held[static_cast<std::size_t>(path - held_paths.begin())].value;
-      if (!value || held_there || !add_field(fields, field.key, std::move(*value))) return std::nullopt;
+      if (!value || held_there || !add_json_field(fields, field.key, std::move(*value))) return std::nullopt;
     }
     return out;
+  }
+
+  // Forgets the held objects read under another depth limit.
+  void held_under(std::size_t max_depth) {
+    if (held_max_depth != max_depth) held_by_text.clear(), held_max_depth = max_depth;
   }
 
   // The held object of that text: the one read before, else built now (at depth 2).
@@ -143,7 +85,7 @@ struct JsonLinesParser::Reader {
       slot.value = known->second;
       return true;
     }
-    auto tree = tree_of(e, 2, max_depth);
+    auto tree = json_tree_of(e, 2, max_depth);
     if (!tree) return false;
     slot.value = std::make_shared<const json>(std::move(*tree));
     if (held_by_text.size() >= kHeldTexts) held_by_text.clear();  // a file whose every record differs
@@ -159,7 +101,7 @@ JsonLinesParser::~JsonLinesParser() = default;
 
 JsonParsed JsonLinesParser::parse(std::string_view text, std::size_t max_depth) {
   if (const auto element = reader_->element_of(text))
-    if (auto tree = tree_of(*element, 0, max_depth)) return {std::move(*tree), "", false};
+    if (auto tree = json_tree_of(*element, 0, max_depth)) return {std::move(*tree), "", false};
   return parse_json_text(text, max_depth);
 }
 
@@ -174,6 +116,37 @@ JsonLineParsed JsonLinesParser::parse_holding_apart(std::string_view text, std::
     out.held.clear();
   }
   out.parsed = parse_json_text(text, max_depth);
+  return out;
+}
+
+std::optional<RecordLine> JsonLinesParser::parse_record(std::string_view text, std::size_t max_depth) {
+  const auto element = reader_->element_of(text);
+  if (!element) return std::nullopt;
+  reader_->held_under(max_depth);
+  return record_of_dom(*element, max_depth,
+                       [&](simdjson::dom::element e, HeldObject& slot) { return reader_->hold(e, max_depth, slot); });
+}
+
+RecordLine JsonLinesParser::record_of_tree(JsonLineParsed& read) {
+  json& j = read.parsed.value;
+  json extra = json::object();
+  if (const auto it = j.find("extra"); it != j.end()) {  // moved, not copied
+    extra = std::move(*it);
+    j.erase(it);
+  }
+  RecordLine out{j.get<Record>(), {}};
+  Record& r = out.record;
+  r.extra = std::move(extra);
+  out.link_texts = hold_links_apart(r);  // those the parser left in extra
+  for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination}) {
+    const auto i = static_cast<std::size_t>(end);
+    if (i >= read.held.size() || !read.held[i].value) continue;
+    (end == LinkEnd::own ? r.link : r.dst_link) = std::move(read.held[i].value);
+    out.link_texts[i] = std::move(read.held[i].text);
+  }
+  hold_cpu_apart(r);
+  hold_timeline_apart(r);
+  hold_flow_facts_apart(r);
   return out;
 }
 

@@ -39,24 +39,18 @@ struct LineRead {
   std::string error;  // not_json, refused: the parser's words; problem: "is not ..." or ": field: ..."
 };
 
-// A record from its JSON object, moving `extra` instead of copying it.
-Record take_record(json& j) {
-  json extra = json::object();
-  if (const auto it = j.find("extra"); it != j.end()) {
-    extra = std::move(*it);
-    j.erase(it);
-  }
-  Record r = j.get<Record>();
-  r.extra = std::move(extra);
-  return r;
-}
-
 // The paths a line's parser holds apart: a record's link facts, the same for every flow of a host.
 std::vector<HeldPath> held_link_paths() { return {{"extra", link_key(LinkEnd::own)}, {"extra", link_key(LinkEnd::destination)}}; }
 
 LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   LineRead out;
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return out;
+  if (auto direct = parser.parse_record(line)) {  // a record as this version writes it, without its tree
+    out.record = std::move(direct->record);
+    out.link_texts = std::move(direct->link_texts);
+    out.what = LineRead::What::record;
+    return out;
+  }
   JsonLineParsed read = parser.parse_holding_apart(line);
   JsonParsed& parsed = read.parsed;
   if (!parsed.ok()) {
@@ -72,17 +66,9 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   }
   try {
     if (j.contains("suite")) {
-      out.record = take_record(j);
-      out.link_texts = hold_links_apart(out.record);  // those the parser left in extra
-      for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination}) {
-        const auto i = static_cast<size_t>(end);
-        if (i >= read.held.size() || !read.held[i].value) continue;
-        (end == LinkEnd::own ? out.record.link : out.record.dst_link) = std::move(read.held[i].value);
-        out.link_texts[i] = std::move(read.held[i].text);
-      }
-      hold_cpu_apart(out.record);
-      hold_timeline_apart(out.record);
-      hold_flow_facts_apart(out.record);
+      RecordLine record = JsonLinesParser::record_of_tree(read);
+      out.record = std::move(record.record);
+      out.link_texts = std::move(record.link_texts);
       out.what = LineRead::What::record;
     } else if (j.contains("provenance") || j.contains("topology")) {
       if (j.contains("provenance")) out.provenance = j.at("provenance").get<Provenance>();

@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "tests/support/record_lines.hpp"
 #include "tests/support/spec_names.hpp"
 #include "report/judge/baseline.hpp"
 #include "report/model/json_member_lines.hpp"
@@ -222,18 +223,21 @@ TEST(FuzzInputs, ResultsJsonl) {
 
 // The lines of a results.jsonl are read by simdjson, with parse_json_text for whatever it does not take
 // (report/model/json_lines_parser.hpp): on mutated lines, both give the same tree, the same refusal and
-// the same words, line after line through one parser.
+// the same words, line after line through one parser. A record read without its tree is the record its
+// tree gives (a line the tree refuses is never read without it).
 TEST(FuzzInputs, JsonLinesParserAgreesWithTheCarefulParser) {
   std::vector<std::string> lines;
-  const std::string text = fixture_jsonl();
+  // the fixture (records of version 1's shape) and a run's tcp records as this version writes them
+  const std::string text = fixture_jsonl() + read_text(source_dir() / "tests/data/report/loopback_tcp.jsonl");
   for (std::size_t begin = 0, end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1)
     lines.push_back(text.substr(begin, end - begin));
   Rng rng(base_seed() + 7);
   report::JsonLinesParser parser;
   const std::vector<report::HeldPath> held_paths = {{"extra", "link"}, {"extra", "dst_link"}};
   report::JsonLinesParser holding(held_paths);  // a reader's: the link facts held apart
+  report::JsonLinesParser direct(held_paths);   // a reader's, for records without their tree
   const std::size_t cases = case_count(500);
-  std::size_t refused = 0, holding_apart = 0;
+  std::size_t refused = 0, holding_apart = 0, read_directly = 0;
   for (std::size_t i = 0; i < cases; ++i) {
     std::string line = mutate_json(lines[rng.below(lines.size())], rng);
     std::replace(line.begin(), line.end(), '\n', ' ');  // one line, as a results.jsonl holds it
@@ -248,10 +252,19 @@ TEST(FuzzInputs, JsonLinesParserAgreesWithTheCarefulParser) {
     ASSERT_EQ(held.parsed.error, careful.error) << "case " << i << ": " << line.substr(0, 300);
     ASSERT_EQ(held.parsed.value.dump(), careful.value.dump()) << "case " << i << ": " << line.substr(0, 300);
     refused += !careful.ok();
+    if (const auto record = direct.parse_record(line)) {
+      ++read_directly;
+      report::JsonLineParsed again = holding.parse_holding_apart(line);
+      ASSERT_TRUE(again.parsed.ok()) << "case " << i << ": " << line.substr(0, 300);
+      std::optional<report::RecordLine> tree;
+      ASSERT_NO_THROW(tree = report::JsonLinesParser::record_of_tree(again)) << "case " << i << ": " << line.substr(0, 300);
+      ASSERT_TRUE(test_support::same_record_line(*record, *tree)) << "case " << i << ": " << line.substr(0, 300);
+    }
   }
   std::cout << "json lines: " << cases << " mutated lines, " << refused << " refused by both parsers, " << holding_apart
-            << " link facts held apart\n";
+            << " link facts held apart, " << read_directly << " records read without their tree\n";
   EXPECT_GT(refused, 0u);
+  EXPECT_GT(read_directly, 0u);
   EXPECT_GT(holding_apart, 0u);
   EXPECT_LT(refused, cases);
 }

@@ -1,5 +1,8 @@
 // The JSON-lines parser (simdjson, with parse_json_text for what it does not take): the same tree and
 // the same refusals as parse_json_text, text by text, across one parser's many texts.
+#include <fstream>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -7,6 +10,7 @@
 
 #include "report/model/json_lines_parser.hpp"
 #include "report/model/json_parse.hpp"
+#include "tests/support/record_lines.hpp"
 
 using namespace gpunet::report;
 
@@ -115,4 +119,112 @@ TEST(JsonLinesParser, AHeldKeyRepeatedIsRefusedInTheCarefulParsersWords) {
     EXPECT_EQ(fast.parsed.error, careful.error) << text;
     EXPECT_EQ(fast.parsed.key_or_number_refused, careful.key_or_number_refused) << text;
   }
+}
+
+namespace {
+
+// Written by `mpirun -np 2 gpunet-bench --suites tcp --tcp-time 0.2` on one host, over loopback: a
+// provenance line, five flows, a matrix summary and a latency record, as this version writes them.
+std::vector<std::string> loopback_lines() {
+  std::ifstream in(std::string(GPUNET_SOURCE_DIR) + "/tests/data/report/loopback_tcp.jsonl");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The record a reader takes from the line's tree; none where that reading refuses it.
+std::optional<RecordLine> record_from_tree(JsonLinesParser& parser, const std::string& line) {
+  JsonLineParsed read = parser.parse_holding_apart(line);
+  if (!read.parsed.ok() || !read.parsed.value.is_object() || !read.parsed.value.contains("suite")) return std::nullopt;
+  try {
+    return JsonLinesParser::record_of_tree(read);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// Every path to a value in `j`, containers included.
+void paths_of(const gpunet::json& j, const gpunet::json::json_pointer& at, std::vector<gpunet::json::json_pointer>& out) {
+  if (!at.empty()) out.push_back(at);
+  if (j.is_object())
+    for (const auto& [key, value] : j.items()) paths_of(value, at / key, out);
+  if (j.is_array())
+    for (std::size_t i = 0; i < j.size(); ++i) paths_of(j[i], at / i, out);
+}
+
+}  // namespace
+
+TEST(JsonLinesParser, ARecordAsThisVersionWritesItIsReadWithoutItsTreeAsItsTreeReadsIt) {
+  JsonLinesParser direct(kLinks), tree(kLinks);
+  std::size_t records = 0, flows_held_apart = 0;
+  for (const std::string& line : loopback_lines()) {
+    const auto want = record_from_tree(tree, line);
+    const auto got = direct.parse_record(line);
+    ASSERT_EQ(got.has_value(), want.has_value()) << line.substr(0, 200);
+    if (!want) continue;
+    ++records;
+    EXPECT_TRUE(gpunet::test_support::same_record_line(*got, *want)) << line.substr(0, 200);
+    const Record& r = got->record;
+    flows_held_apart += r.link && r.dst_link && r.cpu && r.timeline_in_samples && !r.flow.empty();
+  }
+  EXPECT_EQ(records, 8u);
+  EXPECT_EQ(flows_held_apart, 3u);  // the three flows that moved bytes (two more were skipped)
+}
+
+// Each value of a flow's line replaced by one of another type or range, dropped, or its key repeated:
+// read without its tree, the line gives the record its tree gives, or none (then the tree's reading
+// decides and words any error), never another record.
+TEST(JsonLinesParser, AChangedRecordIsReadWithoutItsTreeAsItsTreeReadsItOrLeftToTheTree) {
+  const auto lines = loopback_lines();
+  const auto flow_line = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("\"kind\":\"tcp_flow\"") != std::string::npos;
+  });
+  ASSERT_NE(flow_line, lines.end());
+  const gpunet::json flow = gpunet::json::parse(*flow_line);
+  std::vector<gpunet::json::json_pointer> paths;
+  paths_of(flow, gpunet::json::json_pointer(), paths);
+  JsonLinesParser direct(kLinks), tree(kLinks);
+  std::size_t read_directly = 0, left = 0;
+  const auto check = [&](const std::string& line) {
+    const auto got = direct.parse_record(line);
+    if (!got) return ++left, void();
+    ++read_directly;
+    const auto want = record_from_tree(tree, line);
+    ASSERT_TRUE(want.has_value()) << "read without its tree, refused by it: " << line.substr(0, 400);
+    EXPECT_TRUE(gpunet::test_support::same_record_line(*got, *want)) << line.substr(0, 400);
+  };
+  const std::vector<std::string> values = {"null", R"("x")", R"("passed")", R"("tcp_flow")", R"("pair")", "0", "-1", "7",
+                                           "2.5", "3.0", "1e300", "1e-300", "18446744073709551615", "2147483648",
+                                           "true", "[]", "{}", "[1.5]", R"({"a": 1})", R"({"dips": []})"};
+  for (const auto& path : paths) {
+    for (const std::string& v : values) {
+      gpunet::json changed = flow;
+      changed[path] = gpunet::json::parse(v);
+      check(changed.dump());
+    }
+    gpunet::json dropped = flow;
+    if (dropped.at(path.parent_pointer()).is_object()) {
+      dropped.at(path.parent_pointer()).erase(path.back());
+      check(dropped.dump());
+    }
+  }
+  for (const std::string v : {"3", "3.0", "-0.0", "0"}) {  // a timeline that is the samples in value, not in type
+    gpunet::json changed = flow;
+    changed["figure"]["samples"][0] = 3.0;
+    changed["extra"]["timeline_Gbps"][0] = gpunet::json::parse(v);
+    check(changed.dump());
+  }
+  for (const std::string at : {R"({)", R"("extra":{)", R"("figure":{)", R"("subject":{)", R"("parameters":{)",
+                               R"("time_us":{)", R"("stability":{)", R"("tcp_info":[{)", R"("sender":{)", R"("link":{)"}) {
+    const std::size_t place = flow_line->find(at);
+    ASSERT_NE(place, std::string::npos) << at;
+    const std::size_t after = place + at.size();
+    const std::size_t key_end = flow_line->find('"', after + 1);
+    const std::size_t value_end = flow_line->find_first_of(",}", flow_line->find(':', key_end));
+    std::string repeated = *flow_line;  // the object's first key and value, once more at its start
+    repeated.insert(after, flow_line->substr(after, value_end - after) + ",");
+    check(repeated);
+  }
+  EXPECT_GT(read_directly, 500u);
+  EXPECT_GT(left, 500u);
 }
