@@ -25,7 +25,7 @@ Acceptance load_acceptance(const Config& cfg, std::ostream& err) {
   try {
     if (!cfg.spec_path.empty()) acc.spec = report::load_spec(cfg.spec_path, cfg.spec_names);
     if (!cfg.baseline_path.empty()) acc.baseline = report::load_baseline(cfg.baseline_path);
-    if (!cfg.fabric_path.empty()) acc.fabric = topo::fabric_json(topo::load_fabric(cfg.fabric_path));
+    if (!cfg.fabric_path.empty()) acc.fabric = topo::load_fabric(cfg.fabric_path);
   } catch (const std::exception& e) {
     err << "gpunet-bench: error: " << e.what() << "\n";
     throw std::invalid_argument("acceptance input");
@@ -72,7 +72,7 @@ report::AnalyseInputs analyse_inputs(const Config& cfg, const Acceptance& acc) {
   in.spec = acc.spec ? &*acc.spec : nullptr;
   in.baseline = acc.baseline ? &*acc.baseline : nullptr;
   in.baseline_file = cfg.baseline_path;
-  in.fabric = acc.fabric;
+  if (acc.fabric) in.fabric = topo::fabric_json(*acc.fabric);
   if (cfg.training.given) in.training = cfg.training;
   in.baseline_figures = !cfg.save_baseline_path.empty() || !cfg.learn_baseline_path.empty();
   return in;

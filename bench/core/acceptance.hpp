@@ -12,13 +12,14 @@
 #include "report/judge/baseline.hpp"
 #include "report/model/record.hpp"
 #include "report/judge/spec.hpp"
+#include "topology/fabric.hpp"
 
 namespace gpunet::bench {
 
 struct Acceptance {
   std::optional<report::Spec> spec;
   std::optional<report::Baseline> baseline;
-  std::optional<gpunet::json> fabric;  // --fabric, as topo::fabric_json writes it (Report::extra.fabric)
+  std::optional<topo::Fabric> fabric;  // --fabric, as read at the start; the suites that need it read it here
 };
 
 // Loads --spec, --baseline and --fabric, and checks that --save-baseline can be written. On a problem, writes

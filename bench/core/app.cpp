@@ -203,7 +203,7 @@ int run_benchmark(const Config& given, SuiteList suites, int& argc, char**& argv
                        control.print_live();  // rank 0's interval lines first
                        console.text(record_console_line(suite, r, layout, sections.topology));
                      },
-                     sections};
+                     sections, acc.fabric ? &*acc.fabric : nullptr};
     std::string suite_now;
     auto suite_start = std::chrono::steady_clock::now();
     const auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_start).count(); };

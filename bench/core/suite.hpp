@@ -24,6 +24,10 @@ namespace CLI {
 class App;
 }
 
+namespace gpunet::topo {
+struct Fabric;
+}
+
 namespace gpunet::bench {
 
 // Report sections that are not Records; filled on rank 0, written into report.json at the end.
@@ -42,6 +46,7 @@ struct SuiteContext {
   ControlPlane& control;
   std::function<void(const report::Record&)> emit;  // any rank; reaches rank 0's results.jsonl
   ReportSections& sections;                          // rank 0 only
+  const topo::Fabric* fabric = nullptr;              // rank 0: --fabric as the start read it; none without
   // Progress of a long suite (rank 0 shows it on a terminal, nowhere else): step `done` of `total`.
   std::function<void(const std::string& step, int64_t bytes, int done, int total)> progress =
       [](const std::string&, int64_t, int, int) {};

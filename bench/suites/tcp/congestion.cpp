@@ -5,7 +5,6 @@
 // congestion_records.hpp.
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <thread>
 
 #include "bench/suites/tcp/congestion_plan.hpp"
@@ -24,19 +23,6 @@ namespace {
 // How long the victims' ping-pong waits after the congestors' flows start, so that it meets full load;
 // the congested ping-pong is sized to end this long before the flows do.
 double congestor_lead_s(double flow_time_s) { return std::min(0.25, 0.2 * flow_time_s); }
-
-// Each participant's rack from the fabric file (its leaf's index in the file), for victims across
-// racks; empty when the file cannot be read (it was checked at start-up).
-std::vector<int> congestion_racks(const std::string& fabric_path, const std::vector<std::string>& hosts) {
-  try {
-    std::vector<std::vector<std::string>> leaves;
-    for (const auto& sw : topo::load_fabric(fabric_path).switches)
-      if (!sw.nodes.empty()) leaves.push_back(sw.nodes);
-    return racks_of_hosts(leaves, hosts);
-  } catch (const std::exception&) {
-    return {};
-  }
-}
 
 BandwidthTest congestion_test(const std::string& label, std::vector<FlowSpec> flows, int streams) {
   BandwidthTest t;
@@ -94,13 +80,9 @@ std::vector<LatencyOutcome> TcpSuite::congestion_latency(const Round& victims, c
 
 void TcpSuite::congestion() {
   std::vector<int> racks;
-  if (!ctx_.cfg.fabric_path.empty()) {  // the root reads the file; every rank plans with the same racks
+  if (!ctx_.cfg.fabric_path.empty()) {  // the root knows the fabric; every rank plans with the same racks
     json r = json::array();
-    if (root()) {
-      std::vector<std::string> hosts;
-      for (const auto& n : s_.nodes()) hosts.push_back(n.host);
-      r = congestion_racks(ctx_.cfg.fabric_path, hosts);
-    }
+    if (root() && ctx_.fabric) r = topo::leaf_of_hosts(*ctx_.fabric, node_hosts());
     racks = bcast_json(r, ctx_.mpi.world, 0).get<std::vector<int>>();
   }
   const auto plan = congestion_plan(size(), racks);

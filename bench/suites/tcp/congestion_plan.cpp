@@ -25,17 +25,6 @@ int cross_rack_receiver(int src, int dst, int n, const std::vector<int>& rack_of
 
 }  // namespace
 
-std::vector<int> racks_of_hosts(const std::vector<std::vector<std::string>>& leaf_hosts, const std::vector<std::string>& hosts) {
-  std::vector<int> out;
-  for (const auto& h : hosts) {
-    int rack = -1;
-    for (size_t k = 0; k < leaf_hosts.size() && rack < 0; ++k)
-      if (std::find(leaf_hosts[k].begin(), leaf_hosts[k].end(), h) != leaf_hosts[k].end()) rack = static_cast<int>(k);
-    out.push_back(rack);
-  }
-  return out;
-}
-
 CongestionPlan congestion_plan(int n, const std::vector<int>& rack_of) {
   CongestionPlan p;
   if (n < kCongestionMinParticipants) {

@@ -39,9 +39,6 @@ struct CongestionPlan {
 // the fabric is unknown.
 CongestionPlan congestion_plan(int participants, const std::vector<int>& rack_of = {});
 
-// Each host's rack: the index of the leaf switch (a switch with nodes) whose Nodes= lists it, -1 if none.
-std::vector<int> racks_of_hosts(const std::vector<std::vector<std::string>>& leaf_hosts, const std::vector<std::string>& hosts);
-
 // Every congestor flow (incast, then all-to-all).
 std::vector<FlowSpec> congestor_flows(const CongestionPlan& plan);
 

@@ -44,9 +44,11 @@ class TcpSuite {
 
  private:
   // Rank 0: each participant's leaf switch in --fabric FILE (-1: not listed), the groups random:K draws
-  // partners across and within; empty without a fabric or two leaves, for another pair strategy, or when the file cannot be read
+  // partners across and within; empty without a fabric or two leaves, or for another pair strategy
   // (suite_fabric.cpp).
   std::vector<int> partner_groups() const;
+  // Each participant's host, in the participants' order (suite_fabric.cpp).
+  std::vector<std::string> node_hosts() const;
   // Runs one bandwidth test on every participant at once; the records, on rank 0 only.
   std::vector<report::Record> bandwidth(const BandwidthTest& t) { return bandwidth(std::vector<RailTest>{{0, t}})[0]; }
   // Runs tests on several rails at once (one thread per rail on each participant); records per test.

@@ -87,10 +87,6 @@ TEST(CongestionPlan, WithKnownRacksEveryVictimPairCrossesRacks) {
   EXPECT_EQ(congestion_plan(8, std::vector<int>(8, -1)).victims, congestion_plan(8).victims);
 }
 
-TEST(CongestionPlan, RacksOfHostsFromTheLeaves) {
-  EXPECT_EQ(racks_of_hosts({{"a", "b"}, {"c"}}, {"c", "a", "x", "b"}), (std::vector<int>{1, 0, -1, 0}));
-}
-
 VictimFigures victim_figures(int src, int dst, double p50, double p50c, double p99, double p99c, double bw, double bwc) {
   VictimFigures v;
   v.victim = {src, dst};
