@@ -13,8 +13,8 @@
 // the very record the tree's reading gives, or none, where the tree's reading must decide.
 #pragma once
 
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
