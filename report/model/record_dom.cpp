@@ -99,7 +99,10 @@ bool read_object(element e, const std::array<FieldOf<T>, N>& fields, T& out, std
     if (i == N || seen[i] || !fields[i].read(field.value, out)) return false;
     seen[i] = true;
   }
-  return std::all_of(required.begin(), required.end(), [&](std::string_view key) { return seen[place(key)]; });
+  return std::all_of(required.begin(), required.end(), [&](std::string_view key) {
+    const std::size_t i = place(key);
+    return i < N && seen[i];
+  });
 }
 
 constexpr std::array<FieldOf<TimeStats>, 8> kTimeFields = {{
