@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <array>
 #include <deque>
 #include <future>
 #include <map>
@@ -32,8 +31,7 @@ namespace {
 // One line, parsed: what a worker thread makes of it, before it is taken in file order.
 struct LineRead {
   enum class What { blank, record, meta, not_json, refused, problem } what = What::blank;
-  Record record;                          // record, its link facts, CPU cost and timeline held apart
-  std::array<std::string, 2> link_texts;  // record: the text of each (hold_links_apart)
+  RecordLine read;  // record: it, its link facts, CPU cost and timeline held apart, its links' texts
   std::optional<Provenance> provenance;   // meta
   std::optional<json> topology;           // meta
   std::string error;  // not_json, refused: the parser's words; problem: "is not ..." or ": field: ..."
@@ -46,8 +44,7 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   LineRead out;
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return out;
   if (auto direct = parser.parse_record(line)) {  // a record as this version writes it, without its tree
-    out.record = std::move(direct->record);
-    out.link_texts = std::move(direct->link_texts);
+    out.read = std::move(*direct);
     out.what = LineRead::What::record;
     return out;
   }
@@ -66,9 +63,7 @@ LineRead read_line(JsonLinesParser& parser, std::string_view line) {
   }
   try {
     if (j.contains("suite")) {
-      RecordLine record = JsonLinesParser::record_of_tree(read);
-      out.record = std::move(record.record);
-      out.link_texts = std::move(record.link_texts);
+      out.read = JsonLinesParser::record_of_tree(read);
       out.what = LineRead::What::record;
     } else if (j.contains("provenance") || j.contains("topology")) {
       if (j.contains("provenance")) out.provenance = j.at("provenance").get<Provenance>();
@@ -139,8 +134,8 @@ class JsonlLines {
       case LineRead::What::blank: return true;
       case LineRead::What::record:
         share_links(line);
-        share_parameters(line.record);
-        rep_.results.push_back(std::move(line.record));
+        share_parameters(line.read.record);
+        rep_.results.push_back(std::move(line.read.record));
         return true;
       case LineRead::What::meta:
         if (line.provenance) rep_.provenance = std::move(*line.provenance);
@@ -165,9 +160,9 @@ class JsonlLines {
   // hold two links a host, not two a flow.
   void share_links(LineRead& line) {
     for (const LinkEnd end : {LinkEnd::own, LinkEnd::destination}) {
-      std::string& text = line.link_texts[static_cast<size_t>(end)];
+      std::string& text = line.read.link_texts[static_cast<size_t>(end)];
       if (text.empty()) continue;
-      auto& facts = end == LinkEnd::own ? line.record.link : line.record.dst_link;
+      auto& facts = end == LinkEnd::own ? line.read.record.link : line.read.record.dst_link;
       const auto [known, fresh] = links_.try_emplace(std::move(text), facts);
       if (!fresh) facts = known->second;
     }
